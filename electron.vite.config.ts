@@ -1,0 +1,24 @@
+// Three bundles: the Electron main process (which hosts the core and the loopback server), the
+// sandboxed preload bridge, and the Vue renderer. Dependencies of main stay external (node_modules,
+// with better-sqlite3's native binary unpacked from the asar by electron-builder).
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import vue from '@vitejs/plugin-vue';
+
+export default defineConfig({
+  main: {
+    build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
+  },
+  preload: {
+    // A sandboxed preload must be one CommonJS file with nothing left to require but electron.
+    build: {
+      externalizeDeps: false,
+      rollupOptions: { input: { index: resolve('src/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    plugins: [vue()],
+  },
+});

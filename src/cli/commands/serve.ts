@@ -1,0 +1,25 @@
+import { resolve } from 'node:path';
+import { createCore } from '../../core/createCore';
+import { ApiServer } from '../../server/apiServer';
+import { BUNDLED_DATASET_PATH } from '../bundledDataset';
+import { parse, UsageError, wholeNumber } from '../args';
+
+export async function serveCommand(argv: string[]): Promise<void> {
+  const { values } = parse(argv, { db: { type: 'string' }, port: { type: 'string' }, home: { type: 'string' } });
+  const port = wholeNumber(values.port, 'port', 0);
+  if (port > 65535) throw new UsageError('--port must be at most 65535');
+  const core = createCore({ homeDir: values.home, datasetPath: resolve(values.db ?? BUNDLED_DATASET_PATH) });
+  const server = new ApiServer(core);
+  const url = await server.listen(port);
+  console.log(`api: ${url}`);
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    core.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}

@@ -1,0 +1,24 @@
+// npm postinstall step: generates the bundled sample dataset unless an identical one is there.
+import { existsSync } from 'node:fs';
+import { Dataset } from '../core/dataset/dataset';
+import { generateDataset } from '../core/generate';
+import { BUNDLED_DATASET_PATH, BUNDLED_ROWS, BUNDLED_SEED } from './bundledDataset';
+
+function isCurrent(): boolean {
+  if (!existsSync(BUNDLED_DATASET_PATH)) return false;
+  try {
+    const dataset = Dataset.open(BUNDLED_DATASET_PATH);
+    const ok = dataset.meta.seed === String(BUNDLED_SEED) && dataset.records === BUNDLED_ROWS;
+    dataset.close();
+    return ok;
+  } catch {
+    return false;
+  }
+}
+
+if (isCurrent()) {
+  console.log(`bundled dataset: ${BUNDLED_DATASET_PATH} (up to date)`);
+} else {
+  const result = generateDataset({ rows: BUNDLED_ROWS, seed: BUNDLED_SEED, out: BUNDLED_DATASET_PATH });
+  console.log(`bundled dataset: ${result.records} records in ${result.seconds.toFixed(1)} s -> ${BUNDLED_DATASET_PATH}`);
+}

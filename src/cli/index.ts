@@ -1,0 +1,33 @@
+// The headless entry: the same core and server as the desktop app, without Electron.
+// Usage errors print one line and exit 2; other failures print one line and exit 1.
+import { isAppError } from '../shared/errors';
+import { UsageError } from './args';
+import { exportCommand } from './commands/export';
+import { generateCommand } from './commands/generate';
+import { keysCommand } from './commands/keys';
+import { serveCommand } from './commands/serve';
+
+const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
+  generate: generateCommand,
+  keys: keysCommand,
+  serve: serveCommand,
+  export: exportCommand,
+};
+
+const USAGE = 'usage: cli <generate|keys|serve|export> [options] (see README.md)';
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const run = command ? COMMANDS[command] : undefined;
+  if (!run) throw new UsageError(command ? `unknown command "${command}"; ${USAGE}` : USAGE);
+  await run(rest);
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof UsageError) {
+    console.error(`error: ${e.message}`);
+    process.exit(2);
+  }
+  console.error(`error: ${isAppError(e) || e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

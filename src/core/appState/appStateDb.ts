@@ -1,0 +1,40 @@
+// The app-state database (keys, saved audiences, audit log, settings), kept apart from the dataset
+// so a dataset can be replaced without losing any of it. WAL with full sync: every change is a
+// transaction that survives a crash or kill -9.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openSqlite, type Db } from '../sqlite';
+import { MIGRATIONS } from './migrations';
+
+export const APP_STATE_FILE = 'app-state.sqlite';
+
+function migrate(db: Db): void {
+  db.exec('CREATE TABLE IF NOT EXISTS migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = (db.prepare('SELECT id FROM migrations ORDER BY id').pluck().all() as string[]);
+  applied.forEach((id, i) => {
+    if (MIGRATIONS[i]?.id !== id)
+      throw new Error(`App state was written by a different version of Audience Desk (migration ${id} is unknown to this one).`);
+  });
+  const record = db.prepare('INSERT INTO migrations (id, applied_at) VALUES (?, ?)');
+  for (const m of MIGRATIONS.slice(applied.length)) {
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.id, new Date().toISOString());
+    })();
+  }
+}
+
+export function openAppState(homeDir: string): Db {
+  mkdirSync(homeDir, { recursive: true, mode: 0o700 });
+  const db = openSqlite(join(homeDir, APP_STATE_FILE));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}

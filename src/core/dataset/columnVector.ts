@@ -1,0 +1,68 @@
+// Typed per-field vectors: built while a dataset is written, stored as one BLOB per field, read
+// back as a typed array. The width adapts to the values (most fields fit one byte per record).
+export type VectorKind = 'u8' | 'u16' | 'u32' | 'i32' | 'f64';
+export type Vector = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+
+const CTOR = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
+
+function kindFor(min: number, max: number): VectorKind {
+  if (!Number.isInteger(min) || !Number.isInteger(max)) return 'f64';
+  if (min >= 0) {
+    if (max <= 0xff) return 'u8';
+    if (max <= 0xffff) return 'u16';
+    if (max <= 0xffffffff) return 'u32';
+    return 'f64';
+  }
+  if (min >= -0x80000000 && max <= 0x7fffffff) return 'i32';
+  return 'f64';
+}
+
+/** An append-only numeric vector that widens itself when a value does not fit. */
+export class VectorBuilder {
+  private kind: VectorKind = 'u8';
+  private data: Vector = new Uint8Array(1024);
+  private min = 0;
+  private max = 0;
+  length = 0;
+
+  push(value: number): void {
+    if (value < this.min || value > this.max || !Number.isInteger(value)) this.widen(value);
+    if (this.length === this.data.length) this.grow(this.kind, this.data.length * 2);
+    this.data[this.length++] = value;
+  }
+
+  private widen(value: number): void {
+    this.min = Math.min(this.min, value);
+    this.max = Math.max(this.max, value);
+    const kind = Number.isInteger(value) ? kindFor(this.min, this.max) : 'f64';
+    if (kind !== this.kind) this.grow(kind, this.data.length);
+    if (kind === 'f64') {
+      this.min = -Infinity;
+      this.max = Infinity;
+    }
+  }
+
+  private grow(kind: VectorKind, capacity: number): void {
+    const next = new CTOR[kind](capacity);
+    next.set(this.data.subarray(0, this.length));
+    this.kind = kind;
+    this.data = next;
+  }
+
+  finish(): { kind: VectorKind; data: Vector } {
+    return { kind: this.kind, data: this.data.subarray(0, this.length) };
+  }
+}
+
+export function vectorToBlob(data: Vector): Buffer {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+export function blobToVector(kind: VectorKind, blob: Uint8Array): Vector {
+  const Ctor = CTOR[kind];
+  if (!Ctor) throw new Error(`Unknown vector kind ${kind}`);
+  // Copy into a fresh, aligned buffer: SQLite's blob may start at any byte offset.
+  const copy = new Uint8Array(blob.byteLength);
+  copy.set(blob);
+  return new Ctor(copy.buffer, 0, blob.byteLength / Ctor.BYTES_PER_ELEMENT);
+}

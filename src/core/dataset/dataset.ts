@@ -1,0 +1,145 @@
+// An open dataset file, read-only: the one place that holds SQL over `people`, `export_lines`,
+// `columns` and `states`. Everything above it speaks in positions (0-based, in (STATE, PID) order).
+import { existsSync } from 'node:fs';
+import { AppError } from '../../shared/errors';
+import { FIELDS, PREVIEW_FIELDS, fieldIndex } from '../../shared/fields';
+import { openSqlite, type Db, type Statement } from '../sqlite';
+import { blobToVector, type Vector, type VectorKind } from './columnVector';
+import type { RecordValues } from './recordFormat';
+import { DATASET_FORMAT_VERSION, RECORD_COLUMNS_SQL, quoteIdent } from './schema';
+
+export interface StateRange {
+  state: string;
+  first: number;
+  count: number;
+}
+
+/** A field's vector: dictionary codes (strings) or the values themselves (integers). */
+export interface ColumnVector {
+  field: string;
+  data: Vector;
+  /** For string fields, the value of each code. */
+  dict: string[] | null;
+}
+
+export type Row = RecordValues;
+
+const PREVIEW_SQL = PREVIEW_FIELDS.map(quoteIdent).join(', ');
+
+export class Dataset {
+  readonly records: number;
+  readonly meta: Readonly<Record<string, string>>;
+  private readonly states: Map<string, StateRange>;
+  private readonly columns = new Map<number, ColumnVector>();
+  private readonly stmt: Record<string, Statement>;
+
+  private constructor(private readonly db: Db, readonly path: string) {
+    const meta = Object.fromEntries(
+      (db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [k, v]),
+    );
+    if (meta.format_version !== DATASET_FORMAT_VERSION)
+      throw new Error(`Dataset ${path} has format ${meta.format_version ?? 'unknown'}; this build reads format ${DATASET_FORMAT_VERSION}.`);
+    this.meta = meta;
+    this.records = Number(meta.records);
+    this.states = new Map(
+      (db.prepare('SELECT state, first, count FROM states').all() as StateRange[]).map((r) => [r.state, r]),
+    );
+    this.stmt = {
+      previewOne: db.prepare(`SELECT ${PREVIEW_SQL} FROM people WHERE _pos = ?`).raw(),
+      previewRange: db.prepare(`SELECT ${PREVIEW_SQL} FROM people WHERE _pos >= ? AND _pos < ?`).raw(),
+      fullOne: db.prepare(`SELECT ${RECORD_COLUMNS_SQL} FROM people WHERE _pos = ?`).raw(),
+      fullRange: db.prepare(`SELECT ${RECORD_COLUMNS_SQL} FROM people WHERE _pos >= ? AND _pos < ?`).raw(),
+      csvOne: db.prepare('SELECT csv FROM export_lines WHERE _pos = ?').pluck(),
+      csvRange: db.prepare('SELECT _pos, csv FROM export_lines WHERE _pos >= ? AND _pos < ?').raw(),
+      column: db.prepare('SELECT kind, dict, data FROM columns WHERE name = ?'),
+    };
+  }
+
+  /** Opens a dataset file read-only; a missing or foreign file is a clear error. */
+  static open(path: string): Dataset {
+    if (!existsSync(path)) throw new AppError('unavailable', `No dataset file at ${path}.`);
+    const db = openSqlite(path, { readonly: true, fileMustExist: true });
+    try {
+      db.pragma('query_only = ON');
+      db.pragma('cache_size = -65536');
+      db.pragma('mmap_size = 268435456');
+      return new Dataset(db, path);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  stateRange(state: string): StateRange {
+    return this.states.get(state) ?? { state, first: 0, count: 0 };
+  }
+
+  stateCounts(): StateRange[] {
+    return [...this.states.values()];
+  }
+
+  /** The vector of a filterable field, loaded on first use and kept. */
+  column(index: number): ColumnVector {
+    let vector = this.columns.get(index);
+    if (!vector) {
+      const field = FIELDS[index]!.name;
+      const row = this.stmt.column!.get(field) as { kind: VectorKind; dict: string | null; data: Buffer } | undefined;
+      if (!row) throw new Error(`Dataset has no vector for ${field}`);
+      vector = { field, data: blobToVector(row.kind, row.data), dict: row.dict === null ? null : (JSON.parse(row.dict) as string[]) };
+      this.columns.set(index, vector);
+    }
+    return vector;
+  }
+
+  columnByName(name: string): ColumnVector {
+    return this.column(fieldIndex(name));
+  }
+
+  /** Rows at ascending positions: one range read when they are contiguous, point reads otherwise. */
+  private rowsAt(positions: ArrayLike<number>, one: Statement, range: Statement): Row[] {
+    const n = positions.length;
+    if (n === 0) return [];
+    const first = positions[0]!;
+    if (positions[n - 1]! - first === n - 1) return range.all(first, first + n) as Row[];
+    const rows: Row[] = new Array(n);
+    for (let i = 0; i < n; i++) rows[i] = one.get(positions[i]) as Row;
+    return rows;
+  }
+
+  previewRows(positions: ArrayLike<number>): Row[] {
+    return this.rowsAt(positions, this.stmt.previewOne!, this.stmt.previewRange!);
+  }
+
+  fullRows(positions: ArrayLike<number>): Row[] {
+    return this.rowsAt(positions, this.stmt.fullOne!, this.stmt.fullRange!);
+  }
+
+  /**
+   * The stored CSV lines of ascending positions, in order. Dense runs are read with one range scan
+   * and filtered; sparse ones point by point.
+   */
+  csvLines(positions: ArrayLike<number>): string[] {
+    const n = positions.length;
+    if (n === 0) return [];
+    const first = positions[0]!;
+    const last = positions[n - 1]!;
+    if (last - first + 1 > n * 4) {
+      const out: string[] = new Array(n);
+      for (let i = 0; i < n; i++) out[i] = this.stmt.csvOne!.get(positions[i]) as string;
+      return out;
+    }
+    const out: string[] = [];
+    let k = 0;
+    for (const [pos, csv] of this.stmt.csvRange!.iterate(first, last + 1) as Iterable<[number, string]>) {
+      if (pos === positions[k]) {
+        out.push(csv);
+        k++;
+      }
+    }
+    return out;
+  }
+}

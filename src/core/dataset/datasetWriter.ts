@@ -1,0 +1,130 @@
+// Writes a new dataset file: records arrive already in (STATE, PID) order; the writer stores them,
+// their CSV lines, the per-field vectors and the state ranges, and publishes the file atomically:
+// everything goes to `<target>.building-<pid>` and is renamed over the target only once complete and
+// synced, so a crash or cancel leaves either the old file or no file, never a partial one.
+import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { FIELDS } from '../../shared/fields';
+import { openSqlite, type Db, type Statement } from '../sqlite';
+import { VectorBuilder, vectorToBlob } from './columnVector';
+import { recordToCsvLine, type RecordValues } from './recordFormat';
+import { DATASET_DDL, DATASET_FORMAT_VERSION, RECORD_COLUMNS_SQL } from './schema';
+
+const BATCH = 5000;
+const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
+const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
+
+/** A string field's dictionary: code = order of first appearance. */
+class StringColumn {
+  readonly codes = new VectorBuilder();
+  readonly dict = new Map<string, number>();
+  push(value: string): void {
+    let code = this.dict.get(value);
+    if (code === undefined) {
+      code = this.dict.size;
+      this.dict.set(value, code);
+    }
+    this.codes.push(code);
+  }
+}
+
+export function fsyncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export class DatasetWriter {
+  readonly tempPath: string;
+  private readonly db: Db;
+  private readonly insertRow: Statement;
+  private readonly insertLine: Statement;
+  private readonly columns: Array<StringColumn | VectorBuilder | null>;
+  private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
+  private lastState = '';
+  private lastPid = '';
+  private pending = 0;
+  private done = false;
+  count = 0;
+
+  constructor(readonly targetPath: string, private readonly metadata: Record<string, string> = {}) {
+    this.tempPath = `${targetPath}.building-${process.pid}`;
+    rmSync(this.tempPath, { force: true });
+    this.db = openSqlite(this.tempPath);
+    // A temporary file that is published only when complete needs no journal.
+    this.db.pragma('journal_mode = OFF');
+    this.db.pragma('synchronous = OFF');
+    this.db.pragma('page_size = 8192');
+    this.db.exec(DATASET_DDL);
+    const params = FIELDS.map(() => '?').join(', ');
+    this.insertRow = this.db.prepare(`INSERT INTO people (_pos, ${RECORD_COLUMNS_SQL}) VALUES (?, ${params})`);
+    this.insertLine = this.db.prepare('INSERT INTO export_lines (_pos, csv) VALUES (?, ?)');
+    // LATITUDE/LONGITUDE are not filterable, so they get no vector.
+    this.columns = FIELDS.map((f) => (f.type === 'string' ? new StringColumn() : f.type === 'integer' ? new VectorBuilder() : null));
+    this.db.exec('BEGIN');
+  }
+
+  /** Appends one record; records must come in ascending (STATE, PID) order with unique PIDs. */
+  append(values: RecordValues): void {
+    const state = values[STATE_INDEX] as string;
+    const pid = values[PID_INDEX] as string;
+    if (state < this.lastState || (state === this.lastState && pid <= this.lastPid))
+      throw new Error(`Records must arrive in ascending (STATE, PID) order: ${state} ${pid} after ${this.lastState} ${this.lastPid}`);
+    if (state !== this.lastState) this.stateRanges.push({ state, first: this.count, count: 0 });
+    this.stateRanges[this.stateRanges.length - 1]!.count++;
+    this.lastState = state;
+    this.lastPid = pid;
+
+    const pos = this.count++;
+    this.insertRow.run(pos, ...values);
+    this.insertLine.run(pos, recordToCsvLine(values));
+    for (let i = 0; i < values.length; i++) {
+      const column = this.columns[i];
+      if (column instanceof StringColumn) column.push(values[i] as string);
+      else if (column) column.push(values[i] as number);
+    }
+    if (++this.pending >= BATCH) {
+      this.db.exec('COMMIT; BEGIN');
+      this.pending = 0;
+    }
+  }
+
+  /** Writes the vectors and state ranges, syncs, and renames the file over the target. */
+  finish(): { records: number; path: string } {
+    const putColumn = this.db.prepare('INSERT INTO columns (name, kind, dict, data) VALUES (?, ?, ?, ?)');
+    FIELDS.forEach((f, i) => {
+      const column = this.columns[i];
+      if (!column) return;
+      const vector = column instanceof StringColumn ? column.codes.finish() : column.finish();
+      const dict = column instanceof StringColumn ? JSON.stringify([...column.dict.keys()]) : null;
+      putColumn.run(f.name, vector.kind, dict, vectorToBlob(vector.data));
+      this.columns[i] = null; // let the memory go as we write
+    });
+    const putState = this.db.prepare('INSERT INTO states (state, first, count) VALUES (?, ?, ?)');
+    for (const r of this.stateRanges) putState.run(r.state, r.first, r.count);
+    const putMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    const meta = { ...this.metadata, format_version: DATASET_FORMAT_VERSION, records: String(this.count), created_at: new Date().toISOString() };
+    for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);
+    this.db.exec('COMMIT');
+    this.db.close();
+    this.done = true;
+    fsyncPath(this.tempPath);
+    renameSync(this.tempPath, this.targetPath);
+    fsyncPath(dirname(this.targetPath));
+    return { records: this.count, path: this.targetPath };
+  }
+
+  /** Drops the unfinished file; the target is untouched. */
+  abort(): void {
+    if (this.done) return;
+    this.done = true;
+    try {
+      this.db.close();
+    } finally {
+      rmSync(this.tempPath, { force: true });
+    }
+  }
+}

@@ -1,0 +1,115 @@
+// Answers the two audience operations over one open dataset: which positions match (filters as
+// in decisions.md: AND across entries, OR within one), then the rows of the requested page.
+import { audienceKey, type NormalizedAudience } from '../../shared/audienceRequest';
+import { FIELDS } from '../../shared/fields';
+import type { Dataset, Row } from '../dataset/dataset';
+import { LruCache } from './lruCache';
+import { DictionaryIndex, compilePredicate, refine, scan } from './predicates';
+import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
+
+export type Audience = Pick<NormalizedAudience, 'state' | 'filters'>;
+
+export interface PreviewRecord {
+  pid: string;
+  fname: string;
+  lname: string;
+  city: string;
+  state: string;
+}
+
+export interface SearchPage {
+  total: number;
+  limit: number;
+  skip: number;
+  /** Full records as value arrays in catalog order (see recordFormat for their JSON). */
+  rows: Row[];
+}
+
+export interface ValueCount {
+  value: string | number;
+  count: number;
+}
+
+const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
+
+export class AudienceEngine {
+  private readonly cache = new LruCache<Selection>(SELECTION_CACHE_BYTES);
+  private readonly dictionaries: DictionaryIndex;
+
+  constructor(readonly dataset: Dataset) {
+    this.dictionaries = new DictionaryIndex(dataset);
+  }
+
+  /** The matching positions of an audience, from the cache when it was asked for recently. */
+  select(audience: Audience): Selection {
+    const range = this.dataset.stateRange(audience.state);
+    if (audience.filters.length === 0) return new RangeSelection(range.first, range.count);
+    const key = audienceKey(audience);
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const selection = this.evaluate(audience, range.first, range.first + range.count);
+    this.cache.set(key, selection);
+    return selection;
+  }
+
+  private evaluate(audience: Audience, first: number, end: number): Selection {
+    const predicates = [];
+    for (const filter of audience.filters) {
+      const p = compilePredicate(this.dataset, this.dictionaries, filter);
+      if (!p) return EMPTY_SELECTION;
+      predicates.push(p);
+    }
+    if (end <= first) return EMPTY_SELECTION;
+    const list = new Uint32Array(end - first);
+    let n = scan(predicates[0]!, first, end, list);
+    for (let k = 1; k < predicates.length && n > 0; k++) n = refine(predicates[k]!, list, n);
+    // Keep a right-sized copy so the cache does not hold a whole state's worth per audience.
+    return new ListSelection(list.slice(0, n));
+  }
+
+  count(audience: Audience): number {
+    return this.select(audience).total;
+  }
+
+  preview(request: NormalizedAudience): { total: number; results: PreviewRecord[] } {
+    const selection = this.select(request);
+    const rows = this.dataset.previewRows(selection.page(request.skip, request.limit));
+    return {
+      total: selection.total,
+      results: rows.map((r) => ({ pid: r[0] as string, fname: r[1] as string, lname: r[2] as string, city: r[3] as string, state: r[4] as string })),
+    };
+  }
+
+  search(request: NormalizedAudience): SearchPage {
+    const selection = this.select(request);
+    return {
+      total: selection.total,
+      limit: request.limit,
+      skip: request.skip,
+      rows: this.dataset.fullRows(selection.page(request.skip, request.limit)),
+    };
+  }
+
+  /** How many matching records have each value of a field, most frequent first. */
+  valueCounts(audience: Audience, fieldIndex: number, max = 200): ValueCount[] {
+    const def = FIELDS[fieldIndex];
+    if (!def || def.type === 'number') return [];
+    const column = this.dataset.column(fieldIndex);
+    const selection = this.select(audience);
+    const counts = new Map<number, number>();
+    const data = column.data;
+    const total = selection.total;
+    // Walk the selection in pages so a whole state never needs a second position list.
+    for (let skip = 0; skip < total; skip += 65536) {
+      const page = selection.page(skip, 65536);
+      for (let k = 0; k < page.length; k++) {
+        const v = data[page[k]!]!;
+        counts.set(v, (counts.get(v) ?? 0) + 1);
+      }
+    }
+    const out: ValueCount[] = [...counts].map(([v, count]) => ({ value: column.dict ? column.dict[v]! : v, count }));
+    out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
+    return out.slice(0, max);
+  }
+}
+

@@ -1,0 +1,92 @@
+// Turns normalized filters into predicates over a dataset's field vectors. A string filter becomes
+// a mask over dictionary codes; an integer filter a mask over values when the vector is narrow
+// (one lookup per record), or a list of bands otherwise.
+import type { IntBand, NormalizedFilter } from '../../shared/audienceRequest';
+import type { Vector } from '../dataset/columnVector';
+import type { Dataset } from '../dataset/dataset';
+
+export type Predicate =
+  | { data: Vector; mask: Uint8Array; bands?: undefined }
+  | { data: Vector; mask?: undefined; bands: IntBand[] };
+
+/** value -> code maps of string fields, built on first use per dataset. */
+export class DictionaryIndex {
+  private readonly maps = new Map<number, Map<string, number>>();
+  constructor(private readonly dataset: Dataset) {}
+  codes(index: number): Map<string, number> {
+    let map = this.maps.get(index);
+    if (!map) {
+      const dict = this.dataset.column(index).dict ?? [];
+      map = new Map(dict.map((v, code) => [v, code]));
+      this.maps.set(index, map);
+    }
+    return map;
+  }
+}
+
+function maskForValues(data: Vector, bands: IntBand[]): Uint8Array | null {
+  const size = data instanceof Uint8Array ? 0x100 : data instanceof Uint16Array ? 0x10000 : 0;
+  if (size === 0) return null;
+  const mask = new Uint8Array(size);
+  for (const { lo, hi } of bands) {
+    for (let v = lo, end = Math.min(hi, size - 1); v <= end; v++) mask[v] = 1;
+  }
+  return mask;
+}
+
+/** A predicate, or null when no record can match (a value absent from the dataset). */
+export function compilePredicate(dataset: Dataset, dictionaries: DictionaryIndex, filter: NormalizedFilter): Predicate | null {
+  const column = dataset.column(filter.index);
+  if (filter.kind === 'string') {
+    const codes = dictionaries.codes(filter.index);
+    const mask = new Uint8Array(Math.max(1, codes.size));
+    let any = false;
+    for (const value of filter.values) {
+      const code = codes.get(value);
+      if (code !== undefined) {
+        mask[code] = 1;
+        any = true;
+      }
+    }
+    return any ? { data: column.data, mask } : null;
+  }
+  const mask = maskForValues(column.data, filter.bands);
+  return mask ? { data: column.data, mask } : { data: column.data, bands: filter.bands };
+}
+
+function inBands(v: number, bands: IntBand[]): boolean {
+  for (let b = 0; b < bands.length; b++) if (v >= bands[b]!.lo && v <= bands[b]!.hi) return true;
+  return false;
+}
+
+/** Positions in [first, end) that satisfy the predicate, written to `out`; returns how many. */
+export function scan(p: Predicate, first: number, end: number, out: Uint32Array): number {
+  const data = p.data;
+  let n = 0;
+  if (p.mask) {
+    const mask = p.mask;
+    for (let i = first; i < end; i++) if (mask[data[i]!] === 1) out[n++] = i;
+  } else {
+    for (let i = first; i < end; i++) if (inBands(data[i]!, p.bands)) out[n++] = i;
+  }
+  return n;
+}
+
+/** Keeps, in place, the first `n` positions of `list` that satisfy the predicate; returns how many. */
+export function refine(p: Predicate, list: Uint32Array, n: number): number {
+  const data = p.data;
+  let kept = 0;
+  if (p.mask) {
+    const mask = p.mask;
+    for (let k = 0; k < n; k++) {
+      const i = list[k]!;
+      if (mask[data[i]!] === 1) list[kept++] = i;
+    }
+  } else {
+    for (let k = 0; k < n; k++) {
+      const i = list[k]!;
+      if (inBands(data[i]!, p.bands)) list[kept++] = i;
+    }
+  }
+  return kept;
+}

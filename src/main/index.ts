@@ -1,0 +1,2 @@
+// Placeholder main process until the desktop-app issue.
+export {};

@@ -1,0 +1,2 @@
+// Placeholder preload until the desktop-app issue.
+export {};

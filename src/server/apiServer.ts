@@ -1,0 +1,175 @@
+// The loopback HTTP API (Fastify): the two audience operations, health and the OpenAPI document,
+// every answer in the one error shape of decisions.md. It listens on 127.0.0.1 only.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { AppError, isAppError, type ErrorCode } from '../shared/errors';
+import type { Core } from '../core/createCore';
+import type { VerifiedKey } from '../core/keys/keyStore';
+import { recordToJson } from '../core/dataset/recordFormat';
+import { buildOpenApiDocument } from './openapi';
+import { checkHost, checkJsonContentType, checkOrigin } from './requestGuards';
+import { RequestLog } from './requestLog';
+
+export const BODY_LIMIT_BYTES = 256 * 1024;
+export const LISTEN_HOST = '127.0.0.1';
+
+export interface ApiServerOptions {
+  allowedOrigins?: readonly string[];
+  /** Whole-request and idle-socket limits, so slow or idle clients cannot hold the server. */
+  requestTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey?: VerifiedKey;
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function sendError(reply: FastifyReply, error: AppError): void {
+  reply.code(error.status).type(JSON_TYPE).send(JSON.stringify(error.toBody()));
+}
+
+/** Maps Fastify's own body errors onto decisions.md's codes; anything unknown is internal. */
+function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  const code = (error as { code?: string }).code;
+  const status = (error as { statusCode?: number }).statusCode;
+  const byCode: Record<string, [ErrorCode, string]> = {
+    FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`],
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.'],
+    FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'The request body is empty; send a JSON object.'],
+  };
+  const known = code ? byCode[code] : undefined;
+  if (known) return new AppError(known[0], known[1]);
+  if (status === 400) return new AppError('invalid_request', 'The request could not be read.');
+  return new AppError('internal_error', 'The service failed unexpectedly; try again.');
+}
+
+function searchResponseJson(page: ReturnType<Core['search']>): string {
+  return `{"total":${page.total},"limit":${page.limit},"skip":${page.skip},"results":[${page.rows.map(recordToJson).join(',')}]}`;
+}
+
+export class ApiServer {
+  readonly app: FastifyInstance;
+  readonly requestLog = new RequestLog();
+  private port = 0;
+
+  constructor(private readonly core: Core, private readonly options: ApiServerOptions = {}) {
+    this.app = Fastify({
+      logger: false,
+      bodyLimit: BODY_LIMIT_BYTES,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+      return503OnClosing: true,
+    });
+    this.app.server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+    this.installParsers();
+    this.installHooks();
+    this.installRoutes();
+  }
+
+  private installParsers(): void {
+    this.app.removeAllContentTypeParsers();
+    this.app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
+      }
+    });
+    // Any other media type is refused by the route hook before its body is read; this only
+    // keeps Fastify from answering in its own words.
+    this.app.addContentTypeParser('*', (_req, _payload, done) =>
+      done(new AppError('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.'), undefined),
+    );
+  }
+
+  private installHooks(): void {
+    const allowed = this.options.allowedOrigins ?? [];
+    this.app.addHook('onRequest', async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      reply.header('X-Content-Type-Options', 'nosniff');
+      checkHost(request.headers.host, this.port);
+      const origin = request.headers.origin;
+      const site = request.headers['sec-fetch-site'];
+      checkOrigin(typeof origin === 'string' ? origin : undefined, typeof site === 'string' ? site : undefined, allowed);
+    });
+    this.app.addHook('onResponse', async (request, reply) => {
+      if (!request.url.startsWith('/api/')) return;
+      this.requestLog.add({
+        at: new Date().toISOString(),
+        keyName: request.apiKey?.name ?? null,
+        operation: `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      });
+    });
+    this.app.setErrorHandler((error, _request, reply) => sendError(reply, toAppError(error)));
+    this.app.setNotFoundHandler((request, reply) =>
+      sendError(reply, new AppError('not_found', `There is no ${request.method} ${request.url.split('?')[0]!.slice(0, 100)}.`)),
+    );
+  }
+
+  /** Key check before the body is read: an unauthenticated caller costs us nothing. */
+  private authenticate = async (request: FastifyRequest): Promise<void> => {
+    const header = request.headers['x-api-key'];
+    const key = this.core.keys.verify(typeof header === 'string' ? header : undefined);
+    if (!key) throw new AppError('unauthorized', 'A valid X-API-KEY header is required.');
+    request.apiKey = key;
+    checkJsonContentType(request.headers['content-type']);
+  };
+
+  private installRoutes(): void {
+    const app = this.app;
+    const methodNotAllowed = (allow: string) => async (_req: FastifyRequest, reply: FastifyReply) => {
+      reply.header('Allow', allow);
+      sendError(reply, new AppError('method_not_allowed', `Use ${allow} for this path.`));
+    };
+    const others = (allowed: string[]) =>
+      ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].filter((m) => !allowed.includes(m)) as never[];
+
+    app.post('/api/audiences/preview', { onRequest: this.authenticate }, async (request, reply) => {
+      const result = this.core.preview(request.body);
+      reply.type(JSON_TYPE).send(JSON.stringify(result));
+    });
+    app.post('/api/audiences/search', { onRequest: this.authenticate }, async (request, reply) => {
+      reply.type(JSON_TYPE).send(searchResponseJson(this.core.search(request.body)));
+    });
+    for (const url of ['/api/audiences/preview', '/api/audiences/search'])
+      app.route({ method: others(['POST']), url, handler: methodNotAllowed('POST') });
+
+    app.get('/api/health', async (_request, reply) => {
+      const records = this.core.engine.dataset.records;
+      reply.type(JSON_TYPE).send(JSON.stringify({ status: 'ok', records }));
+    });
+    app.get('/api/openapi.json', async (_request, reply) => {
+      reply.type(JSON_TYPE).send(JSON.stringify(buildOpenApiDocument()));
+    });
+    for (const url of ['/api/health', '/api/openapi.json'])
+      app.route({ method: others(['GET', 'HEAD']), url, handler: methodNotAllowed('GET') });
+  }
+
+  /** Listens on 127.0.0.1 (never another interface); returns the base URL with the real port. */
+  async listen(port = 0): Promise<string> {
+    await this.app.listen({ host: LISTEN_HOST, port });
+    const address = this.app.server.address();
+    this.port = typeof address === 'object' && address ? address.port : port;
+    return this.url;
+  }
+
+  get url(): string {
+    return `http://${LISTEN_HOST}:${this.port}`;
+  }
+
+  get listeningPort(): number {
+    return this.port;
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+}
+

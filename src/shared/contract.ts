@@ -1,0 +1,127 @@
+// The renderer's operations: one table of names, input schemas and output types. The IPC bridge
+// (Electron) and the browser-mode HTTP bridge both carry exactly these, to the same core handlers
+// (src/core/handlers), so the two transports cannot drift apart. Channel names are `domain/verb`.
+import { z } from 'zod';
+
+const rawFilters = z.array(z.tuple([z.string(), z.array(z.union([z.string(), z.number()]))]));
+const audience = z.strictObject({ state: z.string(), filters: rawFilters });
+const page = audience.extend({ limit: z.number().optional(), skip: z.number().optional() });
+
+export const INPUTS = {
+  'dataset/info': z.strictObject({}),
+  'audience/count': audience,
+  'audience/preview': page,
+  'audience/search': page,
+  'audience/breakdown': audience.extend({ field: z.string(), max: z.number().int().min(1).max(1000).optional() }),
+  'export/start': audience.extend({ format: z.enum(['csv', 'jsonl']), fileName: z.string().min(1).max(200).optional() }),
+  'export/status': z.strictObject({ id: z.string() }),
+  'export/cancel': z.strictObject({ id: z.string() }),
+  'keys/list': z.strictObject({}),
+  'keys/create': z.strictObject({ name: z.string() }),
+  'keys/revoke': z.strictObject({ id: z.string() }),
+  'api/status': z.strictObject({}),
+  'audiences/list': z.strictObject({}),
+  'audiences/save': audience.extend({ name: z.string() }),
+  'audiences/rename': z.strictObject({ id: z.number().int(), name: z.string() }),
+  'audiences/delete': z.strictObject({ id: z.number().int() }),
+  'audit/list': z.strictObject({ limit: z.number().int().min(1).max(1000).optional() }),
+} as const;
+
+export type OperationName = keyof typeof INPUTS;
+export const OPERATION_NAMES = Object.keys(INPUTS) as OperationName[];
+export type InputOf<K extends OperationName> = z.infer<(typeof INPUTS)[K]>;
+
+export type FilterValue = string | number;
+export type Filter = [string, FilterValue[]];
+export type FieldValue = string | number;
+
+export interface StateCount {
+  state: string;
+  count: number;
+}
+export interface ValueCount {
+  value: FieldValue;
+  count: number;
+}
+export interface PreviewRecord {
+  pid: string;
+  fname: string;
+  lname: string;
+  city: string;
+  state: string;
+}
+export interface ExportJob {
+  id: string;
+  status: 'running' | 'done' | 'failed' | 'cancelled';
+  format: 'csv' | 'jsonl';
+  path: string;
+  written: number;
+  total: number;
+  recordsPerSecond: number;
+  secondsLeft: number | null;
+  error?: string;
+}
+/** One line of the API panel's request log: never a body, record data or a key. */
+export interface RequestLogEntry {
+  at: string;
+  keyName: string | null;
+  operation: string;
+  status: number;
+  ms: number;
+}
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+export interface SavedAudience {
+  id: number;
+  name: string;
+  state: string;
+  filters: Filter[];
+  createdAt: string;
+  updatedAt: string;
+}
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  audience: { state: string; filters: Filter[] };
+  records: number;
+  file: string;
+  outcome: string;
+}
+
+export interface Outputs {
+  'dataset/info': { path: string; records: number; states: StateCount[]; createdAt: string | null };
+  'audience/count': { total: number; ms: number };
+  'audience/preview': { total: number; results: PreviewRecord[]; ms: number };
+  'audience/search': { total: number; limit: number; skip: number; results: Array<Record<string, FieldValue>> };
+  'audience/breakdown': { field: string; total: number; values: ValueCount[]; ms: number };
+  'export/start': ExportJob;
+  'export/status': ExportJob;
+  'export/cancel': ExportJob;
+  'keys/list': ApiKeyInfo[];
+  'keys/create': { info: ApiKeyInfo; key: string };
+  'keys/revoke': { ok: true };
+  'api/status': { url: string | null; running: boolean; recent: RequestLogEntry[] };
+  'audiences/list': SavedAudience[];
+  'audiences/save': SavedAudience;
+  'audiences/rename': SavedAudience;
+  'audiences/delete': { ok: true };
+  'audit/list': AuditEntry[];
+}
+
+export type OutputOf<K extends OperationName> = Outputs[K];
+
+/** What a transport answers: a result, or the one error shape of decisions.md. */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; field?: string } };
+
+/** The renderer's whole view of the back end: window.audienceDesk in Electron and in the browser. */
+export type AudienceDeskApi = {
+  [K in OperationName]: (input: InputOf<K>) => Promise<OutputOf<K>>;
+};

@@ -1,0 +1,51 @@
+// One error shape for every transport: HTTP, IPC and the CLI. Codes and statuses are those of
+// ../shared/spec/decisions.md; nothing else is ever sent to a caller.
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+  // Not an HTTP API code of decisions.md: a query that ran past its time budget (see SECURITY.md).
+  query_timeout: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; field?: string };
+}
+
+/** An error a caller may see: its message is written for a person and never holds record data. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+  constructor(code: ErrorCode, message: string, field?: string) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.field = field;
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.field ? { field: this.field } : {}) } };
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}
+
+/** Any unknown failure becomes one internal error: no stack, no SQL, no record data. */
+export function toErrorBody(e: unknown): ErrorBody {
+  if (isAppError(e)) return e.toBody();
+  return { error: { code: 'internal_error', message: 'The service failed unexpectedly; try again.' } };
+}
