@@ -7,6 +7,7 @@ import type { VerifiedKey } from '../core/keys/keyStore';
 import { recordToJson } from '../core/dataset/recordFormat';
 import { buildOpenApiDocument } from './openapi';
 import { checkHost, checkJsonContentType, checkOrigin } from './requestGuards';
+import { RateLimiter, type RateLimit } from './rateLimiter';
 import { RequestLog } from './requestLog';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -14,6 +15,8 @@ export const LISTEN_HOST = '127.0.0.1';
 
 export interface ApiServerOptions {
   allowedOrigins?: readonly string[];
+  /** Per-key request rate; see rateLimiter.ts for the default. */
+  rateLimit?: RateLimit;
   /** Whole-request and idle-socket limits, so slow or idle clients cannot hold the server. */
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
@@ -55,9 +58,11 @@ function searchResponseJson(page: ReturnType<Core['search']>): string {
 export class ApiServer {
   readonly app: FastifyInstance;
   readonly requestLog = new RequestLog();
+  private readonly rateLimiter: RateLimiter;
   private port = 0;
 
   constructor(private readonly core: Core, private readonly options: ApiServerOptions = {}) {
+    this.rateLimiter = new RateLimiter(options.rateLimit);
     this.app = Fastify({
       logger: false,
       bodyLimit: BODY_LIMIT_BYTES,
@@ -114,11 +119,16 @@ export class ApiServer {
   }
 
   /** Key check before the body is read: an unauthenticated caller costs us nothing. */
-  private authenticate = async (request: FastifyRequest): Promise<void> => {
+  private authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const header = request.headers['x-api-key'];
     const key = this.core.keys.verify(typeof header === 'string' ? header : undefined);
     if (!key) throw new AppError('unauthorized', 'A valid X-API-KEY header is required.');
     request.apiKey = key;
+    const wait = this.rateLimiter.take(key.id);
+    if (wait > 0) {
+      reply.header('Retry-After', String(wait));
+      throw new AppError('rate_limited', `Too many requests with this key; retry in ${wait} s.`);
+    }
     checkJsonContentType(request.headers['content-type']);
   };
 

@@ -1,4 +1,4 @@
-// The 374 record fields of a search record, in the order of the interface document (section 2.3).
+// The 392 record fields of a search record, in the order of the interface document (section 2.3).
 // This is the one declaration of the fields: the database schema, filter validation, JSON shape,
 // CSV header and the renderer's field picker all derive from it. test/fieldCatalog.test.ts checks it
 // against ../shared/spec/record-fields.tsv, the user's list.
@@ -72,6 +72,26 @@ const RAW: ReadonlyArray<readonly [string, FieldType, FieldGroup, string]> = [
   ["DNC3", "string", "identity", "string, `Y` or empty (flag paired with the phone of the same index)"],
   ["LOR", "integer", "household", "integer"],
   ["HHNBR", "integer", "household", "integer"],
+  // The next 18 rows stand in the interface document (section 2.3, household table) but are missing
+  // from record-fields.tsv, whose conversion dropped that table row: see docs/api.md, "Fields".
+  ["HOMEOWNERC", "string", "household", "string (coded)"],
+  ["DWELLTYPE", "string", "household", "string (coded)"],
+  ["EHI", "string", "household", "string (coded)"],
+  ["MARRIEDCD", "string", "household", "string (coded), `M` or `S`"],
+  ["SGLPARENT", "string", "household", "string (coded)"],
+  ["HHNBRSR", "string", "household", "string (coded)"],
+  ["SPANISHSPCD", "string", "household", "string (coded)"],
+  ["SOHOCD", "string", "household", "string (coded)"],
+  ["VETERANCD", "string", "household", "string (coded)"],
+  ["CREDITCARD", "string", "household", "string (coded)"],
+  ["WEALTHSCR", "string", "household", "string (coded)"],
+  ["CHARITYDNR", "string", "household", "string (coded)"],
+  ["MRKTHOMEVAL", "string", "household", "string (coded)"],
+  ["EDUCATIONCD", "string", "household", "string (coded)"],
+  ["OCCUPATIONCD", "string", "household", "string (coded)"],
+  ["ETHNICITYCD", "string", "household", "string (coded)"],
+  ["RELIGIONCD", "string", "household", "string (coded)"],
+  ["LANGUAGECD", "string", "household", "string (coded)"],
   ["CHILD", "string", "household", "string (coded; flags use `Y` or empty)"],
   ["CHILDAGECD_6", "string", "household", "string (coded; flags use `Y` or empty)"],
   ["CHILDAGECD_6_10", "string", "household", "string (coded; flags use `Y` or empty)"],

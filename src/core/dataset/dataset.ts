@@ -1,12 +1,12 @@
-// An open dataset file, read-only: the one place that holds SQL over `people`, `export_lines`,
-// `columns` and `states`. Everything above it speaks in positions (0-based, in (STATE, PID) order).
+// An open dataset file, read-only: the one place that holds SQL over `records`, `columns` and
+// `states`. Everything above it speaks in positions (0-based, in (STATE, PID) order).
 import { existsSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
 import { FIELDS, PREVIEW_FIELDS, fieldIndex } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { blobToVector, type Vector, type VectorKind } from './columnVector';
 import type { RecordValues } from './recordFormat';
-import { DATASET_FORMAT_VERSION, RECORD_COLUMNS_SQL, quoteIdent } from './schema';
+import { DATASET_FORMAT_VERSION } from './schema';
 
 export interface StateRange {
   state: string;
@@ -24,7 +24,7 @@ export interface ColumnVector {
 
 export type Row = RecordValues;
 
-const PREVIEW_SQL = PREVIEW_FIELDS.map(quoteIdent).join(', ');
+const PREVIEW_INDEXES = PREVIEW_FIELDS.map((name) => fieldIndex(name));
 
 export class Dataset {
   readonly records: number;
@@ -45,12 +45,8 @@ export class Dataset {
       (db.prepare('SELECT state, first, count FROM states').all() as StateRange[]).map((r) => [r.state, r]),
     );
     this.stmt = {
-      previewOne: db.prepare(`SELECT ${PREVIEW_SQL} FROM people WHERE _pos = ?`).raw(),
-      previewRange: db.prepare(`SELECT ${PREVIEW_SQL} FROM people WHERE _pos >= ? AND _pos < ?`).raw(),
-      fullOne: db.prepare(`SELECT ${RECORD_COLUMNS_SQL} FROM people WHERE _pos = ?`).raw(),
-      fullRange: db.prepare(`SELECT ${RECORD_COLUMNS_SQL} FROM people WHERE _pos >= ? AND _pos < ?`).raw(),
-      csvOne: db.prepare('SELECT csv FROM export_lines WHERE _pos = ?').pluck(),
-      csvRange: db.prepare('SELECT _pos, csv FROM export_lines WHERE _pos >= ? AND _pos < ?').raw(),
+      recordOne: db.prepare('SELECT record FROM records WHERE _pos = ?').pluck(),
+      recordRange: db.prepare('SELECT _pos, record FROM records WHERE _pos >= ? AND _pos < ?').raw(),
       column: db.prepare('SELECT kind, dict, data FROM columns WHERE name = ?'),
     };
   }
@@ -99,47 +95,38 @@ export class Dataset {
     return this.column(fieldIndex(name));
   }
 
-  /** Rows at ascending positions: one range read when they are contiguous, point reads otherwise. */
-  private rowsAt(positions: ArrayLike<number>, one: Statement, range: Statement): Row[] {
-    const n = positions.length;
-    if (n === 0) return [];
-    const first = positions[0]!;
-    if (positions[n - 1]! - first === n - 1) return range.all(first, first + n) as Row[];
-    const rows: Row[] = new Array(n);
-    for (let i = 0; i < n; i++) rows[i] = one.get(positions[i]) as Row;
-    return rows;
-  }
-
-  previewRows(positions: ArrayLike<number>): Row[] {
-    return this.rowsAt(positions, this.stmt.previewOne!, this.stmt.previewRange!);
-  }
-
-  fullRows(positions: ArrayLike<number>): Row[] {
-    return this.rowsAt(positions, this.stmt.fullOne!, this.stmt.fullRange!);
-  }
-
   /**
-   * The stored CSV lines of ascending positions, in order. Dense runs are read with one range scan
-   * and filtered; sparse ones point by point.
+   * The stored JSON text of each record at ascending positions, in order. Dense runs are read with
+   * one range scan (skipping positions not asked for), sparse ones point by point.
    */
-  csvLines(positions: ArrayLike<number>): string[] {
+  recordTexts(positions: ArrayLike<number>): string[] {
     const n = positions.length;
     if (n === 0) return [];
     const first = positions[0]!;
     const last = positions[n - 1]!;
     if (last - first + 1 > n * 4) {
       const out: string[] = new Array(n);
-      for (let i = 0; i < n; i++) out[i] = this.stmt.csvOne!.get(positions[i]) as string;
+      for (let i = 0; i < n; i++) out[i] = this.stmt.recordOne!.get(positions[i]) as string;
       return out;
     }
     const out: string[] = [];
     let k = 0;
-    for (const [pos, csv] of this.stmt.csvRange!.iterate(first, last + 1) as Iterable<[number, string]>) {
+    for (const [pos, text] of this.stmt.recordRange!.iterate(first, last + 1) as Iterable<[number, string]>) {
       if (pos === positions[k]) {
-        out.push(csv);
+        out.push(text);
         k++;
       }
     }
     return out;
+  }
+
+  /** Full records (values in catalog order) at ascending positions. */
+  fullRows(positions: ArrayLike<number>): Row[] {
+    return this.recordTexts(positions).map((text) => JSON.parse(text) as Row);
+  }
+
+  /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at ascending positions. */
+  previewRows(positions: ArrayLike<number>): Row[] {
+    return this.fullRows(positions).map((r) => PREVIEW_INDEXES.map((i) => r[i]!));
   }
 }

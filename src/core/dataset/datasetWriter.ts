@@ -1,5 +1,5 @@
 // Writes a new dataset file: records arrive already in (STATE, PID) order; the writer stores them,
-// their CSV lines, the per-field vectors and the state ranges, and publishes the file atomically:
+// the per-field vectors and the state ranges, and publishes the file atomically:
 // everything goes to `<target>.building-<pid>` and is renamed over the target only once complete and
 // synced, so a crash or cancel leaves either the old file or no file, never a partial one.
 import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
@@ -7,8 +7,8 @@ import { dirname } from 'node:path';
 import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { VectorBuilder, vectorToBlob } from './columnVector';
-import { recordToCsvLine, type RecordValues } from './recordFormat';
-import { DATASET_DDL, DATASET_FORMAT_VERSION, RECORD_COLUMNS_SQL } from './schema';
+import type { RecordValues } from './recordFormat';
+import { DATASET_DDL, DATASET_FORMAT_VERSION } from './schema';
 
 const BATCH = 5000;
 const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
@@ -41,7 +41,6 @@ export class DatasetWriter {
   readonly tempPath: string;
   private readonly db: Db;
   private readonly insertRow: Statement;
-  private readonly insertLine: Statement;
   private readonly columns: Array<StringColumn | VectorBuilder | null>;
   private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
   private lastState = '';
@@ -59,9 +58,7 @@ export class DatasetWriter {
     this.db.pragma('synchronous = OFF');
     this.db.pragma('page_size = 8192');
     this.db.exec(DATASET_DDL);
-    const params = FIELDS.map(() => '?').join(', ');
-    this.insertRow = this.db.prepare(`INSERT INTO people (_pos, ${RECORD_COLUMNS_SQL}) VALUES (?, ${params})`);
-    this.insertLine = this.db.prepare('INSERT INTO export_lines (_pos, csv) VALUES (?, ?)');
+    this.insertRow = this.db.prepare('INSERT INTO records (_pos, record) VALUES (?, ?)');
     // LATITUDE/LONGITUDE are not filterable, so they get no vector.
     this.columns = FIELDS.map((f) => (f.type === 'string' ? new StringColumn() : f.type === 'integer' ? new VectorBuilder() : null));
     this.db.exec('BEGIN');
@@ -79,8 +76,7 @@ export class DatasetWriter {
     this.lastPid = pid;
 
     const pos = this.count++;
-    this.insertRow.run(pos, ...values);
-    this.insertLine.run(pos, recordToCsvLine(values));
+    this.insertRow.run(pos, JSON.stringify(values));
     for (let i = 0; i < values.length; i++) {
       const column = this.columns[i];
       if (column instanceof StringColumn) column.push(values[i] as string);

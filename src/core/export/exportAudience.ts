@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../shared/errors';
 import { fsyncPath } from '../dataset/datasetWriter';
-import { CSV_HEADER, recordToJson } from '../dataset/recordFormat';
+import { CSV_HEADER, recordToCsvLine, recordToJson, type RecordValues } from '../dataset/recordFormat';
 import type { Audience, AudienceEngine } from '../query/audienceEngine';
 
 export type ExportFormat = 'csv' | 'jsonl';
@@ -59,10 +59,11 @@ export async function exportAudience(engine: AudienceEngine, audience: Audience,
   try {
     if (format === 'csv') bytes += (await handle.write(CSV_HEADER + '\r\n')).bytesWritten;
     const eol = format === 'csv' ? '\r\n' : '\n';
+    const render = format === 'csv' ? recordToCsvLine : recordToJson;
     for (let skip = 0; skip < selection.total; skip += batchSize) {
       if (signal?.aborted) throw new AppError('invalid_request', 'The export was cancelled.');
       const positions = selection.page(skip, batchSize);
-      const lines = format === 'csv' ? dataset.csvLines(positions) : dataset.fullRows(positions).map(recordToJson);
+      const lines = dataset.recordTexts(positions).map((text) => render(JSON.parse(text) as RecordValues));
       bytes += (await handle.write(lines.join(eol) + eol)).bytesWritten;
       const now = Date.now();
       if (onProgress && now - lastReport >= PROGRESS_INTERVAL_MS) {

@@ -1,0 +1,90 @@
+// The headless CLI contract: commands, output lines other tools rely on, exit status 2 on bad
+// arguments, clean stop on SIGTERM.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+const run = promisify(execFile);
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'audience-desk-cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('tsx', ['src/cli/index.ts', ...args], { encoding: 'utf8' });
+    return { code: 0, stdout, stderr };
+  } catch (e: any) {
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('cli', () => {
+  it('generate writes the same records for the same rows and seed', async () => {
+    const a = join(dir, 'a.sqlite');
+    const r = await cli('generate', '--rows', '500', '--seed', '3', '--out', a);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/generated 500 records/);
+  });
+
+  it('keys create prints the key alone on the last line; list starts lines with the id; revoke takes it', async () => {
+    const home = join(dir, 'home');
+    const created = await cli('keys', 'create', '--name', 'ci tool', '--home', home);
+    const key = created.stdout.trimEnd().split('\n').at(-1)!;
+    expect(key).toMatch(/^adk_[A-Za-z0-9_-]{43}$/);
+    const listed = await cli('keys', 'list', '--home', home);
+    const id = listed.stdout.trim().split('\t')[0]!;
+    expect(listed.stdout).toContain('ci tool');
+    expect(listed.stdout).not.toContain(key);
+    expect((await cli('keys', 'revoke', id, '--home', home)).code).toBe(0);
+    expect((await cli('keys', 'list', '--home', home)).stdout).toMatch(/revoked/);
+  });
+
+  it.each([
+    [['nope']],
+    [['generate', '--rows', 'ten', '--out', 'x']],
+    [['generate', '--out', 'x']],
+    [['keys', 'create']],
+    [['keys', 'revoke']],
+    [['serve', '--port', 'abc']],
+    [['serve', '--bogus']],
+    [['export', '--state', 'CA', '--format', 'xml', '--out', 'x']],
+    [['export', '--state', 'ZZ', '--format', 'csv', '--out', 'x']],
+    [['export', '--state', 'CA', '--format', 'csv', '--filters', '{bad', '--out', 'x']],
+  ])('bad arguments %j: one line on stderr, exit 2', async (args) => {
+    const r = await cli(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: /);
+  });
+
+  it('export writes the audience file', async () => {
+    const out = join(dir, 'out.csv');
+    const r = await cli('export', '--db', inject('datasetPath'), '--state', 'WY', '--filters', '[["GENDER",["F"]]]', '--format', 'csv', '--out', out, '--home', join(dir, 'home'));
+    expect(r.code).toBe(0);
+    expect(readFileSync(out, 'utf8').split('\r\n')[0]).toMatch(/^PID,HHID,/);
+  });
+
+  it('serve prints the real port for --port 0, answers, and stops cleanly on SIGTERM', async () => {
+    const child = spawn('tsx', ['src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', join(dir, 'home')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /api: (http:\/\/127\.0\.0\.1:(\d+))/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+    });
+    expect(url).not.toMatch(/:0$/);
+    expect(((await (await fetch(url + '/api/health')).json()) as any).records).toBe(inject('testRows'));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(join(dir, 'home', 'app-state.sqlite'))).toBe(true);
+  });
+});

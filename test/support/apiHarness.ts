@@ -1,0 +1,43 @@
+// A real Core on a real dataset file with its own app-state folder, and the real HTTP server on
+// port 0 with one key: what every API test talks to.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCore, type Core } from '../../src/core/createCore';
+import { ApiServer, type ApiServerOptions } from '../../src/server/apiServer';
+
+export interface ApiHarness {
+  core: Core;
+  server: ApiServer;
+  url: string;
+  key: string;
+  homeDir: string;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startApi(datasetPath: string | undefined, options: ApiServerOptions = {}): Promise<ApiHarness> {
+  const homeDir = mkdtempSync(join(tmpdir(), 'audience-desk-home-'));
+  const core = createCore({ homeDir, datasetPath });
+  const { key } = core.keys.create('test harness');
+  const server = new ApiServer(core, options);
+  const url = await server.listen(0);
+  return {
+    core,
+    server,
+    url,
+    key,
+    homeDir,
+    post: (path, body, headers = {}) =>
+      fetch(url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    async close() {
+      await server.close();
+      core.close();
+      rmSync(homeDir, { recursive: true, force: true });
+    },
+  };
+}
