@@ -21,7 +21,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const REQUEST = { state: 'CA', filters: [['GENDER', ['F']], ['AGE', ['25-54']]] };
+const REQUEST = { state: 'CA', filters: [['GENDER', ['F']], ['AGE', ['18-70']]] };
 
 async function allSearchRecords(): Promise<any[]> {
   const out: any[] = [];

@@ -66,3 +66,15 @@ export function blobToVector(kind: VectorKind, blob: Uint8Array): Vector {
   copy.set(blob);
   return new Ctor(copy.buffer, 0, blob.byteLength / Ctor.BYTES_PER_ELEMENT);
 }
+
+/**
+ * The vector value of a string in a hashed column (one with too many distinct values to keep a
+ * dictionary, such as PID or PHONE): FNV-1a, with 0 kept for the empty string alone so that
+ * `""` filters are exact without reading records. Other matches are verified against the record.
+ */
+export function stringHash(value: string): number {
+  if (value === '') return 0;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
+  return h >>> 0 || 1;
+}

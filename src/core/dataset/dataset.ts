@@ -14,11 +14,12 @@ export interface StateRange {
   count: number;
 }
 
-/** A field's vector: dictionary codes (strings) or the values themselves (integers). */
+/** A field's vector: the values (integers), dictionary codes or string hashes (see schema.ts). */
 export interface ColumnVector {
   field: string;
+  encoding: 'value' | 'dict' | 'hash';
   data: Vector;
-  /** For string fields, the value of each code. */
+  /** For 'dict' fields, the value of each code. */
   dict: string[] | null;
 }
 
@@ -47,7 +48,7 @@ export class Dataset {
     this.stmt = {
       recordOne: db.prepare('SELECT record FROM records WHERE _pos = ?').pluck(),
       recordRange: db.prepare('SELECT _pos, record FROM records WHERE _pos >= ? AND _pos < ?').raw(),
-      column: db.prepare('SELECT kind, dict, data FROM columns WHERE name = ?'),
+      column: db.prepare('SELECT encoding, kind, dict, data FROM columns WHERE name = ?'),
     };
   }
 
@@ -83,9 +84,9 @@ export class Dataset {
     let vector = this.columns.get(index);
     if (!vector) {
       const field = FIELDS[index]!.name;
-      const row = this.stmt.column!.get(field) as { kind: VectorKind; dict: string | null; data: Buffer } | undefined;
+      const row = this.stmt.column!.get(field) as { encoding: ColumnVector['encoding']; kind: VectorKind; dict: string | null; data: Buffer } | undefined;
       if (!row) throw new Error(`Dataset has no vector for ${field}`);
-      vector = { field, data: blobToVector(row.kind, row.data), dict: row.dict === null ? null : (JSON.parse(row.dict) as string[]) };
+      vector = { field, encoding: row.encoding, data: blobToVector(row.kind, row.data), dict: row.dict === null ? null : (JSON.parse(row.dict) as string[]) };
       this.columns.set(index, vector);
     }
     return vector;

@@ -6,7 +6,7 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
-import { VectorBuilder, vectorToBlob } from './columnVector';
+import { stringHash, VectorBuilder, vectorToBlob } from './columnVector';
 import type { RecordValues } from './recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from './schema';
 
@@ -14,17 +14,34 @@ const BATCH = 5000;
 const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
 const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
 
-/** A string field's dictionary: code = order of first appearance. */
+// Past this many distinct values a dictionary costs more (memory, build time, load time) than it
+// saves: the field switches to hashes (PID, HHID, phones, street addresses at scale).
+const DICTIONARY_LIMIT = 1 << 18;
+
+/** A string field's vector: dictionary codes (order of first appearance), or hashes past the limit. */
 class StringColumn {
-  readonly codes = new VectorBuilder();
-  readonly dict = new Map<string, number>();
+  codes = new VectorBuilder();
+  dict: Map<string, number> | null = new Map();
   push(value: string): void {
-    let code = this.dict.get(value);
+    const dict = this.dict;
+    if (!dict) return this.codes.push(stringHash(value));
+    let code = dict.get(value);
     if (code === undefined) {
-      code = this.dict.size;
-      this.dict.set(value, code);
+      code = dict.size;
+      dict.set(value, code);
+      if (dict.size > DICTIONARY_LIMIT) return this.switchToHashes(value);
     }
     this.codes.push(code);
+  }
+  private switchToHashes(value: string): void {
+    const hashOf = new Uint32Array(this.dict!.size);
+    for (const [v, code] of this.dict!) hashOf[code] = stringHash(v);
+    const { data } = this.codes.finish();
+    const hashes = new VectorBuilder();
+    for (let i = 0; i < data.length; i++) hashes.push(hashOf[data[i]!]!);
+    hashes.push(stringHash(value));
+    this.codes = hashes;
+    this.dict = null;
   }
 }
 
@@ -42,6 +59,9 @@ export class DatasetWriter {
   private readonly db: Db;
   private readonly insertRow: Statement;
   private readonly columns: Array<StringColumn | VectorBuilder | null>;
+  // The same columns split by kind, so append() does no type tests per value.
+  private readonly stringColumns: Array<[number, StringColumn]>;
+  private readonly intColumns: Array<[number, VectorBuilder]>;
   private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
   private lastState = '';
   private lastPid = '';
@@ -61,6 +81,8 @@ export class DatasetWriter {
     this.insertRow = this.db.prepare('INSERT INTO records (_pos, record) VALUES (?, ?)');
     // LATITUDE/LONGITUDE are not filterable, so they get no vector.
     this.columns = FIELDS.map((f) => (f.type === 'string' ? new StringColumn() : f.type === 'integer' ? new VectorBuilder() : null));
+    this.stringColumns = this.columns.flatMap((c, i) => (c instanceof StringColumn ? [[i, c] as [number, StringColumn]] : []));
+    this.intColumns = this.columns.flatMap((c, i) => (c instanceof VectorBuilder ? [[i, c] as [number, VectorBuilder]] : []));
     this.db.exec('BEGIN');
   }
 
@@ -77,11 +99,8 @@ export class DatasetWriter {
 
     const pos = this.count++;
     this.insertRow.run(pos, JSON.stringify(values));
-    for (let i = 0; i < values.length; i++) {
-      const column = this.columns[i];
-      if (column instanceof StringColumn) column.push(values[i] as string);
-      else if (column) column.push(values[i] as number);
-    }
+    for (const [i, column] of this.stringColumns) column.push(values[i] as string);
+    for (const [i, column] of this.intColumns) column.push(values[i] as number);
     if (++this.pending >= BATCH) {
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;
@@ -90,15 +109,18 @@ export class DatasetWriter {
 
   /** Writes the vectors and state ranges, syncs, and renames the file over the target. */
   finish(): { records: number; path: string } {
-    const putColumn = this.db.prepare('INSERT INTO columns (name, kind, dict, data) VALUES (?, ?, ?, ?)');
+    const putColumn = this.db.prepare('INSERT INTO columns (name, encoding, kind, dict, data) VALUES (?, ?, ?, ?, ?)');
     FIELDS.forEach((f, i) => {
       const column = this.columns[i];
       if (!column) return;
       const vector = column instanceof StringColumn ? column.codes.finish() : column.finish();
-      const dict = column instanceof StringColumn ? JSON.stringify([...column.dict.keys()]) : null;
-      putColumn.run(f.name, vector.kind, dict, vectorToBlob(vector.data));
+      const encoding = column instanceof StringColumn ? (column.dict ? 'dict' : 'hash') : 'value';
+      const dict = column instanceof StringColumn && column.dict ? JSON.stringify([...column.dict.keys()]) : null;
+      putColumn.run(f.name, encoding, vector.kind, dict, vectorToBlob(vector.data));
       this.columns[i] = null; // let the memory go as we write
     });
+    this.stringColumns.length = 0;
+    this.intColumns.length = 0;
     const putState = this.db.prepare('INSERT INTO states (state, first, count) VALUES (?, ?, ?)');
     for (const r of this.stateRanges) putState.run(r.state, r.first, r.count);
     const putMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');

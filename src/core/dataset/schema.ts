@@ -10,7 +10,7 @@
 // (Not generated columns: SQLite computes those on every insert, which measured 4,400 rows/s.)
 import { FIELDS } from '../../shared/fields';
 
-export const DATASET_FORMAT_VERSION = '2';
+export const DATASET_FORMAT_VERSION = '3';
 
 export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -22,7 +22,8 @@ CREATE VIEW people AS SELECT _pos,
 FROM records;
 -- A state's records are positions [first, first + count).
 CREATE TABLE states (state TEXT PRIMARY KEY, first INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;
--- One typed vector per filterable field over all positions: dictionary codes for strings, values
--- for integers. Filters scan these in memory instead of asking SQLite to scan wide rows.
-CREATE TABLE columns (name TEXT PRIMARY KEY, kind TEXT NOT NULL, dict TEXT, data BLOB NOT NULL) WITHOUT ROWID;
+-- One typed vector per filterable field over all positions. encoding 'value': the integers
+-- themselves; 'dict': codes into dict (a JSON array of the strings); 'hash': stringHash() of each
+-- string, for fields with too many distinct values for a dictionary. Filters scan these in memory.
+CREATE TABLE columns (name TEXT PRIMARY KEY, encoding TEXT NOT NULL, kind TEXT NOT NULL, dict TEXT, data BLOB NOT NULL) WITHOUT ROWID;
 `;

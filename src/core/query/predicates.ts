@@ -2,12 +2,17 @@
 // a mask over dictionary codes; an integer filter a mask over values when the vector is narrow
 // (one lookup per record), or a list of bands otherwise.
 import type { IntBand, NormalizedFilter } from '../../shared/audienceRequest';
-import type { Vector } from '../dataset/columnVector';
+import { stringHash, type Vector } from '../dataset/columnVector';
 import type { Dataset } from '../dataset/dataset';
 
-export type Predicate =
-  | { data: Vector; mask: Uint8Array; bands?: undefined }
-  | { data: Vector; mask?: undefined; bands: IntBand[] };
+export type Predicate = (
+  | { data: Vector; mask: Uint8Array; bands?: undefined; hashes?: undefined }
+  | { data: Vector; mask?: undefined; bands: IntBand[]; hashes?: undefined }
+  | { data: Vector; mask?: undefined; bands?: undefined; hashes: Set<number> }
+) & {
+  /** For hashed fields: the non-empty values a candidate's record must really hold. */
+  verify?: { index: number; values: Set<string> };
+};
 
 /** value -> code maps of string fields, built on first use per dataset. */
 export class DictionaryIndex {
@@ -37,6 +42,11 @@ function maskForValues(data: Vector, bands: IntBand[]): Uint8Array | null {
 /** A predicate, or null when no record can match (a value absent from the dataset). */
 export function compilePredicate(dataset: Dataset, dictionaries: DictionaryIndex, filter: NormalizedFilter): Predicate | null {
   const column = dataset.column(filter.index);
+  if (filter.kind === 'string' && column.encoding === 'hash') {
+    const nonEmpty = filter.values.filter((v) => v !== '');
+    const verify = nonEmpty.length ? { index: filter.index, values: new Set(nonEmpty) } : undefined;
+    return { data: column.data, hashes: new Set(filter.values.map(stringHash)), verify };
+  }
   if (filter.kind === 'string') {
     const codes = dictionaries.codes(filter.index);
     const mask = new Uint8Array(Math.max(1, codes.size));
@@ -54,6 +64,20 @@ export function compilePredicate(dataset: Dataset, dictionaries: DictionaryIndex
   return mask ? { data: column.data, mask } : { data: column.data, bands: filter.bands };
 }
 
+/** A test for one record position: for the rare predicate kinds that have no mask. */
+function slowTest(p: Predicate): (v: number) => boolean {
+  if (p.hashes) {
+    const hashes = p.hashes;
+    if (hashes.size === 1) {
+      const only = hashes.values().next().value as number;
+      return (v) => v === only;
+    }
+    return (v) => hashes.has(v);
+  }
+  const bands = p.bands!;
+  return (v) => inBands(v, bands);
+}
+
 function inBands(v: number, bands: IntBand[]): boolean {
   for (let b = 0; b < bands.length; b++) if (v >= bands[b]!.lo && v <= bands[b]!.hi) return true;
   return false;
@@ -67,7 +91,8 @@ export function scan(p: Predicate, first: number, end: number, out: Uint32Array)
     const mask = p.mask;
     for (let i = first; i < end; i++) if (mask[data[i]!] === 1) out[n++] = i;
   } else {
-    for (let i = first; i < end; i++) if (inBands(data[i]!, p.bands)) out[n++] = i;
+    const test = slowTest(p);
+    for (let i = first; i < end; i++) if (test(data[i]!)) out[n++] = i;
   }
   return n;
 }
@@ -83,10 +108,31 @@ export function refine(p: Predicate, list: Uint32Array, n: number): number {
       if (mask[data[i]!] === 1) list[kept++] = i;
     }
   } else {
+    const test = slowTest(p);
     for (let k = 0; k < n; k++) {
       const i = list[k]!;
-      if (inBands(data[i]!, p.bands)) list[kept++] = i;
+      if (test(data[i]!)) list[kept++] = i;
     }
+  }
+  return kept;
+}
+
+/**
+ * Hash matches are candidates: keeps, in place, those whose records really hold one of the values
+ * (or are empty where "" was asked for). Runs after every other filter, on the few survivors.
+ */
+export function verifyHashed(dataset: Dataset, predicates: Predicate[], list: Uint32Array, n: number): number {
+  const checks = predicates.filter((p) => p.verify);
+  if (checks.length === 0 || n === 0) return n;
+  const records = dataset.fullRows(list.subarray(0, n));
+  let kept = 0;
+  for (let k = 0; k < n; k++) {
+    const record = records[k]!;
+    const ok = checks.every((p) => {
+      const value = record[p.verify!.index] as string;
+      return value === '' ? p.hashes!.has(0) : p.verify!.values.has(value);
+    });
+    if (ok) list[kept++] = list[k]!;
   }
   return kept;
 }
