@@ -16,12 +16,13 @@ const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
 
 // Past this many distinct values a dictionary costs more (memory, build time, load time) than it
 // saves: the field switches to hashes (PID, HHID, phones, street addresses at scale).
-const DICTIONARY_LIMIT = 1 << 18;
+export const DICTIONARY_LIMIT = 1 << 18;
 
 /** A string field's vector: dictionary codes (order of first appearance), or hashes past the limit. */
 class StringColumn {
   codes = new VectorBuilder();
   dict: Map<string, number> | null = new Map();
+  constructor(private readonly limit: number) {}
   push(value: string): void {
     const dict = this.dict;
     if (!dict) return this.codes.push(stringHash(value));
@@ -29,7 +30,7 @@ class StringColumn {
     if (code === undefined) {
       code = dict.size;
       dict.set(value, code);
-      if (dict.size > DICTIONARY_LIMIT) return this.switchToHashes(value);
+      if (dict.size > this.limit) return this.switchToHashes(value);
     }
     this.codes.push(code);
   }
@@ -69,7 +70,12 @@ export class DatasetWriter {
   private done = false;
   count = 0;
 
-  constructor(readonly targetPath: string, private readonly metadata: Record<string, string> = {}) {
+  constructor(
+    readonly targetPath: string,
+    private readonly metadata: Record<string, string> = {},
+    /** Distinct values past which a string field is hashed; lowered only by tests. */
+    dictionaryLimit = DICTIONARY_LIMIT,
+  ) {
     this.tempPath = `${targetPath}.building-${process.pid}`;
     rmSync(this.tempPath, { force: true });
     this.db = openSqlite(this.tempPath);
@@ -80,7 +86,7 @@ export class DatasetWriter {
     this.db.exec(DATASET_DDL);
     this.insertRow = this.db.prepare('INSERT INTO records (_pos, record) VALUES (?, ?)');
     // LATITUDE/LONGITUDE are not filterable, so they get no vector.
-    this.columns = FIELDS.map((f) => (f.type === 'string' ? new StringColumn() : f.type === 'integer' ? new VectorBuilder() : null));
+    this.columns = FIELDS.map((f) => (f.type === 'string' ? new StringColumn(dictionaryLimit) : f.type === 'integer' ? new VectorBuilder() : null));
     this.stringColumns = this.columns.flatMap((c, i) => (c instanceof StringColumn ? [[i, c] as [number, StringColumn]] : []));
     this.intColumns = this.columns.flatMap((c, i) => (c instanceof VectorBuilder ? [[i, c] as [number, VectorBuilder]] : []));
     this.db.exec('BEGIN');

@@ -64,12 +64,14 @@ export interface GenerateOptions {
   seed: number;
   out: string;
   onProgress?: (done: number) => void;
+  /** See DatasetWriter; tests lower it to exercise hashed fields on small data. */
+  dictionaryLimit?: number;
 }
 
 /** Writes a generated dataset to `out` atomically; returns how many records and how long it took. */
-export function generateDataset({ rows, seed, out, onProgress }: GenerateOptions): { records: number; seconds: number } {
+export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit }: GenerateOptions): { records: number; seconds: number } {
   const started = performance.now();
-  const writer = new DatasetWriter(out, { generator: 'audience-desk', seed: String(seed), rows: String(rows) });
+  const writer = new DatasetWriter(out, { generator: 'audience-desk', seed: String(seed), rows: String(rows) }, dictionaryLimit);
   try {
     let done = 0;
     for (const record of generateRecords(rows, seed)) {

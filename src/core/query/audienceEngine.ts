@@ -1,10 +1,11 @@
 // Answers the two audience operations over one open dataset: which positions match (filters as
 // in decisions.md: AND across entries, OR within one), then the rows of the requested page.
 import { audienceKey, type NormalizedAudience } from '../../shared/audienceRequest';
+import { AppError } from '../../shared/errors';
 import { FIELDS } from '../../shared/fields';
 import type { Dataset, Row } from '../dataset/dataset';
 import { LruCache } from './lruCache';
-import { DictionaryIndex, compilePredicate, refine, scan } from './predicates';
+import { DictionaryIndex, compilePredicate, refine, scan, verifyHashed } from './predicates';
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
 
 export type Audience = Pick<NormalizedAudience, 'state' | 'filters'>;
@@ -32,27 +33,45 @@ export interface ValueCount {
 
 const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
 
+/** What one preview or search may spend matching and reading before it is refused (SECURITY.md). */
+export const DEFAULT_QUERY_BUDGET_MS = 5_000;
+
+export interface EngineOptions {
+  /** Checked between filter passes and before the page read; past it the query answers 503 `unavailable`. */
+  queryBudgetMs?: number;
+}
+
+/** A check that throws once the budget is spent; a no-op without a finite budget. */
+function budgetCheck(budgetMs: number | undefined): () => void {
+  if (budgetMs === undefined || !Number.isFinite(budgetMs)) return () => undefined;
+  const started = performance.now();
+  return () => {
+    if (performance.now() - started >= budgetMs)
+      throw new AppError('unavailable', `The query exceeded its time budget of ${budgetMs} ms; use more selective filters or try again.`);
+  };
+}
+
 export class AudienceEngine {
   private readonly cache = new LruCache<Selection>(SELECTION_CACHE_BYTES);
   private readonly dictionaries: DictionaryIndex;
 
-  constructor(readonly dataset: Dataset) {
+  constructor(readonly dataset: Dataset, private readonly options: EngineOptions = {}) {
     this.dictionaries = new DictionaryIndex(dataset);
   }
 
   /** The matching positions of an audience, from the cache when it was asked for recently. */
-  select(audience: Audience): Selection {
+  select(audience: Audience, checkBudget: () => void = () => undefined): Selection {
     const range = this.dataset.stateRange(audience.state);
     if (audience.filters.length === 0) return new RangeSelection(range.first, range.count);
     const key = audienceKey(audience);
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const selection = this.evaluate(audience, range.first, range.first + range.count);
+    const selection = this.evaluate(audience, range.first, range.first + range.count, checkBudget);
     this.cache.set(key, selection);
     return selection;
   }
 
-  private evaluate(audience: Audience, first: number, end: number): Selection {
+  private evaluate(audience: Audience, first: number, end: number, checkBudget: () => void): Selection {
     const predicates = [];
     for (const filter of audience.filters) {
       const p = compilePredicate(this.dataset, this.dictionaries, filter);
@@ -62,7 +81,12 @@ export class AudienceEngine {
     if (end <= first) return EMPTY_SELECTION;
     const list = new Uint32Array(end - first);
     let n = scan(predicates[0]!, first, end, list);
-    for (let k = 1; k < predicates.length && n > 0; k++) n = refine(predicates[k]!, list, n);
+    checkBudget();
+    for (let k = 1; k < predicates.length && n > 0; k++) {
+      n = refine(predicates[k]!, list, n);
+      checkBudget();
+    }
+    n = verifyHashed(this.dataset, predicates, list, n);
     // Keep a right-sized copy so the cache does not hold a whole state's worth per audience.
     return new ListSelection(list.slice(0, n));
   }
@@ -72,7 +96,9 @@ export class AudienceEngine {
   }
 
   preview(request: NormalizedAudience): { total: number; results: PreviewRecord[] } {
-    const selection = this.select(request);
+    const checkBudget = budgetCheck(this.options.queryBudgetMs);
+    const selection = this.select(request, checkBudget);
+    checkBudget();
     const rows = this.dataset.previewRows(selection.page(request.skip, request.limit));
     return {
       total: selection.total,
@@ -81,7 +107,9 @@ export class AudienceEngine {
   }
 
   search(request: NormalizedAudience): SearchPage {
-    const selection = this.select(request);
+    const checkBudget = budgetCheck(this.options.queryBudgetMs);
+    const selection = this.select(request, checkBudget);
+    checkBudget();
     return {
       total: selection.total,
       limit: request.limit,
@@ -95,6 +123,8 @@ export class AudienceEngine {
     const def = FIELDS[fieldIndex];
     if (!def || def.type === 'number') return [];
     const column = this.dataset.column(fieldIndex);
+    // A hashed field has (nearly) one value per person: there is no breakdown worth drawing.
+    if (column.encoding === 'hash') return [];
     const selection = this.select(audience);
     const counts = new Map<number, number>();
     const data = column.data;
