@@ -16,7 +16,18 @@ const col = (name: string) => {
   const i = fieldIndex(name);
   return (r: ReadonlyArray<string | number>) => r[i]!;
 };
-const [PID, HHID, STATE, AGE, DOB, GENDER, MARRIED, HHNBR, ADDRESS, ZIP, LNAME, FNAME] = ['PID', 'HHID', 'STATE', 'AGE', 'DOB', 'GENDER', 'MARRIEDCD', 'HHNBR', 'ADDRESS', 'ZIP', 'LNAME', 'FNAME'].map(col);
+const PID = col('PID');
+const HHID = col('HHID');
+const STATE = col('STATE');
+const AGE = col('AGE');
+const DOB = col('DOB');
+const GENDER = col('GENDER');
+const MARRIED = col('MARRIEDCD');
+const HHNBR = col('HHNBR');
+const ADDRESS = col('ADDRESS');
+const ZIP = col('ZIP');
+const LNAME = col('LNAME');
+const FNAME = col('FNAME');
 
 beforeAll(() => {
   records = [...generateRecords(N, 42)];

@@ -17,7 +17,7 @@ export function buildOpenApiDocument(): object {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   });
   const errors = Object.fromEntries(
-    [...new Set(Object.entries(ERROR_STATUS).filter(([code]) => code !== 'query_timeout').map(([, s]) => s))].map((status) => [
+    [...new Set(Object.entries(ERROR_STATUS).map(([, s]) => s))].map((status) => [
       String(status),
       errorResponse(Object.entries(ERROR_STATUS).filter(([, s]) => s === status).map(([c]) => c).join(', ')),
     ]),

