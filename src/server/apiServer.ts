@@ -6,8 +6,8 @@ import type { Core } from '../core/createCore';
 import type { VerifiedKey } from '../core/keys/keyStore';
 import { recordToJson } from '../core/dataset/recordFormat';
 import { buildOpenApiDocument } from './openapi';
-import { checkHost, checkJsonContentType, checkOrigin } from './requestGuards';
-import { RateLimiter, type RateLimit } from './rateLimiter';
+import { answerClientError, checkHost, checkJsonContentType, checkOrigin, loggablePath } from './requestGuards';
+import { DEFAULT_MAX_IN_FLIGHT_PER_KEY, InFlightLimit, RateLimiter, type RateLimit } from './rateLimiter';
 import { RequestLog } from './requestLog';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -21,6 +21,14 @@ export interface ApiServerOptions {
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
+  /** How often Node checks the two timeouts above (its own default, 30 s, would let them overrun). */
+  timeoutCheckIntervalMs?: number;
+  /** Requests worked on at once; past it, 503 `unavailable` (see rateLimiter.ts). */
+  maxInFlight?: number;
+  /** Requests one key may have in flight at once; past it, 429 `rate_limited`. */
+  maxInFlightPerKey?: number;
+  /** A socket that makes no progress for this long (e.g. a client that stopped reading an answer) is closed. */
+  idleSocketTimeoutMs?: number;
 }
 
 declare module 'fastify' {
@@ -36,7 +44,7 @@ function sendError(reply: FastifyReply, error: AppError): void {
 }
 
 /** Maps Fastify's own body errors onto decisions.md's codes; anything unknown is internal. */
-function toAppError(error: unknown): AppError {
+export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
   const code = (error as { code?: string }).code;
   const status = (error as { statusCode?: number }).statusCode;
@@ -59,18 +67,27 @@ export class ApiServer {
   readonly app: FastifyInstance;
   readonly requestLog = new RequestLog();
   private readonly rateLimiter: RateLimiter;
+  private readonly inFlight: InFlightLimit;
+  private readonly keyInFlight: InFlightLimit;
+  private readonly originRules: Array<(path: string, port: number) => readonly string[]> = [];
   private port = 0;
 
   constructor(private readonly core: Core, private readonly options: ApiServerOptions = {}) {
     this.rateLimiter = new RateLimiter(options.rateLimit);
+    this.inFlight = new InFlightLimit(options.maxInFlight);
+    this.keyInFlight = new InFlightLimit(options.maxInFlightPerKey ?? DEFAULT_MAX_IN_FLIGHT_PER_KEY);
     this.app = Fastify({
       logger: false,
       bodyLimit: BODY_LIMIT_BYTES,
       requestTimeout: options.requestTimeoutMs ?? 30_000,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+      connectionTimeout: options.idleSocketTimeoutMs ?? 30_000,
+      http: { headersTimeout: options.headersTimeoutMs ?? 10_000, connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000 },
+      clientErrorHandler: answerClientError,
+      // A path that is not a valid URL (e.g. `/api/%ff`) is refused by the router itself: same envelope.
+      frameworkErrors: (_error, _request, reply) => sendError(reply, new AppError('invalid_request', 'The request path is not a valid URL.')),
       return503OnClosing: true,
     });
-    this.app.server.headersTimeout = options.headersTimeoutMs ?? 10_000;
     this.installParsers();
     this.installHooks();
     this.installRoutes();
@@ -97,17 +114,25 @@ export class ApiServer {
     this.app.addHook('onRequest', async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       reply.header('X-Content-Type-Options', 'nosniff');
-      checkHost(request.headers.host, this.port);
+      checkHost(request.headers.host, this.port, request.raw.rawHeaders);
       const origin = request.headers.origin;
       const site = request.headers['sec-fetch-site'];
-      checkOrigin(typeof origin === 'string' ? origin : undefined, typeof site === 'string' ? site : undefined, allowed);
+      const path = request.url.split('?')[0]!;
+      const extra = this.originRules.flatMap((rule) => rule(path, this.port));
+      checkOrigin(typeof origin === 'string' ? origin : undefined, typeof site === 'string' ? site : undefined, extra.length ? [...allowed, ...extra] : allowed);
+      const release = this.inFlight.acquire();
+      if (!release) {
+        reply.header('Retry-After', '1');
+        throw new AppError('unavailable', 'The server is busy with other requests; retry in a moment.');
+      }
+      reply.raw.once('close', release);
     });
     this.app.addHook('onResponse', async (request, reply) => {
       if (!request.url.startsWith('/api/')) return;
       this.requestLog.add({
         at: new Date().toISOString(),
         keyName: request.apiKey?.name ?? null,
-        operation: `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`,
+        operation: `${request.method} ${request.routeOptions.url ?? loggablePath(request.url.split('?')[0]!)}`,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
       });
@@ -129,6 +154,12 @@ export class ApiServer {
       reply.header('Retry-After', String(wait));
       throw new AppError('rate_limited', `Too many requests with this key; retry in ${wait} s.`);
     }
+    const release = this.keyInFlight.acquire(key.id);
+    if (!release) {
+      reply.header('Retry-After', '1');
+      throw new AppError('rate_limited', 'Too many requests with this key at once; wait for the answers you asked for, then retry.');
+    }
+    reply.raw.once('close', release);
     checkJsonContentType(request.headers['content-type']);
   };
 
@@ -160,6 +191,11 @@ export class ApiServer {
     });
     for (const url of ['/api/health', '/api/openapi.json'])
       app.route({ method: others(['GET', 'HEAD']), url, handler: methodNotAllowed('GET') });
+  }
+
+  /** Lets a plugin on this instance allow more origins on its own paths (browser mode: the UI's own origin on /ui/*). */
+  allowOrigins(rule: (path: string, port: number) => readonly string[]): void {
+    this.originRules.push(rule);
   }
 
   /** Listens on 127.0.0.1 (never another interface); returns the base URL with the real port. */

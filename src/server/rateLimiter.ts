@@ -31,3 +31,38 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((1 - bucket.tokens) / this.limit.perSecond));
   }
 }
+
+/**
+ * A cap on requests being worked on at once (from the first hook until the response is written
+ * or the connection drops), over all callers and per key. Past the overall cap a request is
+ * answered 503 `unavailable`, past its key's cap 429 `rate_limited`, both with Retry-After, at
+ * once: a burst of callers, or a client that stops reading large answers, cannot pile up memory
+ * and work without bound or take every slot. Idle or half-sent connections never reach a hook, so
+ * they do not count; the header, request and idle-socket timeouts deal with those.
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 256;
+export const DEFAULT_MAX_IN_FLIGHT_PER_KEY = 16;
+
+export class InFlightLimit {
+  private readonly current = new Map<string, number>();
+  constructor(readonly max: number = DEFAULT_MAX_IN_FLIGHT) {}
+
+  /** A release function (safe to call more than once) for a free slot of `key`, or null when none is free. */
+  acquire(key = ''): (() => void) | null {
+    const n = this.current.get(key) ?? 0;
+    if (n >= this.max) return null;
+    this.current.set(key, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.current.get(key) ?? 1) - 1;
+      if (left > 0) this.current.set(key, left);
+      else this.current.delete(key);
+    };
+  }
+
+  active(key = ''): number {
+    return this.current.get(key) ?? 0;
+  }
+}

@@ -2,7 +2,8 @@
 // Lines, in the search operation's order and shape. Memory stays constant: a batch of lines at a
 // time. The file is written under a hidden `.partial` name beside the target and renamed only when
 // complete and synced, so a failed, killed or cancelled export never leaves a file that looks whole.
-import { open, rename, rm } from 'node:fs/promises';
+// A killed export cannot remove its partial file; the next export to the same target does.
+import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../shared/errors';
@@ -36,8 +37,52 @@ export interface ExportResult {
 
 const PROGRESS_INTERVAL_MS = 200;
 
+/** Partial files this process is writing now: never taken for stale. */
+const activePartials = new Set<string>();
+
+/** `.<name>.partial-<pid>-<random>`: the pid tells a live writer from a killed one. */
 export function partialPathFor(outPath: string): string {
-  return join(dirname(outPath), `.${basename(outPath)}.partial-${randomBytes(4).toString('hex')}`);
+  return join(dirname(outPath), `.${basename(outPath)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the partial files of earlier exports to `outPath` that no running export owns (a killed
+ * or crashed process cannot clean up after itself). A partial whose writer is alive (another
+ * export to the same name in another process) is left alone. Best effort: never fails an export.
+ */
+export async function removeStalePartials(outPath: string): Promise<string[]> {
+  const dir = dirname(outPath);
+  const prefix = `.${basename(outPath)}.partial-`;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const path = join(dir, name);
+    if (activePartials.has(path)) continue;
+    const pid = /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))?.[1];
+    if (pid !== undefined && Number(pid) !== process.pid && isAlive(Number(pid))) continue;
+    try {
+      await rm(path, { force: true });
+      removed.push(path);
+    } catch {
+      // Not ours to fight over (permissions, a directory of that name): leave it.
+    }
+  }
+  return removed;
 }
 
 export async function exportAudience(engine: AudienceEngine, audience: Audience, options: ExportOptions): Promise<ExportResult> {
@@ -47,11 +92,14 @@ export async function exportAudience(engine: AudienceEngine, audience: Audience,
   const started = Date.now();
   const selection = engine.select(audience);
   const dataset = engine.dataset;
+  await removeStalePartials(outPath);
   const temp = partialPathFor(outPath);
+  activePartials.add(temp);
   let handle;
   try {
     handle = await open(temp, 'wx', 0o600);
   } catch (e) {
+    activePartials.delete(temp);
     throw new AppError('invalid_request', `Cannot write the export to ${outPath}: ${(e as NodeJS.ErrnoException).code ?? 'error'}.`, 'outPath');
   }
   let bytes = 0;
@@ -80,6 +128,8 @@ export async function exportAudience(engine: AudienceEngine, audience: Audience,
     await handle?.close().catch(() => undefined);
     await rm(temp, { force: true });
     throw e;
+  } finally {
+    activePartials.delete(temp);
   }
   onProgress?.({ written: selection.total, total: selection.total, elapsedMs: Date.now() - started });
   return { path: outPath, records: selection.total, bytes, seconds: (Date.now() - started) / 1000 };
