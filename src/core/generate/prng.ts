@@ -1,5 +1,8 @@
 // A small seeded PRNG (sfc32) and weighted sampling: generation must be deterministic for a given
 // seed, so nothing here touches Math.random or the clock.
+// Two upper-case hex digits for every byte value: hex() is on the hot path (every PID and HHID).
+const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).toUpperCase().padStart(2, '0'));
+
 export class Prng {
   private a: number;
   private b: number;
@@ -48,11 +51,14 @@ export class Prng {
     return items[this.int(items.length)]!;
   }
 
-  /** `digits` upper-case hex digits. */
+  /** `digits` upper-case hex digits (a multiple of 2). */
   hex(digits: number): string {
     let out = '';
-    while (out.length < digits) out += this.next().toString(16).toUpperCase().padStart(8, '0');
-    return out.slice(0, digits);
+    for (let left = digits; left > 0; ) {
+      let x = this.next();
+      for (let b = 0; b < 4 && left > 0; b++, left -= 2, x >>>= 8) out += HEX_BYTE[x & 0xff];
+    }
+    return out;
   }
 
   /** `digits` decimal digits (leading zeros kept). */

@@ -121,12 +121,15 @@ export function householdRecords(rng: Prng, h: HouseholdContext, pids: readonly 
       }
     }
     for (const [i, s] of PERSON) r[i] = s.sample(rng);
-    MS.forEach((i, k) => {
-      if (rng.chance(MS_RATE[k]!)) r[i] = Math.min(9, 1 + Math.floor(-Math.log(1 - rng.float()) * 1.2));
-    });
-    CPI.forEach((i, k) => {
-      r[i] = Math.max(0, Math.min(9, Math.round(CPI_CENTRE[k]! + (rng.float() + rng.float() - 1) * 5)));
-    });
+    for (let k = 0; k < MS.length; k++) {
+      if (rng.float() < MS_RATE[k]!) r[MS[k]!] = Math.min(9, 1 + Math.floor(-Math.log(1 - rng.float()) * 1.2));
+    }
+    for (let k = 0; k < CPI.length; k++) {
+      // One draw gives both halves of a triangular spread around the field's centre.
+      const x = rng.next();
+      const spread = ((x & 0xffff) + (x >>> 16)) / 65536 - 1;
+      r[CPI[k]!] = Math.max(0, Math.min(9, Math.round(CPI_CENTRE[k]! + spread * 5)));
+    }
     for (const s of ONE_OF) {
       const i = s.sample(rng);
       if (i >= 0) r[i] = 'Y';
