@@ -4,6 +4,7 @@ import { isAppError } from '../shared/errors';
 import { UsageError } from './args';
 import { exportCommand } from './commands/export';
 import { generateCommand } from './commands/generate';
+import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
 import { serveCommand } from './commands/serve';
 
@@ -12,9 +13,10 @@ const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
   keys: keysCommand,
   serve: serveCommand,
   export: exportCommand,
+  import: importCommand,
 };
 
-const USAGE = 'usage: cli <generate|keys|serve|export> [options] (see README.md)';
+const USAGE = 'usage: cli <generate|keys|serve|export|import> [options] (see README.md)';
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

@@ -1,0 +1,167 @@
+// What a vendor row must look like to become a record, and how it is normalised: the header maps
+// columns (any case, any order) to catalog fields; each row is checked and converted field by field,
+// and either becomes a complete record (392 values in catalog order) or is rejected whole with the
+// first field at fault. docs/import.md states these rules for people.
+import { AppError } from '../../shared/errors';
+import { FIELDS, fieldIndex } from '../../shared/fields';
+import { STATES } from '../../shared/states';
+
+/** Columns every file must have: a record cannot be placed (PID, STATE) or filtered (GENDER) without them. */
+export const REQUIRED_COLUMNS = ['PID', 'STATE', 'GENDER'] as const;
+
+// How a column's cell is checked; one code per column, decided once from the header. The kinds
+// before Pid accept an empty cell as absent data.
+const enum Kind {
+  Ignored,
+  Text,
+  Integer,
+  Decimal,
+  Pid,
+  State,
+  Gender,
+}
+
+/** A record with every field absent: "" for strings, 0 for numbers (the interface's absent data). */
+const ABSENT: ReadonlyArray<string | number> = FIELDS.map((f) => (f.type === 'string' ? '' : 0));
+
+const PID_RE = /^[0-9A-F]{32}$/;
+const WHOLE_RE = /^\d+$/;
+const DECIMAL_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+export interface HeaderMap {
+  /** Cells a row must have: the header's column count. */
+  width: number;
+  /** For each column, the catalog index it fills, or -1 when the column is unknown (ignored). */
+  fieldOf: number[];
+  kinds: Kind[];
+  /** Names of the ignored columns, as written in the header. */
+  unknown: string[];
+}
+
+function kindOf(index: number): Kind {
+  const f = FIELDS[index]!;
+  if (f.name === 'PID') return Kind.Pid;
+  if (f.name === 'STATE') return Kind.State;
+  if (f.name === 'GENDER') return Kind.Gender;
+  return f.type === 'integer' ? Kind.Integer : f.type === 'number' ? Kind.Decimal : Kind.Text;
+}
+
+/** Decimal fields are degrees: a latitude beyond ±90 or a longitude beyond ±180 is not a place. */
+const DECIMAL_LIMIT: Readonly<Record<string, number>> = { LATITUDE: 90, LONGITUDE: 180 };
+
+/** Maps a header row; a missing required column or a field named twice makes the file unusable. */
+export function mapHeader(file: string, names: readonly string[]): HeaderMap {
+  const fieldOf: number[] = [];
+  const kinds: Kind[] = [];
+  const unknown: string[] = [];
+  const seen = new Map<number, number>();
+  names.forEach((raw, column) => {
+    const name = raw.trim();
+    const index = name === '' ? -1 : fieldIndex(name);
+    if (index >= 0 && seen.has(index))
+      throw new AppError('invalid_request', `${file}: the header names ${FIELDS[index]!.name} twice (columns ${seen.get(index)! + 1} and ${column + 1}).`, 'files');
+    if (index >= 0) seen.set(index, column);
+    else unknown.push(name === '' ? `(unnamed column ${column + 1})` : name);
+    fieldOf.push(index);
+    kinds.push(index >= 0 ? kindOf(index) : Kind.Ignored);
+  });
+  const missing = REQUIRED_COLUMNS.filter((name) => !seen.has(fieldIndex(name)));
+  if (missing.length > 0)
+    throw new AppError(
+      'invalid_request',
+      `${file}: the header has no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''}; ` +
+        `it reads ${JSON.stringify(names.slice(0, 5).join(' ').slice(0, 60))}${names.length > 5 ? '…' : ''} (wrong file or delimiter?).`,
+      'files',
+    );
+  return { width: names.length, fieldOf, kinds, unknown };
+}
+
+/** The value of a string of decimal digits within the safe integers, or -1. */
+function wholeNumber(cell: string): number {
+  if (cell.length > 15) return WHOLE_RE.test(cell) && Number.isSafeInteger(Number(cell)) ? Number(cell) : -1;
+  let n = 0;
+  for (let k = 0; k < cell.length; k++) {
+    const digit = cell.charCodeAt(k) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    n = n * 10 + digit;
+  }
+  return n;
+}
+
+const quote = (value: string): string => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+
+/**
+ * Checks and converts rows of one file. `check` returns the record's values, or null with `field`
+ * and `reason` set: one object reused for every row (the hot loop of an import).
+ */
+export class RowChecker {
+  field = '';
+  reason = '';
+
+  constructor(private readonly header: HeaderMap) {}
+
+  private reject(field: string, reason: string): null {
+    this.field = field;
+    this.reason = reason;
+    return null;
+  }
+
+  check(cells: readonly string[]): Array<string | number> | null {
+    const { width, fieldOf, kinds } = this.header;
+    if (cells.length !== width) return this.reject('', `has ${cells.length} fields where the header has ${width}`);
+    const values = ABSENT.slice();
+    for (let c = 0; c < width; c++) {
+      const kind = kinds[c]!;
+      let cell = cells[c]!;
+      // Most cells of a vendor row are empty: absent data, already in place (Kind order matters).
+      if (kind === Kind.Ignored || (cell === '' && kind < Kind.Pid)) continue;
+      const index = fieldOf[c]!;
+      if (cell.charCodeAt(0) <= 32 || cell.charCodeAt(cell.length - 1) <= 32) cell = cell.trim();
+      switch (kind) {
+        case Kind.Text:
+          values[index] = cell.toUpperCase();
+          break;
+        case Kind.Integer: {
+          if (cell === '') break;
+          const n = wholeNumber(cell);
+          if (n < 0) return this.reject(FIELDS[index]!.name, `not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}: ${quote(cell)}`);
+          values[index] = n;
+          break;
+        }
+        case Kind.Decimal: {
+          if (cell === '') break;
+          const n = Number(cell);
+          const name = FIELDS[index]!.name;
+          const limit = DECIMAL_LIMIT[name] ?? Number.MAX_VALUE;
+          if (!DECIMAL_RE.test(cell) || !(Math.abs(n) <= limit))
+            return this.reject(name, limit === Number.MAX_VALUE ? `not a number: ${quote(cell)}` : `not a number from -${limit} to ${limit}: ${quote(cell)}`);
+          values[index] = n === 0 ? 0 : n; // no -0
+          break;
+        }
+        case Kind.Pid: {
+          const pid = cell.toUpperCase();
+          if (pid === '') return this.reject('PID', 'missing');
+          if (!PID_RE.test(pid)) return this.reject('PID', `not 32 hexadecimal characters: ${quote(cell)}`);
+          values[index] = pid;
+          break;
+        }
+        case Kind.State: {
+          const state = cell.toUpperCase();
+          if (state === '') return this.reject('STATE', 'missing');
+          if (!Object.prototype.hasOwnProperty.call(STATES, state))
+            return this.reject('STATE', `not the code of a US state or DC: ${quote(cell)}`);
+          values[index] = state;
+          break;
+        }
+        case Kind.Gender: {
+          const gender = cell.toUpperCase();
+          if (gender === '') return this.reject('GENDER', 'missing');
+          if (gender !== 'F' && gender !== 'M') return this.reject('GENDER', `not F or M: ${quote(cell)}`);
+          values[index] = gender;
+          break;
+        }
+      }
+    }
+    return values;
+  }
+}

@@ -1,0 +1,67 @@
+// The import's scratch table: accepted rows arrive in file order and any (STATE, PID) order; the
+// dataset writer needs ascending (STATE, PID) and one record per PID. A SQLite file beside the
+// target holds them (memory stays constant however large the input) until every file is read;
+// then the duplicates are dropped (the row read last wins) and the rows come back sorted.
+// The file is temporary: no journal, no syncs; it is deleted when the import ends, however it ends.
+import { rmSync } from 'node:fs';
+import { openSqlite, type Db, type Statement } from '../sqlite';
+
+const BATCH = 10_000;
+
+export class Staging {
+  private readonly db: Db;
+  private readonly insertRow: Statement;
+  private pending = 0;
+  private closed = false;
+
+  constructor(readonly path: string) {
+    rmSync(path, { force: true });
+    this.db = openSqlite(path);
+    this.db.pragma('journal_mode = OFF');
+    this.db.pragma('synchronous = OFF');
+    this.db.pragma('cache_size = -32768'); // 32 MB, whatever the input size
+    this.db.pragma('temp_store = FILE');
+    // seq = input order over all files: the later row of a PID has the larger seq.
+    this.db.exec('CREATE TABLE rows (seq INTEGER PRIMARY KEY, pid TEXT NOT NULL, state TEXT NOT NULL, record TEXT NOT NULL)');
+    this.insertRow = this.db.prepare('INSERT INTO rows (seq, pid, state, record) VALUES (?, ?, ?, ?)');
+    this.db.exec('BEGIN');
+  }
+
+  add(seq: number, pid: string, state: string, record: string): void {
+    this.insertRow.run(seq, pid, state, record);
+    if (++this.pending >= BATCH) {
+      this.db.exec('COMMIT; BEGIN');
+      this.pending = 0;
+    }
+  }
+
+  /**
+   * Ends the input and drops every row whose PID a later row also has. Returns how many were dropped
+   * (the summary's `replaced`) and how many remain (the dataset's records).
+   */
+  dedupe(): { replaced: number; records: number } {
+    this.db.exec('COMMIT');
+    this.db.exec('CREATE INDEX rows_pid ON rows (pid)'); // (pid, seq): seq is the rowid
+    const { total, uniq } = this.db.prepare('SELECT count(*) AS total, count(DISTINCT pid) AS uniq FROM rows').get() as { total: number; uniq: number };
+    if (total > uniq)
+      this.db.exec('DELETE FROM rows WHERE seq < (SELECT max(later.seq) FROM rows AS later WHERE later.pid = rows.pid)');
+    this.db.exec('CREATE INDEX rows_order ON rows (state, pid)');
+    return { replaced: total - uniq, records: uniq };
+  }
+
+  /** The remaining records' JSON texts in ascending (STATE, PID) order. */
+  sorted(): IterableIterator<string> {
+    return this.db.prepare('SELECT record FROM rows ORDER BY state, pid').pluck().iterate() as IterableIterator<string>;
+  }
+
+  /** Closes and deletes the file; safe to call more than once. */
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (this.db.open) this.db.close();
+    } finally {
+      for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(this.path + suffix, { force: true });
+    }
+  }
+}

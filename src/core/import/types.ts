@@ -1,0 +1,75 @@
+// The import's public shapes: what the CLI and the desktop app pass to importFiles and get back.
+// docs/import.md describes the rules these numbers follow.
+
+export type Delimiter = ',' | '\t' | '|';
+
+export interface ImportOptions {
+  /** The vendor files, imported in this order into one dataset (a later row wins over an earlier one). */
+  files: readonly string[];
+  /** The dataset file to replace (or create), atomically. */
+  out: string;
+  /** Where the rejected rows go (CSV); `<out>.rejects.csv` by default. Always written, header-only when nothing was rejected. */
+  rejectsPath?: string;
+  /** Forces the delimiter of every file; otherwise each file's header line decides. */
+  delimiter?: Delimiter;
+  /** Cancels the import: the previous dataset stays, every temporary file is removed. */
+  signal?: AbortSignal;
+  onProgress?: (progress: ImportProgress) => void;
+  /** Notes for a person (unknown columns); the CLI prints them on stderr. */
+  onNotice?: (message: string) => void;
+}
+
+export interface ImportProgress {
+  /** 'reading': parsing and checking rows; 'writing': building the dataset from the sorted rows. */
+  phase: 'reading' | 'writing';
+  /** Data rows read so far (header and blank lines excluded), over all files. */
+  rowsRead: number;
+  /** Bytes of the files (as stored, so compressed for gzip) consumed so far. */
+  bytesRead: number;
+  /** Size of all the files on disk. */
+  totalBytes: number;
+  /** Records written into the new dataset so far (writing phase). */
+  rowsWritten: number;
+  /** Rows read a second while reading; records written a second while writing. */
+  rowsPerSecond: number;
+}
+
+export interface FileSummary {
+  path: string;
+  gzip: boolean;
+  delimiter: Delimiter;
+  read: number;
+  imported: number;
+  rejected: number;
+  /** Header names that are not record fields: ignored. */
+  unknownColumns: string[];
+}
+
+/**
+ * read = imported + rejected. `replaced` counts imported rows whose PID an earlier imported row of the
+ * same import already had: the later row replaces it, so the dataset holds `records` =
+ * imported - replaced records (one per distinct PID). Rejected rows neither replace nor are replaced.
+ */
+export interface ImportSummary {
+  read: number;
+  imported: number;
+  rejected: number;
+  replaced: number;
+  records: number;
+  seconds: number;
+  out: string;
+  rejectsPath: string;
+  files: FileSummary[];
+}
+
+/** One rejected row, as the rejects file holds it. */
+export interface RejectedRow {
+  file: string;
+  /** Physical line (1-based, header = line 1 of its file) where the row starts. */
+  line: number;
+  /** The field at fault (catalog name), or '' when the row as a whole is at fault. */
+  field: string;
+  reason: string;
+  /** The row's text exactly as in the file (after decompression), without its line ending. */
+  raw: string;
+}
