@@ -3,10 +3,13 @@
 import { AppError } from '../shared/errors';
 import { normalizeAudienceRequest, type NormalizedAudience } from '../shared/audienceRequest';
 import { openAppState } from './appState/appStateDb';
+import { AuditLog } from './appState/auditLog';
+import { SavedAudienceStore } from './appState/savedAudiences';
+import { ExportJobs } from './export/exportJobs';
 import { defaultHomeDir } from './appState/homeDir';
 import { Dataset } from './dataset/dataset';
 import { KeyStore } from './keys/keyStore';
-import { AudienceEngine, type PreviewRecord, type SearchPage } from './query/audienceEngine';
+import { AudienceEngine, DEFAULT_QUERY_BUDGET_MS, type PreviewRecord, type SearchPage } from './query/audienceEngine';
 import type { Db } from './sqlite';
 
 export interface CoreOptions {
@@ -14,18 +17,28 @@ export interface CoreOptions {
   homeDir?: string;
   /** The dataset to open at once; without it the core answers `unavailable` until one is opened. */
   datasetPath?: string;
+  /** Milliseconds one preview or search may take before it answers `unavailable` (DEFAULT_QUERY_BUDGET_MS). */
+  queryBudgetMs?: number;
 }
 
 export class Core {
   readonly homeDir: string;
   readonly appState: Db;
   readonly keys: KeyStore;
+  readonly savedAudiences: SavedAudienceStore;
+  readonly auditLog: AuditLog;
+  readonly exportJobs: ExportJobs;
   private current: AudienceEngine | null = null;
+  private readonly queryBudgetMs: number;
 
   constructor(options: CoreOptions = {}) {
     this.homeDir = options.homeDir ?? defaultHomeDir();
+    this.queryBudgetMs = options.queryBudgetMs ?? DEFAULT_QUERY_BUDGET_MS;
     this.appState = openAppState(this.homeDir);
     this.keys = new KeyStore(this.appState);
+    this.savedAudiences = new SavedAudienceStore(this.appState);
+    this.auditLog = new AuditLog(this.appState);
+    this.exportJobs = new ExportJobs(() => this.engine, this.auditLog);
     if (options.datasetPath) this.openDataset(options.datasetPath);
   }
 
@@ -33,7 +46,7 @@ export class Core {
   openDataset(path: string): Dataset {
     const dataset = Dataset.open(path);
     const previous = this.current;
-    this.current = new AudienceEngine(dataset);
+    this.current = new AudienceEngine(dataset, { queryBudgetMs: this.queryBudgetMs });
     previous?.dataset.close();
     return dataset;
   }
@@ -64,6 +77,9 @@ export class Core {
   }
 
   close(): void {
+    // Stops running exports at their next batch (they remove their partial files); await
+    // exportJobs.cancelAll() first to also have their audit entries written.
+    void this.exportJobs.cancelAll();
     this.closeDataset();
     this.appState.close();
   }

@@ -51,6 +51,7 @@ export interface PreviewRecord {
   state: string;
 }
 export interface ExportJob {
+  /** Empty when nothing was started (the user dismissed the save dialog); status is then 'cancelled'. */
   id: string;
   status: 'running' | 'done' | 'failed' | 'cancelled';
   format: 'csv' | 'jsonl';

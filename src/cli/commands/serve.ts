@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { createCore } from '../../core/createCore';
 import { ApiServer } from '../../server/apiServer';
+import { mountBrowserUi, UI_NOT_BUILT } from '../../server/uiBrowserMode';
 import { BUNDLED_DATASET_PATH } from '../bundledDataset';
 import { parse, UsageError, wholeNumber } from '../args';
 
@@ -10,12 +11,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (port > 65535) throw new UsageError('--port must be at most 65535');
   const core = createCore({ homeDir: values.home, datasetPath: resolve(values.db ?? BUNDLED_DATASET_PATH) });
   const server = new ApiServer(core);
+  const ui = await mountBrowserUi(core, server);
   const url = await server.listen(port);
   console.log(`api: ${url}`);
+  console.log(ui.available ? `ui: ${ui.url()}` : UI_NOT_BUILT);
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
+    await core.exportJobs.cancelAll();
     await server.close();
     core.close();
     process.exit(0);

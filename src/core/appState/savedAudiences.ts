@@ -1,0 +1,92 @@
+// Saved audiences: a name, a state and filters, kept in app state (saved_audiences) so they survive a
+// dataset being replaced. Filters are stored as the JSON the user built, validated by the same rules
+// as a live query before they are written: a saved audience always runs.
+import { normalizeAudienceRequest } from '../../shared/audienceRequest';
+import type { Filter, SavedAudience } from '../../shared/contract';
+import { AppError } from '../../shared/errors';
+import type { Db, Statement } from '../sqlite';
+
+const NAME_MAX = 100;
+
+interface Row {
+  id: number;
+  name: string;
+  state: string;
+  filters: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const COLUMNS = 'id, name, state, filters, created_at AS createdAt, updated_at AS updatedAt';
+
+function toAudience(row: Row): SavedAudience {
+  return { ...row, filters: JSON.parse(row.filters) as Filter[] };
+}
+
+/** A name a person can tell apart from the others: trimmed, 1 to 100 characters, no control characters. */
+function cleanName(name: string): string {
+  const trimmed = name.trim();
+  // eslint-disable-next-line no-control-regex
+  if (trimmed.length === 0 || trimmed.length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(trimmed))
+    throw new AppError('invalid_request', `An audience name is 1 to ${NAME_MAX} characters without line breaks.`, 'name');
+  return trimmed;
+}
+
+export class SavedAudienceStore {
+  private readonly stmt: Record<string, Statement>;
+
+  constructor(private readonly db: Db) {
+    this.stmt = {
+      list: db.prepare(`SELECT ${COLUMNS} FROM saved_audiences ORDER BY name COLLATE NOCASE, id`),
+      byId: db.prepare(`SELECT ${COLUMNS} FROM saved_audiences WHERE id = ?`),
+      // Names differing only in case would look like duplicates in the list, so they count as one.
+      clash: db.prepare('SELECT id FROM saved_audiences WHERE name = ? COLLATE NOCASE AND id != ?').pluck(),
+      insert: db.prepare('INSERT INTO saved_audiences (name, state, filters, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
+      rename: db.prepare('UPDATE saved_audiences SET name = ?, updated_at = ? WHERE id = ?'),
+      delete: db.prepare('DELETE FROM saved_audiences WHERE id = ?'),
+    };
+  }
+
+  list(): SavedAudience[] {
+    return (this.stmt.list!.all() as Row[]).map(toAudience);
+  }
+
+  get(id: number): SavedAudience {
+    const row = this.stmt.byId!.get(id) as Row | undefined;
+    if (!row) throw new AppError('not_found', `No saved audience with id ${id}.`, 'id');
+    return toAudience(row);
+  }
+
+  /** Saves a new audience; a name already in use is refused rather than silently overwritten. */
+  save(input: { name: string; state: string; filters: Filter[] }): SavedAudience {
+    const name = cleanName(input.name);
+    const normalized = normalizeAudienceRequest({ state: input.state, filters: input.filters });
+    // Field names in their catalog spelling, values as the user gave them (so the builder shows them back).
+    const filters: Filter[] = input.filters.map(([, values], i) => [normalized.filters[i]!.field, values]);
+    const now = new Date().toISOString();
+    const id = this.db.transaction(() => {
+      this.assertFree(name, -1);
+      return Number(this.stmt.insert!.run(name, normalized.state, JSON.stringify(filters), now, now).lastInsertRowid);
+    })();
+    return this.get(id);
+  }
+
+  rename(id: number, newName: string): SavedAudience {
+    const name = cleanName(newName);
+    this.db.transaction(() => {
+      this.get(id);
+      this.assertFree(name, id);
+      this.stmt.rename!.run(name, new Date().toISOString(), id);
+    })();
+    return this.get(id);
+  }
+
+  delete(id: number): void {
+    if (this.stmt.delete!.run(id).changes === 0) throw new AppError('not_found', `No saved audience with id ${id}.`, 'id');
+  }
+
+  private assertFree(name: string, exceptId: number): void {
+    if (this.stmt.clash!.get(name, exceptId) !== undefined)
+      throw new AppError('invalid_request', `An audience named "${name}" already exists; choose another name.`, 'name');
+  }
+}

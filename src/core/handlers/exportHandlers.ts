@@ -1,0 +1,30 @@
+// Exports started from the UI: the transport decides where the file goes (save dialog or the
+// browser-mode exports folder); the job runs in the background in core.exportJobs.
+import { normalizeAudienceRequest } from '../../shared/audienceRequest';
+import type { ExportJob } from '../../shared/contract';
+import type { Core } from '../createCore';
+import type { ExportFormat } from '../export/exportAudience';
+import type { HandlerRegistry } from './registry';
+import type { HandlerDeps } from './types';
+
+/** audience-CA-20260101-093000.csv: sorts by time, says what it holds. */
+export function defaultExportName(state: string, format: ExportFormat, now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `audience-${state}-${stamp}.${format}`;
+}
+
+/** The answer when the user dismissed the save dialog: nothing started, nothing to poll (empty id). */
+function notStarted(format: ExportFormat): ExportJob {
+  return { id: '', status: 'cancelled', format, path: '', written: 0, total: 0, recordsPerSecond: 0, secondsLeft: null };
+}
+
+export function registerExportHandlers(registry: HandlerRegistry, core: Core, deps: HandlerDeps): void {
+  registry.register('export/start', async ({ state, filters, format, fileName }) => {
+    const audience = normalizeAudienceRequest({ state, filters });
+    const path = await deps.resolveExportPath(fileName ?? defaultExportName(audience.state, format), format);
+    if (path === null) return notStarted(format);
+    return core.exportJobs.start({ audience, definition: { state: audience.state, filters }, format, path, actor: deps.actor ?? 'UI' });
+  });
+  registry.register('export/status', ({ id }) => core.exportJobs.status(id));
+  registry.register('export/cancel', ({ id }) => core.exportJobs.cancel(id));
+}

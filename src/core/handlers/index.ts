@@ -1,0 +1,24 @@
+// The one handler table of the renderer's operations (src/shared/contract.ts): Electron's IPC and
+// browser mode's HTTP bridge both carry calls to exactly this object, so the two cannot drift.
+import type { AudienceDeskApi } from '../../shared/contract';
+import type { Core } from '../createCore';
+import { registerAdminHandlers } from './adminHandlers';
+import { registerAudienceHandlers } from './audienceHandlers';
+import { registerExportHandlers } from './exportHandlers';
+import { HandlerRegistry } from './registry';
+import type { HandlerDeps, HandlerTable } from './types';
+
+export type { HandlerDeps, HandlerTable } from './types';
+export { dispatch } from './dispatch';
+export { isOperationName } from './registry';
+
+export function createHandlers(core: Core, deps: HandlerDeps): HandlerTable {
+  const logError = deps.logError ?? ((operation, error) => console.error(`${operation} failed:`, error));
+  const registry = new HandlerRegistry(logError);
+  registerAudienceHandlers(registry, core);
+  registerExportHandlers(registry, core, deps);
+  registerAdminHandlers(registry, core, deps);
+  const table = registry.build();
+  // The table is what the renderer's window.audienceDesk stands for, operation for operation.
+  return table satisfies AudienceDeskApi;
+}

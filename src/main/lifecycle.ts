@@ -1,0 +1,121 @@
+// The desktop app's life: one instance, then on ready the core (app state in userData, the bundled
+// or last-chosen dataset), the loopback API on 127.0.0.1, the IPC handlers and the window; on quit,
+// running exports are cancelled (their audit entries written), the server and the core closed.
+import { app, ipcMain, session, shell, type BrowserWindow } from 'electron';
+import { existsSync } from 'node:fs';
+import { createCore, type Core } from '../core/createCore';
+import { createHandlers } from '../core/handlers';
+import { ApiServer } from '../server/apiServer';
+import { DESKTOP_CHANNELS } from '../shared/desktopExtras';
+import { bundledDatasetPath, isAppUrl, type AppLocation } from './appPaths';
+import { saveDialogExportPath } from './dialogs';
+import { registerIpc, showInFolderHandler } from './ipc';
+import { hardenSession, hardenWebContents } from './security';
+import { Settings } from './settings';
+import { createMainWindow } from './window';
+
+export interface StartOptions {
+  /** A dataset to open instead of the remembered or bundled one (tests, command line). */
+  datasetPath?: string;
+}
+
+export interface RunningApp {
+  core: Core;
+  server: ApiServer;
+  settings: Settings;
+  window: () => BrowserWindow | null;
+  channels: string[];
+  shutdown(): Promise<void>;
+}
+
+function location(): AppLocation {
+  return { isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath, devServerUrl: process.env.ELECTRON_RENDERER_URL };
+}
+
+/** The remembered dataset if it still opens, else the bundled one; without either the app says `unavailable`. */
+function openDataset(core: Core, settings: Settings, loc: AppLocation, explicit?: string): void {
+  const candidates = [explicit, settings.get('dataset.last'), bundledDatasetPath(loc)].filter((p): p is string => !!p && existsSync(p));
+  for (const path of candidates) {
+    try {
+      core.openDataset(path);
+      if (path !== bundledDatasetPath(loc)) settings.set('dataset.last', path);
+      return;
+    } catch (e) {
+      console.error(`Cannot open dataset ${path}:`, e);
+    }
+  }
+}
+
+/** The remembered port if it is free, else any free port (remembered for next time). */
+async function listen(server: ApiServer, settings: Settings): Promise<void> {
+  const remembered = settings.get('api.port');
+  try {
+    await server.listen(remembered);
+  } catch {
+    await server.listen(0);
+  }
+  settings.set('api.port', server.listeningPort);
+}
+
+export async function boot(options: StartOptions = {}): Promise<RunningApp> {
+  const loc = location();
+  hardenSession(session.defaultSession, loc);
+  const core = createCore({ homeDir: app.getPath('userData') });
+  const settings = new Settings(core.appState);
+  openDataset(core, settings, loc, options.datasetPath);
+  const server = new ApiServer(core);
+  await listen(server, settings);
+
+  let win: BrowserWindow | null = null;
+  const window = () => win;
+  const handlers = createHandlers(core, {
+    resolveExportPath: saveDialogExportPath(window, () => app.getPath('documents')),
+    apiStatus: () => ({ url: server.url, running: server.listeningPort > 0, recent: server.requestLog.recent() }),
+  });
+  const channels = registerIpc(ipcMain, {
+    handlers,
+    extras: { [DESKTOP_CHANNELS.showInFolder]: showInFolderHandler((p) => core.exportJobs.wasExported(p) && existsSync(p), (p) => shell.showItemInFolder(p)) },
+    window,
+    isAppUrl: (url) => isAppUrl(loc, url),
+  });
+  win = createMainWindow(loc, settings);
+  win.on('closed', () => (win = null));
+
+  let closing: Promise<void> | null = null;
+  const shutdown = () =>
+    (closing ??= (async () => {
+      await core.exportJobs.cancelAll();
+      await server.close();
+      core.close();
+    })());
+  return { core, server, settings, window, channels, shutdown };
+}
+
+/** The entry point's whole job: claim the single instance, then boot when Electron is ready. */
+export function startApp(options: StartOptions = {}): Promise<RunningApp | null> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return Promise.resolve(null);
+  }
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+  return app.whenReady().then(async () => {
+    const running = await boot(options);
+    app.on('second-instance', () => {
+      const win = running.window();
+      if (!win) return;
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    });
+    app.on('window-all-closed', () => app.quit());
+    let done = false;
+    app.on('before-quit', (event) => {
+      if (done) return;
+      event.preventDefault();
+      void running.shutdown().finally(() => {
+        done = true;
+        app.quit();
+      });
+    });
+    return running;
+  });
+}

@@ -1,0 +1,26 @@
+// Browser mode's wire: how the renderer's operations travel over HTTP to `serve` (src/server/uiServer.ts).
+//
+// - The page is opened at `http://127.0.0.1:PORT/ui/?token=<token>`; the token is random per start of
+//   `serve` and printed on its `ui:` line. Opening that URL also sets an HttpOnly cookie scoped to
+//   /ui/ and to this port, so the page's own scripts and styles load without a token in their URLs.
+// - Each operation is `POST rpcPath(op)` with `Content-Type: application/json`, the operation's input
+//   as the JSON body, and the token in the RPC_TOKEN_HEADER header (read it from the page URL's
+//   `token` query parameter). The cookie alone does not authorise an rpc call.
+// - Every rpc answer is an Envelope (contract.ts) as JSON; the HTTP status mirrors the error's
+//   status (400, 401, 403, 404, 413, 415, 500, 503), 200 for `ok: true`.
+import type { OperationName } from './contract';
+
+export const RPC_PREFIX = '/ui/rpc/';
+export const RPC_TOKEN_HEADER = 'X-UI-TOKEN';
+/** The page URL's query parameter that carries the token. */
+export const RPC_TOKEN_QUERY = 'token';
+export const UI_PATH = '/ui/';
+
+export function rpcPath(op: OperationName): string {
+  return RPC_PREFIX + op;
+}
+
+/** The page address `serve` prints: the UI with its token. */
+export function uiUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}${UI_PATH}?${RPC_TOKEN_QUERY}=${encodeURIComponent(token)}`;
+}

@@ -1,0 +1,120 @@
+// A stand-in for the `electron` module (the binary cannot run here): records what the main process
+// asks of Electron and behaves like it where the tests depend on it, e.g. ipcMain.invoke of a
+// channel without a handler rejects, as Electron's own does.
+import { EventEmitter } from 'node:events';
+import { vi } from 'vitest';
+
+type Listener = (...args: any[]) => unknown;
+
+export const state = {
+  userData: '',
+  appPath: process.cwd(),
+  lock: true,
+  saveDialogAnswer: null as string | null,
+  windows: [] as FakeBrowserWindow[],
+};
+
+export class FakeFrame {
+  constructor(public url: string) {}
+}
+
+export class FakeWebContents extends EventEmitter {
+  mainFrame = new FakeFrame('about:blank');
+  windowOpenHandler: Listener | null = null;
+  setWindowOpenHandler(handler: Listener) {
+    this.windowOpenHandler = handler;
+  }
+  /** Emits an event the way Electron does, returning whether a listener called preventDefault. */
+  emitPreventable(name: string, ...args: unknown[]): boolean {
+    let prevented = false;
+    this.emit(name, { preventDefault: () => (prevented = true) }, ...args);
+    return prevented;
+  }
+}
+
+export class FakeBrowserWindow extends EventEmitter {
+  webContents = new FakeWebContents();
+  loaded: { file?: string; url?: string } = {};
+  destroyed = false;
+  constructor(public options: any) {
+    super();
+    state.windows.push(this);
+  }
+  loadFile(file: string) {
+    this.loaded.file = file;
+    this.webContents.mainFrame.url = new URL(`file://${file}`).href;
+    return Promise.resolve();
+  }
+  loadURL(url: string) {
+    this.loaded.url = url;
+    this.webContents.mainFrame.url = url;
+    return Promise.resolve();
+  }
+  isDestroyed = () => this.destroyed;
+  isMinimized = () => false;
+  isMaximized = () => false;
+  isFullScreen = () => false;
+  getBounds = () => ({ x: 10, y: 20, width: 1111, height: 777 });
+  show = vi.fn();
+  focus = vi.fn();
+  restore = vi.fn();
+}
+
+class FakeIpcMain {
+  handlers = new Map<string, Listener>();
+  /** Every registration in order (kept here: vitest clears mock call records between tests). */
+  registered: string[] = [];
+  handle = vi.fn((channel: string, listener: Listener) => {
+    this.registered.push(channel);
+    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    this.handlers.set(channel, listener);
+  });
+  async invoke(channel: string, event: unknown, ...args: unknown[]): Promise<any> {
+    const handler = this.handlers.get(channel);
+    if (!handler) throw new Error(`No handler registered for '${channel}'`);
+    return handler(event, ...args);
+  }
+}
+
+class FakeApp extends EventEmitter {
+  isPackaged = false;
+  requestSingleInstanceLock = vi.fn(() => state.lock);
+  whenReady = vi.fn(() => Promise.resolve());
+  quit = vi.fn();
+  getPath = vi.fn((name: string) => (name === 'userData' ? state.userData : `/tmp/fake-${name}`));
+  getAppPath = vi.fn(() => state.appPath);
+}
+
+export const app = new FakeApp();
+export const ipcMain = new FakeIpcMain();
+export const BrowserWindow = FakeBrowserWindow;
+export const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] };
+export const shell = { showItemInFolder: vi.fn() };
+export const dialog = {
+  showSaveDialog: vi.fn(async () => (state.saveDialogAnswer ? { canceled: false, filePath: state.saveDialogAnswer } : { canceled: true, filePath: undefined })),
+};
+
+/** What the main process installed on the default session. */
+export const installed: Record<'permissionRequest' | 'permissionCheck' | 'beforeRequest' | 'headersReceived', Listener | null> = {
+  permissionRequest: null,
+  permissionCheck: null,
+  beforeRequest: null,
+  headersReceived: null,
+};
+export const session = {
+  defaultSession: {
+    setPermissionRequestHandler: (h: Listener) => (installed.permissionRequest = h),
+    setPermissionCheckHandler: (h: Listener) => (installed.permissionCheck = h),
+    webRequest: {
+      onBeforeRequest: (h: Listener) => (installed.beforeRequest = h),
+      onHeadersReceived: (h: Listener) => (installed.headersReceived = h),
+    },
+  },
+};
+
+/** What the preload exposed, by key. */
+export const exposed: Array<[string, any]> = [];
+export const contextBridge = { exposeInMainWorld: (key: string, api: unknown) => exposed.push([key, api]) };
+export const ipcRenderer = { invoke: vi.fn() };
+
+export default { app, ipcMain, BrowserWindow, screen, shell, dialog, session, contextBridge, ipcRenderer };
