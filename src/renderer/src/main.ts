@@ -1,2 +1,25 @@
-// Placeholder until the desktop-app issue builds the workspace.
-document.querySelector('#app')!.textContent = 'Audience Desk';
+// The renderer's entry: Vue, pinia, AG Grid's community modules, and the app-wide error handler
+// that turns any uncaught error into a readable message instead of a blank screen.
+import { createApp } from 'vue';
+import { createPinia } from 'pinia';
+import { AllCommunityModule, ModuleRegistry } from 'ag-grid-community';
+import App from './App.vue';
+import { describeError } from './bridge';
+import { useUiStore } from './stores/ui';
+import './styles/app.css';
+
+ModuleRegistry.registerModules([AllCommunityModule]);
+
+const app = createApp(App);
+const pinia = createPinia();
+app.use(pinia);
+
+app.config.errorHandler = (err) => {
+  console.error(err);
+  useUiStore(pinia).reportError(describeError(err));
+};
+window.addEventListener('unhandledrejection', (event) => {
+  useUiStore(pinia).reportError(describeError(event.reason));
+});
+
+app.mount('#app');

@@ -1,0 +1,135 @@
+// The audience being built: a state and its filters, the debounced request that the count, the
+// grid, the breakdown and the export all read, and the live count. Each count request carries a
+// sequence number; an answer to anything but the latest request is dropped.
+import { defineStore } from 'pinia';
+import { computed, ref, watch } from 'vue';
+import type { Filter } from '../../../shared/contract';
+import { fieldByName } from '../../../shared/fields';
+import { describeError, getBridge } from '../bridge';
+
+export const COUNT_DEBOUNCE_MS = 150;
+
+export interface FilterEntry {
+  field: string;
+  values: string[];
+}
+
+export interface AudienceRequestShape {
+  state: string;
+  filters: Filter[];
+}
+
+export const useAudienceStore = defineStore('audience', () => {
+  const state = ref('');
+  const filters = ref<FilterEntry[]>([]);
+  /** The request as of the last debounce: what the count, grid, breakdown and export use. */
+  const committed = ref<AudienceRequestShape | null>(null);
+  /** Bumped on every commit, so views can tell a new audience from the old one. */
+  const version = ref(0);
+  const total = ref<number | null>(null);
+  const ms = ref<number | null>(null);
+  const counting = ref(false);
+  const error = ref<string | null>(null);
+
+  let seq = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const requestFilters = computed<Filter[]>(() =>
+    filters.value.filter((f) => f.values.length > 0).map((f) => [f.field, [...f.values]] as Filter),
+  );
+  const request = computed<AudienceRequestShape>(() => ({ state: state.value, filters: requestFilters.value }));
+  const incomplete = computed(() => filters.value.filter((f) => f.values.length === 0).map((f) => f.field));
+
+  async function refreshCount(): Promise<void> {
+    const target = committed.value;
+    if (!target || !target.state) return;
+    const mine = ++seq;
+    counting.value = true;
+    try {
+      const answer = await getBridge()['audience/count'](target);
+      if (mine !== seq) return;
+      total.value = answer.total;
+      ms.value = answer.ms;
+      error.value = null;
+    } catch (e) {
+      if (mine !== seq) return;
+      error.value = describeError(e);
+    } finally {
+      if (mine === seq) counting.value = false;
+    }
+  }
+
+  function commitNow(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const next = request.value;
+    if (committed.value && JSON.stringify(committed.value) === JSON.stringify(next)) return;
+    committed.value = { state: next.state, filters: next.filters.map(([f, v]) => [f, [...v]] as Filter) };
+    version.value++;
+    void refreshCount();
+  }
+
+  function schedule(): void {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(commitNow, COUNT_DEBOUNCE_MS);
+  }
+
+  watch(() => JSON.stringify(request.value), () => {
+    if (state.value) schedule();
+  });
+
+  function entry(field: string): FilterEntry | undefined {
+    return filters.value.find((f) => f.field === field);
+  }
+
+  function setState(code: string): void {
+    state.value = code.toUpperCase();
+  }
+
+  /** Adds an (empty) filter on a field; an existing one is kept. */
+  function addFilter(field: string): void {
+    const def = fieldByName(field);
+    if (!def || entry(def.name)) return;
+    filters.value.push({ field: def.name, values: [] });
+  }
+
+  function setValues(field: string, values: string[]): void {
+    const e = entry(field);
+    const unique = [...new Set(values)];
+    if (e) e.values = unique;
+    else filters.value.push({ field, values: unique });
+  }
+
+  function toggleValue(field: string, value: string, on?: boolean): void {
+    const e = entry(field) ?? (addFilter(field), entry(field));
+    if (!e) return;
+    const has = e.values.includes(value);
+    const want = on ?? !has;
+    if (want && !has) e.values = [...e.values, value];
+    if (!want && has) e.values = e.values.filter((v) => v !== value);
+  }
+
+  function removeFilter(field: string): void {
+    filters.value = filters.value.filter((f) => f.field !== field);
+  }
+
+  function clearFilters(): void {
+    filters.value = [];
+  }
+
+  /** Replaces the whole audience (a saved audience being reloaded). */
+  function load(next: AudienceRequestShape): void {
+    state.value = next.state.toUpperCase();
+    const merged = new Map<string, string[]>();
+    for (const [field, values] of next.filters) {
+      const name = fieldByName(field)?.name ?? field.toUpperCase();
+      merged.set(name, [...(merged.get(name) ?? []), ...values.map(String)]);
+    }
+    filters.value = [...merged].map(([field, values]) => ({ field, values: [...new Set(values)] }));
+  }
+
+  return {
+    state, filters, committed, version, total, ms, counting, error, request, requestFilters, incomplete,
+    entry, setState, addFilter, setValues, toggleValue, removeFilter, clearFilters, load, commitNow, refreshCount,
+  };
+});

@@ -1,0 +1,64 @@
+// Saved audiences: a name over a state and its filters, kept by the back end (audiences/*).
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { SavedAudience } from '../../../shared/contract';
+import { describeError, getBridge } from '../bridge';
+import { useAudienceStore } from './audience';
+
+export const useSavedStore = defineStore('saved', () => {
+  const list = ref<SavedAudience[]>([]);
+  const loading = ref(false);
+  const error = ref<string | null>(null);
+  /** The saved audience last loaded or saved, so its row can be marked. */
+  const currentId = ref<number | null>(null);
+
+  async function run<T>(work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      const out = await work();
+      error.value = null;
+      return out;
+    } catch (e) {
+      error.value = describeError(e);
+      return undefined;
+    }
+  }
+
+  async function refresh(): Promise<void> {
+    loading.value = true;
+    const out = await run(() => getBridge()['audiences/list']({}));
+    if (out) list.value = out;
+    loading.value = false;
+  }
+
+  async function save(name: string): Promise<boolean> {
+    const audience = useAudienceStore();
+    const request = audience.request;
+    if (!request.state) return false;
+    const saved = await run(() => getBridge()['audiences/save']({ name: name.trim(), state: request.state, filters: request.filters }));
+    if (!saved) return false;
+    currentId.value = saved.id;
+    await refresh();
+    return true;
+  }
+
+  async function rename(id: number, name: string): Promise<boolean> {
+    const out = await run(() => getBridge()['audiences/rename']({ id, name: name.trim() }));
+    if (out) await refresh();
+    return out !== undefined;
+  }
+
+  async function remove(id: number): Promise<void> {
+    const out = await run(() => getBridge()['audiences/delete']({ id }));
+    if (out) {
+      if (currentId.value === id) currentId.value = null;
+      await refresh();
+    }
+  }
+
+  function apply(saved: SavedAudience): void {
+    useAudienceStore().load({ state: saved.state, filters: saved.filters });
+    currentId.value = saved.id;
+  }
+
+  return { list, loading, error, currentId, refresh, save, rename, remove, apply };
+});
