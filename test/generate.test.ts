@@ -1,6 +1,6 @@
 // The generated dataset: deterministic, in order, every field in its documented range, and
 // believable (state shares, households, names, phones).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -166,6 +166,23 @@ describe('generator', () => {
       expect((db.prepare('SELECT count(*) AS n FROM people').get() as { n: number }).n).toBe(3000);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('removes the leftovers of a killed writer to the same target, never a live one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audience-desk-gen-'));
+    try {
+      const out = join(dir, 'd.sqlite');
+      const deadPid = 2 ** 22 + 12345; // above Linux's default pid_max: no such process
+      const dead = [`${out}.building-${deadPid}`, `${out}.building-${deadPid}-journal`];
+      const live = `${out}.building-${process.ppid}`;
+      for (const f of [...dead, live]) writeFileSync(f, 'partial');
+      generateDataset({ rows: 200, seed: 5, out });
+      expect(dead.filter(existsSync)).toEqual([]);
+      expect(existsSync(live)).toBe(true);
+      expect(existsSync(out)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,7 +3,8 @@
 // everything goes to `<target>.building-<pid>` and is renamed over the target only once complete and
 // synced, so a crash or cancel leaves either the old file or no file, never a partial one.
 import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { escapeRegExp, removeStaleFiles } from '../fs/staleFiles';
 import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { stringHash, VectorBuilder, vectorToBlob } from './columnVector';
@@ -77,7 +78,9 @@ export class DatasetWriter {
     dictionaryLimit = DICTIONARY_LIMIT,
   ) {
     this.tempPath = `${targetPath}.building-${process.pid}`;
+    // Our own leftover and those of killed writers to the same target (never a live writer's).
     rmSync(this.tempPath, { force: true });
+    removeStaleFiles(dirname(targetPath), new RegExp(`^${escapeRegExp(basename(targetPath))}\\.building-(\\d+)(?:-journal|-wal|-shm)?$`));
     this.db = openSqlite(this.tempPath);
     // A temporary file that is published only when complete needs no journal.
     this.db.pragma('journal_mode = OFF');

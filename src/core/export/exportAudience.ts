@@ -3,11 +3,12 @@
 // time. The file is written under a hidden `.partial` name beside the target and renamed only when
 // complete and synced, so a failed, killed or cancelled export never leaves a file that looks whole.
 // A killed export cannot remove its partial file; the next export to the same target does.
-import { open, readdir, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../shared/errors';
 import { fsyncPath } from '../dataset/datasetWriter';
+import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles';
 import { CSV_HEADER, recordToCsvLine, recordToJson, type RecordValues } from '../dataset/recordFormat';
 import type { Audience, AudienceEngine } from '../query/audienceEngine';
 
@@ -45,14 +46,6 @@ export function partialPathFor(outPath: string): string {
   return join(dirname(outPath), `.${basename(outPath)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes the partial files of earlier exports to `outPath` that no running export owns (a killed
@@ -60,29 +53,10 @@ function isAlive(pid: number): boolean {
  * export to the same name in another process) is left alone. Best effort: never fails an export.
  */
 export async function removeStalePartials(outPath: string): Promise<string[]> {
-  const dir = dirname(outPath);
-  const prefix = `.${basename(outPath)}.partial-`;
-  const removed: string[] = [];
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return removed;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const path = join(dir, name);
-    if (activePartials.has(path)) continue;
-    const pid = /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))?.[1];
-    if (pid !== undefined && Number(pid) !== process.pid && isAlive(Number(pid))) continue;
-    try {
-      await rm(path, { force: true });
-      removed.push(path);
-    } catch {
-      // Not ours to fight over (permissions, a directory of that name): leave it.
-    }
-  }
-  return removed;
+  const pattern = new RegExp(`^\\.${escapeRegExp(basename(outPath))}\\.partial-(?:(\\d+)-)?[0-9a-f]+$`);
+  // Our own pid counts as dead here: only the partials this process is writing now are live.
+  const alive = (pid: number) => pid !== process.pid && isProcessAlive(pid);
+  return removeStaleFiles(dirname(outPath), pattern, (path) => activePartials.has(path), alive);
 }
 
 export async function exportAudience(engine: AudienceEngine, audience: Audience, options: ExportOptions): Promise<ExportResult> {
