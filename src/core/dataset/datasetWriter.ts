@@ -24,15 +24,22 @@ class StringColumn {
   codes = new VectorBuilder();
   dict: Map<string, number> | null = new Map();
   constructor(private readonly limit: number) {}
+  // Consecutive records often repeat a value (flags, a household's shared fields, the state):
+  // comparing with the last one is cheaper than a dictionary lookup.
+  private lastValue: string | undefined;
+  private lastCode = 0;
   push(value: string): void {
     const dict = this.dict;
     if (!dict) return this.codes.push(stringHash(value));
+    if (value === this.lastValue) return this.codes.push(this.lastCode);
     let code = dict.get(value);
     if (code === undefined) {
       code = dict.size;
       dict.set(value, code);
       if (dict.size > this.limit) return this.switchToHashes(value);
     }
+    this.lastValue = value;
+    this.lastCode = code;
     this.codes.push(code);
   }
   private switchToHashes(value: string): void {
@@ -108,8 +115,10 @@ export class DatasetWriter {
 
     const pos = this.count++;
     this.insertRow.run(pos, JSON.stringify(values));
-    for (const [i, column] of this.stringColumns) column.push(values[i] as string);
-    for (const [i, column] of this.intColumns) column.push(values[i] as number);
+    const strings = this.stringColumns;
+    for (let k = 0; k < strings.length; k++) strings[k]![1].push(values[strings[k]![0]] as string);
+    const ints = this.intColumns;
+    for (let k = 0; k < ints.length; k++) ints[k]![1].push(values[ints[k]![0]] as number);
     if (++this.pending >= BATCH) {
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;

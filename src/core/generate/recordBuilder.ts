@@ -99,7 +99,7 @@ export function householdRecords(rng: Prng, h: HouseholdContext, pids: readonly 
   const shared = householdValues(rng, h);
   return h.members.map((m, k) => {
     const r = TEMPLATE.slice();
-    for (const [i, v] of shared) r[i] = v;
+    for (let k = 0; k < shared.length; k++) r[shared[k]![0]] = shared[k]![1];
     r[I.PID!] = pids[k]!;
     r[I.FNAME!] = m.first;
     r[I.MNAME!] = m.middle;
@@ -120,7 +120,7 @@ export function householdRecords(rng: Prng, h: HouseholdContext, pids: readonly 
         r[d] = rng.chance(0.27) ? 'Y' : '';
       }
     }
-    for (const [i, s] of PERSON) r[i] = s.sample(rng);
+    for (let k = 0; k < PERSON.length; k++) r[PERSON[k]![0]] = PERSON[k]![1].sample(rng);
     for (let k = 0; k < MS.length; k++) {
       if (rng.float() < MS_RATE[k]!) r[MS[k]!] = Math.min(9, 1 + Math.floor(-Math.log(1 - rng.float()) * 1.2));
     }
@@ -134,7 +134,7 @@ export function householdRecords(rng: Prng, h: HouseholdContext, pids: readonly 
       const i = s.sample(rng);
       if (i >= 0) r[i] = 'Y';
     }
-    for (const [i, rate] of FLAGS) if (rng.chance(rate)) r[i] = 'Y';
+    for (let k = 0; k < FLAGS.length; k++) if (rng.float() < FLAGS[k]![1]) r[FLAGS[k]![0]] = 'Y';
     return r;
   });
 }
