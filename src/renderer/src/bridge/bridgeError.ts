@@ -23,7 +23,6 @@ const PREFIX: Record<string, string> = {
   rate_limited: 'Too many requests',
   internal_error: 'Something went wrong',
   unavailable: 'Not available yet',
-  query_timeout: 'The query took too long',
   network_error: 'No connection to the back end',
 };
 
