@@ -1,8 +1,8 @@
 // npm postinstall step: generates the bundled sample dataset unless an identical one is there.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { Dataset } from '../core/dataset/dataset';
 import { generateDataset } from '../core/generate';
-import { BUNDLED_DATASET_PATH, BUNDLED_ROWS, BUNDLED_SEED } from './bundledDataset';
+import { BUNDLED_DATASET_PATH, BUNDLED_ROWS, BUNDLED_SEED, RESOURCES_DIR } from './bundledDataset';
 
 function isCurrent(): boolean {
   if (!existsSync(BUNDLED_DATASET_PATH)) return false;
@@ -19,6 +19,7 @@ function isCurrent(): boolean {
 if (isCurrent()) {
   console.log(`bundled dataset: ${BUNDLED_DATASET_PATH} (up to date)`);
 } else {
+  mkdirSync(RESOURCES_DIR, { recursive: true });
   const result = generateDataset({ rows: BUNDLED_ROWS, seed: BUNDLED_SEED, out: BUNDLED_DATASET_PATH });
   console.log(`bundled dataset: ${result.records} records in ${result.seconds.toFixed(1)} s -> ${BUNDLED_DATASET_PATH}`);
 }
