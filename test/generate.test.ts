@@ -1,5 +1,5 @@
-// The generated dataset: deterministic, in order, every field in its documented range, and
-// believable (state shares, households, names, phones).
+// The dataset generator, tested on its real output: determinism, order, field types and ranges,
+// state shares, households, phones, ages and names, and a real dataset file.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,165 +7,242 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIELDS, fieldIndex } from '../src/shared/fields';
 import { generateDataset, generateRecords } from '../src/core/generate';
-import { STATE_FACTS } from '../src/core/generate/data/states';
-import { REFERENCE_YEAR } from '../src/core/generate/people';
+import { apportion, STATE_CODES } from '../src/core/generate/apportion';
+import { stateAreaCodes } from '../src/core/generate/areaCodes';
+import { STATE_ADULTS } from '../src/core/generate/data/stateAdults';
+import { geography } from '../src/core/generate/geography';
+import { ageAt } from '../src/core/generate/people';
 
-const N = 40_000;
-let records: Array<ReadonlyArray<string | number>>;
-const col = (name: string) => {
+type Rec = Array<string | number>;
+const ROWS = 50_000;
+let records: Rec[] = [];
+const at = (name: string) => {
   const i = fieldIndex(name);
-  return (r: ReadonlyArray<string | number>) => r[i]!;
+  if (i < 0) throw new Error(name);
+  return i;
 };
-const PID = col('PID');
-const HHID = col('HHID');
-const STATE = col('STATE');
-const AGE = col('AGE');
-const DOB = col('DOB');
-const GENDER = col('GENDER');
-const MARRIED = col('MARRIEDCD');
-const HHNBR = col('HHNBR');
-const ADDRESS = col('ADDRESS');
-const ZIP = col('ZIP');
-const LNAME = col('LNAME');
-const FNAME = col('FNAME');
+const col = (name: string) => records.map((r) => r[at(name)]);
+const share = (values: unknown[], pred: (v: unknown) => boolean) => values.filter(pred).length / values.length;
 
 beforeAll(() => {
-  records = [...generateRecords(N, 42)];
+  records = [...generateRecords(ROWS, 20260101)];
 });
 
-describe('generator', () => {
-  it('is deterministic: the same rows and seed give identical records; another seed differs', () => {
-    const again = [...generateRecords(2000, 42)];
-    const first = [...generateRecords(2000, 42)];
-    expect(JSON.stringify(again)).toBe(JSON.stringify(first));
-    expect(JSON.stringify([...generateRecords(2000, 43)])).not.toBe(JSON.stringify(first));
+describe('generateRecords', () => {
+  it('yields exactly `rows` records of every field', () => {
+    expect(records).toHaveLength(ROWS);
+    for (const r of records) expect(r).toHaveLength(FIELDS.length);
+    expect([...generateRecords(0, 1)]).toEqual([]);
+    expect([...generateRecords(7, 1)]).toHaveLength(7);
   });
 
-  it('yields exactly N records in ascending (STATE, PID) order with unique 32-hex PIDs', () => {
-    expect(records).toHaveLength(N);
-    for (let i = 1; i < N; i++) {
-      const a = records[i - 1]!;
-      const b = records[i]!;
-      expect(STATE(a) < STATE(b) || (STATE(a) === STATE(b) && PID(a) < PID(b))).toBe(true);
+  it('is deterministic: the same rows and seed give byte-identical records, another seed differs', () => {
+    const a = JSON.stringify([...generateRecords(3000, 99)]);
+    expect(JSON.stringify([...generateRecords(3000, 99)])).toBe(a);
+    expect(JSON.stringify([...generateRecords(3000, 100)])).not.toBe(a);
+  });
+
+  it('comes out in ascending (STATE, PID) order with unique PIDs', () => {
+    const state = at('STATE');
+    const pid = at('PID');
+    for (let i = 1; i < records.length; i++) {
+      const [a, b] = [records[i - 1]!, records[i]!];
+      const ordered = a[state]! < b[state]! || (a[state] === b[state] && a[pid]! < b[pid]!);
+      if (!ordered) throw new Error(`out of order at ${i}: ${a[state]} ${a[pid]} then ${b[state]} ${b[pid]}`);
     }
-    expect(new Set(records.map(PID)).size).toBe(N);
-    expect(records.every((r) => /^[0-9A-F]{32}$/.test(PID(r) as string) && /^[0-9A-F]{96}$/.test(HHID(r) as string))).toBe(true);
+    expect(new Set(col('PID')).size).toBe(ROWS);
   });
 
-  it('fills every field with its JSON type, text in upper case, codes in their ranges', () => {
-    for (const r of records.slice(0, 400)) {
-      expect(r).toHaveLength(FIELDS.length);
-      FIELDS.forEach((f, i) => {
+  it('gives every field the type the catalog declares', () => {
+    FIELDS.forEach((f, i) => {
+      for (const r of records) {
         const v = r[i];
-        if (f.type === 'string') {
-          expect(typeof v, f.name).toBe('string');
-          expect(v, f.name).toBe((v as string).toUpperCase());
-        } else if (f.type === 'integer') expect(Number.isInteger(v) && (v as number) >= 0, f.name).toBe(true);
-        else expect(Number.isFinite(v), f.name).toBe(true);
-        if (f.group === 'interest_index') expect(v as number).toBeLessThanOrEqual(9);
-        if (f.group === 'behaviour_flag') expect(['Y', '']).toContain(v);
-        if (f.group === 'census' && f.name.startsWith('CENSPCT')) expect(v as number).toBeLessThanOrEqual(100);
-        if (f.group === 'reserved') expect(v === '' || (['INTERNAL7', 'INTERNAL9'].includes(f.name) && /^[A-Z]$/.test(v as string)), f.name).toBe(true);
-      });
-      expect(['F', 'M']).toContain(GENDER(r));
-      expect(['M', 'S']).toContain(MARRIED(r));
-      expect(r[fieldIndex('ZIP')]).toMatch(/^\d{5}$/);
-      expect(r[fieldIndex('Z4')]).toMatch(/^\d{4}$/);
-    }
-    const ms = records.map(col('MS_BOOKS')) as number[];
-    expect(ms.filter((v) => v === 0).length / N).toBeGreaterThan(0.6);
+        const ok = f.type === 'string' ? typeof v === 'string' : f.type === 'integer' ? Number.isInteger(v) : typeof v === 'number' && Number.isFinite(v);
+        if (!ok) throw new Error(`${f.name} = ${JSON.stringify(v)} is not ${f.type}`);
+      }
+    });
   });
 
-  it('spreads people over all 51 states by adult population (CA about 12%, WY about 0.2%)', () => {
-    const counts = new Map<string, number>();
-    for (const r of records) counts.set(STATE(r) as string, (counts.get(STATE(r) as string) ?? 0) + 1);
-    expect(counts.size).toBe(51);
-    expect(counts.get('CA')! / N).toBeCloseTo(0.118, 2);
-    expect(counts.get('WY')! / N).toBeGreaterThan(0.001);
-    expect(counts.get('WY')! / N).toBeLessThan(0.003);
-    expect(counts.get('TX')!).toBeGreaterThan(counts.get('OH')!);
+  it('keeps text upper case and identifiers in their documented shapes', () => {
+    FIELDS.forEach((f, i) => {
+      if (f.type !== 'string') return;
+      for (const r of records) if ((r[i] as string) !== (r[i] as string).toUpperCase()) throw new Error(`${f.name} not upper case: ${r[i]}`);
+    });
+    const shapes: Record<string, RegExp> = {
+      PID: /^[0-9A-F]{32}$/, HHID: /^[0-9A-F]{96}$/, GENDER: /^[FM]$/, DOB: /^(19|20)\d\d(0[1-9]|1[0-2])$/, ADDRID: /^\d+$/,
+      HOUSE: /^\d+$/, ZIP: /^\d{5}$/, Z4: /^\d{4}$/, DPC: /^\d{2}$/, CRTE: /^[CR]\d{3}$/, DPV: /^[YSD]$/, VACANT: /^[YN]$/,
+      STATECD: /^\d{2}$/, CNTYCD: /^\d{3}$/, CENSUSTRACT: /^\d{6}$/, CENSUSBLCK: /^[1-9]\d{3}$/, CBSA: /^(\d{5})?$/, MSA: /^(\d{4})?$/,
+      CNTYSIZECD: /^[ABCD]$/, GEOLEVEL: /^[BTZ]$/, PHONE: /^(\d{10})?$/, PHONE2: /^(\d{10})?$/, PHONE3: /^(\d{10})?$/,
+      DNC: /^Y?$/, DNC2: /^Y?$/, DNC3: /^Y?$/, MARRIEDCD: /^[MS]$/, YRBLD: /^((19|20)\d\d)?$/, SUFFIX: /^(|JR|SR|II|III|IV)$/,
+      MNAME: /^[A-Z]*$/, FNAME: /^[A-Z]+$/, LNAME: /^[A-Z]+$/, CITY: /^[A-Z0-9][A-Z0-9 .'-]*$/, INTERNAL7: /^[A-Z]$/, INTERNAL9: /^[A-Z]$/,
+    };
+    for (const [name, shape] of Object.entries(shapes)) for (const v of col(name)) if (!shape.test(String(v))) throw new Error(`${name} = ${v}`);
+    for (const f of FIELDS) if (/^INTERNAL\d*$/.test(f.name) && !['INTERNAL7', 'INTERNAL9'].includes(f.name)) expect(new Set(col(f.name))).toEqual(new Set(['']));
+    expect(share(col('MNAME'), (v) => String(v).length === 1)).toBeGreaterThan(0.4);
+    expect(share(col('SUFFIX'), (v) => v === '')).toBeGreaterThan(0.95);
+    for (const r of records) if (r[at('SUFFIX')] !== '') expect(r[at('GENDER')]).toBe('M');
   });
 
-  it('keeps ages adult, DOB consistent with AGE, genders about half each', () => {
-    const ages = records.map(AGE) as number[];
-    expect(Math.min(...ages)).toBeGreaterThanOrEqual(18);
-    expect(Math.max(...ages)).toBeLessThanOrEqual(99);
-    for (const r of records.slice(0, 5000)) {
-      const dob = DOB(r) as string;
-      expect(dob).toMatch(/^\d{4}(0[1-9]|1[0-2])$/);
-      expect(REFERENCE_YEAR - 1 - Number(dob.slice(0, 4))).toBe(AGE(r));
-    }
-    const women = records.filter((r) => GENDER(r) === 'F').length / N;
-    expect(women).toBeGreaterThan(0.46);
-    expect(women).toBeLessThan(0.54);
-    const over65 = ages.filter((a) => a >= 65).length / N;
-    expect(over65).toBeGreaterThan(0.17);
-    expect(over65).toBeLessThan(0.27);
-  });
-
-  it('groups people into households of 1 to 6 at one address, HHNBR = size, married couples both M', () => {
-    const households = new Map<string, Array<ReadonlyArray<string | number>>>();
+  it('keeps scores, flags and census values in their documented ranges', () => {
+    FIELDS.forEach((f, i) => {
+      const values = records.map((r) => r[i]);
+      if (f.group === 'interest_index') expect(values.every((v) => (v as number) >= 0 && (v as number) <= 9), f.name).toBe(true);
+      if (f.group === 'mail_order_score') {
+        expect(values.every((v) => (v as number) >= 0 && (v as number) <= 20), f.name).toBe(true);
+        expect(share(values, (v) => v === 0), f.name).toBeGreaterThan(0.4);
+      }
+      if (f.group === 'behaviour_flag') expect(values.every((v) => v === 'Y' || v === ''), f.name).toBe(true);
+      if (f.group === 'census' && f.name.startsWith('CENSPCT_')) expect(values.every((v) => (v as number) >= 0 && (v as number) <= 100), f.name).toBe(true);
+    });
+    // Flag rates differ from field to field, and no field is all one value.
+    const flagRates = FIELDS.flatMap((f, i) => (f.group === 'behaviour_flag' ? [share(records.map((r) => r[i]), (v) => v === 'Y')] : []));
+    expect(Math.min(...flagRates)).toBeGreaterThan(0.005);
+    expect(Math.max(...flagRates)).toBeLessThan(0.95);
+    expect(new Set(flagRates.map((r) => r.toFixed(2))).size).toBeGreaterThan(20);
+    const sum = (names: string[], r: Rec) => names.reduce((s, n) => s + (r[at(n)] as number), 0);
+    const race = ['WHITE', 'BLACK', 'AMERIND', 'ASIAN', 'PACISL', 'OTHRACE', 'MULTIRACE'].map((x) => `CENSPCT_POP_${x}`);
+    const ages = ['1824', '2534', '3544', '4554', '5564'].map((x) => `CENSPCT_ADULT_AGE${x}`).concat('CENSPCT_ADULT_AGEGE65');
     for (const r of records) {
-      const list = households.get(HHID(r) as string) ?? [];
-      list.push(r);
-      households.set(HHID(r) as string, list);
+      const medAge = r[at('CENS_POP_MEDAGE')] as number;
+      const hhSize = r[at('CENS_HH_AVGSIZE')] as number;
+      if (sum(race, r) !== 100 || sum(ages, r) !== 100 || sum(['CENSPCT_HU_OWNED', 'CENSPCT_HU_RENTED'], r) !== 100 || medAge < 18 || medAge > 65 || hhSize < 150 || hhSize > 420)
+        throw new Error(`census values of ZIP ${r[at('ZIP')]} out of range`);
     }
-    const sizes = new Set<number>();
-    for (const members of households.values()) {
-      sizes.add(members.length);
-      expect(members.length).toBeLessThanOrEqual(6);
-      for (const m of members) {
-        expect(HHNBR(m)).toBe(members.length);
-        expect(ADDRESS(m)).toBe(ADDRESS(members[0]!));
-        expect(ZIP(m)).toBe(ZIP(members[0]!));
-        expect(STATE(m)).toBe(STATE(members[0]!));
-      }
-      const married = members.filter((m) => MARRIED(m) === 'M').length;
-      expect([0, 2]).toContain(married);
-      const lastNames = new Set(members.map(LNAME));
-      expect(lastNames.size).toBeLessThanOrEqual(members.length);
+    // Census values are the ZIP's: everyone in a ZIP agrees.
+    const byZip = new Map<string, string>();
+    const census = FIELDS.flatMap((f, i) => (f.group === 'census' ? [i] : []));
+    for (const r of records) {
+      const key = census.map((i) => r[i]).join(',');
+      expect(byZip.get(r[at('ZIP')] as string) ?? key).toBe(key);
+      byZip.set(r[at('ZIP')] as string, key);
     }
-    expect([...sizes].sort()).toEqual([1, 2, 3, 4, 5, 6]);
-    const shared = [...households.values()].filter((m) => m.length > 1 && new Set(m.map(LNAME)).size === 1).length;
-    expect(shared / [...households.values()].filter((m) => m.length > 1).length).toBeGreaterThan(0.6);
   });
 
-  it('draws names by real frequency: SMITH and JOHNSON lead, thousands of distinct names', () => {
+  it('apportions people to states by adult population, all 51 present', () => {
     const counts = new Map<string, number>();
-    for (const r of records) counts.set(LNAME(r) as string, (counts.get(LNAME(r) as string) ?? 0) + 1);
-    const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n]) => n);
-    expect(top).toContain('SMITH');
-    expect(top).toContain('JOHNSON');
-    expect(counts.size).toBeGreaterThan(3000);
-    expect(new Set(records.map(FNAME)).size).toBeGreaterThan(800);
-  });
-
-  it('gives phones the area codes of the state and DNC flags only beside a phone', () => {
-    for (const r of records.slice(0, 10000)) {
-      const state = STATE(r) as string;
-      for (const [p, d] of [['PHONE', 'DNC'], ['PHONE2', 'DNC2'], ['PHONE3', 'DNC3']]) {
-        const phone = r[fieldIndex(p!)] as string;
-        const dnc = r[fieldIndex(d!)] as string;
-        if (phone === '') expect(dnc).toBe('');
-        else {
-          expect(phone).toMatch(/^\d{10}$/);
-          expect(STATE_FACTS[state]!.areaCodes).toContain(Number(phone.slice(0, 3)));
-          expect(['Y', '']).toContain(dnc);
-        }
-      }
+    for (const s of col('STATE')) counts.set(s as string, (counts.get(s as string) ?? 0) + 1);
+    expect(Object.fromEntries(counts)).toEqual(Object.fromEntries(apportion(ROWS).filter(([, n]) => n > 0)));
+    expect(counts.get('CA')! / ROWS).toBeGreaterThan(0.11);
+    expect(counts.get('CA')! / ROWS).toBeLessThan(0.125);
+    expect(counts.get('WY')! / ROWS).toBeGreaterThan(0.0012);
+    expect(counts.get('WY')! / ROWS).toBeLessThan(0.0025);
+    expect(STATE_CODES).toHaveLength(51);
+    for (const rows of [1000, 1234, 5000]) {
+      const split = apportion(rows);
+      expect(split.reduce((s, [, n]) => s + n, 0)).toBe(rows);
+      expect(split.every(([, n]) => n >= 1)).toBe(true);
     }
+    // STATECD is the state's FIPS code; a ZIP always has the same city and county.
+    const zipPlace = new Map<string, string>();
+    for (const r of records) {
+      expect(r[at('STATECD')]).toBe(STATE_ADULTS[r[at('STATE')] as string]![1]);
+      const place = `${r[at('CITY')]}|${r[at('CNTYCD')]}|${r[at('STATE')]}`;
+      expect(zipPlace.get(r[at('ZIP')] as string) ?? place).toBe(place);
+      zipPlace.set(r[at('ZIP')] as string, place);
+    }
+    // People are spread by ZIP population: the big ZIPs (30,000+ people, about one in eight) hold
+    // far more than their number's share of the file.
+    const zips = [...geography().values()].flatMap((g) => g.zips);
+    const big = new Set(zips.filter((z) => z.population >= 30_000).map((z) => z.zip));
+    const peopleShare = share(col('ZIP'), (z) => big.has(z as string));
+    expect(peopleShare).toBeGreaterThan(0.3);
+    expect(peopleShare).toBeGreaterThan((3 * big.size) / zips.length);
+    expect(zipPlace.size).toBeGreaterThan(5000);
   });
 
-  it('writes a real dataset file atomically with every record', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'audience-desk-gen-'));
+  it('groups people into households of 1 to 6 at one address in one state', () => {
+    const shared = ['ADDRID', 'ADDRESS', 'HOUSE', 'PREDIR', 'STREET', 'STRTYPE', 'POSTDIR', 'APTTYPE', 'APTNB', 'CITY', 'STATE', 'ZIP', 'Z4', 'LATITUDE', 'LONGITUDE', 'HHNBR', 'LOR', 'HOMEOWNERC', 'DWELLTYPE', 'EHI'].map(at);
+    const households = new Map<string, number[]>();
+    records.forEach((r, i) => {
+      const list = households.get(r[at('HHID')] as string) ?? [];
+      list.push(i);
+      households.set(r[at('HHID')] as string, list);
+    });
+    let sameLast = 0;
+    const sizes = new Map<number, number>();
+    for (const members of households.values()) {
+      const size = members.length;
+      sizes.set(size, (sizes.get(size) ?? 0) + 1);
+      const head = records[members[0]!]!;
+      const married = members.filter((m) => records[m]![at('MARRIEDCD')] === 'M').length;
+      const consecutive = members[size - 1]! - members[0]! === size - 1;
+      const oneAddress = members.every((m) => shared.every((i) => records[m]![i] === head[i]));
+      if (size > 6 || head[at('HHNBR')] !== size || !consecutive || !oneAddress || (married !== 0 && married !== 2))
+        throw new Error(`household ${head[at('HHID')]}: size ${size}, HHNBR ${head[at('HHNBR')]}, married ${married}, consecutive ${consecutive}, one address ${oneAddress}`);
+      sameLast += members.filter((m) => records[m]![at('LNAME')] === head[at('LNAME')]).length;
+    }
+    expect(sameLast / ROWS).toBeGreaterThan(0.8);
+    expect(sizes.get(1)! + sizes.get(2)!).toBeGreaterThan(households.size * 0.6);
+    expect(sizes.get(6) ?? 0).toBeGreaterThan(0);
+    expect(share(col('MARRIEDCD'), (v) => v === 'M')).toBeGreaterThan(0.35);
+  });
+
+  it('puts DNC only beside a phone, later phones only after earlier ones, area codes of the state', () => {
+    const codes = new Map(STATE_CODES.map((s) => [s, new Set(stateAreaCodes(s))]));
+    for (const r of records) {
+      const [p1, p2, p3] = ['PHONE', 'PHONE2', 'PHONE3'].map((n) => r[at(n)] as string);
+      ['', '2', '3'].forEach((k) => {
+        if (r[at(`DNC${k}`)] === 'Y') expect(r[at(`PHONE${k}`)]).not.toBe('');
+      });
+      if (p2) expect(p1).not.toBe('');
+      if (p3) expect(p2).not.toBe('');
+      for (const p of [p1, p2, p3]) if (p) expect(codes.get(r[at('STATE')] as string)!.has(p.slice(0, 3)), `${p} in ${r[at('STATE')]}`).toBe(true);
+    }
+    const phone = col('PHONE');
+    expect(share(phone, (v) => v !== '')).toBeGreaterThan(share(col('PHONE2'), (v) => v !== ''));
+    expect(share(col('DNC'), (v) => v === 'Y')).toBeGreaterThan(0.1);
+  });
+
+  it('draws ages from the US adult distribution, with DOB consistent with AGE', () => {
+    const age = col('AGE') as number[];
+    for (const r of records) expect(ageAt(r[at('DOB')] as string)).toBe(r[at('AGE')]);
+    expect(Math.min(...age)).toBe(18);
+    expect(Math.max(...age)).toBeLessThanOrEqual(100);
+    const band = (lo: number, hi: number) => share(age, (a) => (a as number) >= lo && (a as number) <= hi);
+    expect(band(18, 24)).toBeCloseTo(0.12, 1);
+    expect(band(25, 34)).toBeCloseTo(0.175, 1);
+    expect(band(65, 100)).toBeCloseTo(0.22, 1);
+    expect(share(col('GENDER'), (g) => g === 'F')).toBeCloseTo(0.5, 1);
+  });
+
+  it('uses real name frequencies: SMITH about 1%, then JOHNSON, WILLIAMS; JAMES and MARY lead', () => {
+    const top = (values: unknown[], n: number) => {
+      const c = new Map<unknown, number>();
+      for (const v of values) c.set(v, (c.get(v) ?? 0) + 1);
+      return [...c].sort((a, b) => b[1] - a[1]).slice(0, n);
+    };
+    const last = top(col('LNAME'), 10);
+    expect(last[0]![0]).toBe('SMITH');
+    expect(last[0]![1] / ROWS).toBeGreaterThan(0.007);
+    expect(last[0]![1] / ROWS).toBeLessThan(0.015);
+    expect(last.map(([n]) => n)).toEqual(expect.arrayContaining(['JOHNSON', 'WILLIAMS', 'JONES', 'BROWN']));
+    expect(new Set(col('LNAME')).size).toBeGreaterThan(10_000);
+    const male = top(records.filter((r) => r[at('GENDER')] === 'M').map((r) => r[at('FNAME')]), 5).map(([n]) => n);
+    const female = top(records.filter((r) => r[at('GENDER')] === 'F').map((r) => r[at('FNAME')]), 5).map(([n]) => n);
+    expect(male).toEqual(expect.arrayContaining(['JAMES', 'JOHN', 'ROBERT']));
+    expect(female[0]).toBe('MARY');
+  });
+});
+
+describe('generateDataset', () => {
+  it('writes a real dataset file with one row per record', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audience-desk-generate-'));
     try {
-      const out = join(dir, 'd.sqlite');
-      const result = generateDataset({ rows: 3000, seed: 5, out });
-      expect(result.records).toBe(3000);
+      const out = join(dir, 'people.sqlite');
+      const progress: number[] = [];
+      const result = generateDataset({ rows: 12_345, seed: 5, out, onProgress: (n) => progress.push(n) });
+      expect(result.records).toBe(12_345);
+      expect(result.seconds).toBeGreaterThan(0);
+      expect(progress.at(-1)).toBe(12_345);
       const db = new Database(out, { readonly: true });
-      expect((db.prepare('SELECT count(*) AS n FROM people').get() as { n: number }).n).toBe(3000);
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      db.close();
+      try {
+        expect(db.prepare('SELECT count(*) AS n FROM people').get()).toEqual({ n: 12_345 });
+        expect(db.prepare('SELECT count(*) AS n FROM states').get()).toEqual({ n: 51 });
+        const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((m) => [m.key, m.value]));
+        expect(meta).toMatchObject({ generator: 'audience-desk', seed: '5', rows: '12345' });
+      } finally {
+        db.close();
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,14 +1,18 @@
-// npm postinstall step: generates the bundled sample dataset unless an identical one is there.
+// npm postinstall step: generates the bundled sample dataset unless one from the same generator,
+// seed and size is there (the dataset format is checked when the file is opened).
 import { existsSync, mkdirSync } from 'node:fs';
 import { Dataset } from '../core/dataset/dataset';
-import { generateDataset } from '../core/generate';
+import { GENERATOR_VERSION, generateDataset } from '../core/generate';
 import { BUNDLED_DATASET_PATH, BUNDLED_ROWS, BUNDLED_SEED, RESOURCES_DIR } from './bundledDataset';
 
 function isCurrent(): boolean {
   if (!existsSync(BUNDLED_DATASET_PATH)) return false;
   try {
     const dataset = Dataset.open(BUNDLED_DATASET_PATH);
-    const ok = dataset.meta.seed === String(BUNDLED_SEED) && dataset.records === BUNDLED_ROWS;
+    const ok =
+      dataset.meta.seed === String(BUNDLED_SEED) &&
+      dataset.records === BUNDLED_ROWS &&
+      dataset.meta.generator_version === GENERATOR_VERSION;
     dataset.close();
     return ok;
   } catch {

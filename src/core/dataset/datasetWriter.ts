@@ -19,11 +19,17 @@ const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
 // saves: the field switches to hashes (PID, HHID, phones, street addresses at scale).
 export const DICTIONARY_LIMIT = 1 << 18;
 
+// Identifiers that are (nearly) one value per person or household: hashed from the first record,
+// since growing a dictionary only to throw it away costs a Map entry per record.
+const HASHED_FIELDS = new Set(['PID', 'HHID', 'ADDRID', 'ADDRESS', 'PHONE', 'PHONE2', 'PHONE3']);
+
 /** A string field's vector: dictionary codes (order of first appearance), or hashes past the limit. */
 class StringColumn {
   codes = new VectorBuilder();
-  dict: Map<string, number> | null = new Map();
-  constructor(private readonly limit: number) {}
+  dict: Map<string, number> | null;
+  constructor(private readonly limit: number, hashed: boolean) {
+    this.dict = hashed ? null : new Map();
+  }
   // Consecutive records often repeat a value (flags, a household's shared fields, the state):
   // comparing with the last one is cheaper than a dictionary lookup.
   private lastValue: string | undefined;
@@ -96,7 +102,7 @@ export class DatasetWriter {
     this.db.exec(DATASET_DDL);
     this.insertRow = this.db.prepare('INSERT INTO records (_pos, record) VALUES (?, ?)');
     // LATITUDE/LONGITUDE are not filterable, so they get no vector.
-    this.columns = FIELDS.map((f) => (f.type === 'string' ? new StringColumn(dictionaryLimit) : f.type === 'integer' ? new VectorBuilder() : null));
+    this.columns = FIELDS.map((f) => (f.type === 'string' ? new StringColumn(dictionaryLimit, HASHED_FIELDS.has(f.name)) : f.type === 'integer' ? new VectorBuilder() : null));
     this.stringColumns = this.columns.flatMap((c, i) => (c instanceof StringColumn ? [[i, c] as [number, StringColumn]] : []));
     this.intColumns = this.columns.flatMap((c, i) => (c instanceof VectorBuilder ? [[i, c] as [number, VectorBuilder]] : []));
     this.db.exec('BEGIN');

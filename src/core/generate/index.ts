@@ -1,60 +1,49 @@
-// The bundled dataset's generator: deterministic (same rows and seed, byte-identical records),
-// believable (states by adult population, real ZIPs, households, Census names), and fast enough to
-// write 30,000+ records a second. Records come out in (STATE, PID) order, as DatasetWriter wants:
-// within a state, PIDs rise by construction, so nothing is buffered or sorted.
-import type { RecordValues } from '../dataset/recordFormat';
+// The dataset generator: believable US person records (states by adult population, real ZIP codes
+// and cities, households, Census names), deterministic (the same rows and seed give byte-identical
+// records; nothing reads Math.random or the clock) and fast. Records come out in (STATE, PID) order,
+// as DatasetWriter wants, without buffering: states in code order, and within a state PIDs rise by
+// construction (ids.ts), so a household is a run of consecutive people. Memory stays flat.
 import { DatasetWriter } from '../dataset/datasetWriter';
-import { randomAddress } from './address';
-import { censusProfile } from './census';
-import { apportion, STATE_FACTS } from './data/states';
-import { zipSamplers } from './geography';
-import { nameSamplers } from './names';
-import { householdMembers, householdSize } from './people';
+import { drawAddress } from './address';
+import { apportion } from './apportion';
+import { zipProfile } from './census';
+import { householdCodes } from './codeBook';
+import { geography } from './geography';
+import { PidSequence, randomHex } from './ids';
+import { names } from './names';
+import { drawHousehold, householdSize } from './people';
 import { Prng } from './prng';
-import { householdRecords } from './recordBuilder';
+import { personRecord, type GeneratedRecord } from './record';
 
-const PREFIX_SPACE = 2 ** 48;
+export { AGE_REFERENCE } from './people';
 
-/** A bijection on 32-bit integers: distinct counters give distinct PID middles, so PIDs never collide. */
-function mix32(x: number): number {
-  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
-  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
-  return (x ^ (x >>> 16)) >>> 0;
-}
+/** Bumped whenever the same rows and seed would give different records (stored in the dataset's meta). */
+export const GENERATOR_VERSION = '2';
+export type { GeneratedRecord } from './record';
 
-export function* generateRecords(rows: number, seed: number): Generator<RecordValues> {
+/** `rows` records in (STATE, PID) order, each a new array of FIELDS.length values. */
+export function* generateRecords(rows: number, seed: number): Generator<GeneratedRecord> {
   const rng = new Prng(seed);
-  const names = nameSamplers();
-  const zips = zipSamplers();
+  const nameLists = names();
+  const places = geography();
   let serial = 0;
+  let households = 0;
   for (const [state, count] of apportion(rows)) {
     if (count === 0) continue;
-    const facts = STATE_FACTS[state]!;
-    const areas = zips.get(state)!;
-    // The i-th person of the state gets a PID prefix inside the i-th slice of the 48-bit space:
-    // prefixes rise strictly with i and still look random.
-    const step = PREFIX_SPACE / count;
-    const pid = (i: number): string =>
-      Math.floor((i + rng.float()) * step).toString(16).toUpperCase().padStart(12, '0') +
-      mix32(serial++).toString(16).toUpperCase().padStart(8, '0') +
-      rng.hex(12);
+    const geo = places.get(state)!;
+    const pids = new PidSequence(count);
     for (let i = 0; i < count; ) {
-      const size = Math.min(householdSize(rng), count - i);
-      const members = householdMembers(rng, names, size);
-      const area = areas.sample(rng);
-      const address = randomAddress(rng, names, area, rng.chance(0.27));
-      const pids = members.map((_, k) => pid(i + k));
-      yield* householdRecords(rng, {
-        state,
-        stateFips: facts.fips,
-        areaCodes: facts.areaCodes,
-        area,
-        address,
-        census: censusProfile(area.zip, area.countyZips, seed),
-        hhid: rng.hex(96),
-        members,
-      }, pids);
-      i += size;
+      // A household never straddles states: its size is capped by the people the state has left.
+      const household = drawHousehold(rng, nameLists, Math.min(householdSize(rng), count - i));
+      const zip = geo.zips[geo.byPopulation.draw(rng)]!;
+      const profile = zipProfile(zip);
+      const codes = householdCodes(rng, household, profile, state, household.members[0]!.age);
+      const context = {
+        state, zip, profile, household, codes,
+        address: drawAddress(rng, nameLists, zip, codes.dwelling, households++),
+        hhid: randomHex(rng, 12),
+      };
+      for (const person of household.members) yield personRecord(rng, context, person, pids.pid(rng, i++, serial++));
     }
   }
 }
@@ -64,24 +53,31 @@ export interface GenerateOptions {
   seed: number;
   out: string;
   onProgress?: (done: number) => void;
-  /** See DatasetWriter; tests lower it to exercise hashed fields on small data. */
+  /** Passed to DatasetWriter (distinct values past which a string field is stored as hashes). */
   dictionaryLimit?: number;
 }
 
-/** Writes a generated dataset to `out` atomically; returns how many records and how long it took. */
+const PROGRESS_EVERY = 10_000;
+
+/** Generates `rows` records into a new dataset file at `out` (atomically, via DatasetWriter). */
 export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit }: GenerateOptions): { records: number; seconds: number } {
   const started = performance.now();
-  const writer = new DatasetWriter(out, { generator: 'audience-desk', seed: String(seed), rows: String(rows) }, dictionaryLimit);
+  const writer = new DatasetWriter(
+    out,
+    { generator: 'audience-desk', generator_version: GENERATOR_VERSION, seed: String(seed), rows: String(rows) },
+    dictionaryLimit,
+  );
   try {
     let done = 0;
     for (const record of generateRecords(rows, seed)) {
       writer.append(record);
-      if (onProgress && ++done % 10_000 === 0) onProgress(done);
+      if (++done % PROGRESS_EVERY === 0) onProgress?.(done);
     }
     const { records } = writer.finish();
+    if (done % PROGRESS_EVERY !== 0) onProgress?.(done);
     return { records, seconds: (performance.now() - started) / 1000 };
-  } catch (e) {
+  } catch (error) {
     writer.abort();
-    throw e;
+    throw error;
   }
 }
