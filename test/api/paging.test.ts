@@ -1,18 +1,15 @@
 // Paging invariants: pages are consecutive and disjoint and cover the audience; totals add up
 // across a partition of a field's values.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApi, type ApiHarness } from '../support/apiHarness';
-import { SqlOracle } from '../support/oracle';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { useApiWithOracle, type ApiHarness } from '../support/apiHarness';
+import type { SqlOracle } from '../support/oracle';
 
+const harness = useApiWithOracle(() => inject('datasetPath'));
 let api: ApiHarness;
 let oracle: SqlOracle;
-beforeAll(async () => {
-  api = await startApi(inject('datasetPath'));
-  oracle = new SqlOracle(inject('datasetPath'));
-});
-afterAll(async () => {
-  await api.close();
-  oracle.close();
+beforeAll(() => {
+  api = harness.api();
+  oracle = harness.oracle();
 });
 
 async function total(state: string, filters: unknown[]): Promise<number> {

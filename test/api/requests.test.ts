@@ -1,19 +1,15 @@
 // decisions.md, "Requests", row by row, over real HTTP against the real server and dataset, with
 // the expected totals from an independent SQL oracle.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApi, type ApiHarness } from '../support/apiHarness';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { startApi, useApiWithOracle, type ApiHarness } from '../support/apiHarness';
 import { SqlOracle } from '../support/oracle';
 
+const harness = useApiWithOracle(() => inject('datasetPath'));
 let api: ApiHarness;
 let oracle: SqlOracle;
-
-beforeAll(async () => {
-  api = await startApi(inject('datasetPath'));
-  oracle = new SqlOracle(inject('datasetPath'));
-});
-afterAll(async () => {
-  await api.close();
-  oracle.close();
+beforeAll(() => {
+  api = harness.api();
+  oracle = harness.oracle();
 });
 
 async function preview(body: unknown) {

@@ -1,18 +1,15 @@
 // decisions.md, "Responses": order, shapes, types and headers, over real HTTP.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { FIELDS, FIELD_NAMES } from '../../src/shared/fields';
-import { startApi, type ApiHarness } from '../support/apiHarness';
-import { SqlOracle } from '../support/oracle';
+import { useApiWithOracle, type ApiHarness } from '../support/apiHarness';
+import type { SqlOracle } from '../support/oracle';
 
+const harness = useApiWithOracle(() => inject('datasetPath'));
 let api: ApiHarness;
 let oracle: SqlOracle;
-beforeAll(async () => {
-  api = await startApi(inject('datasetPath'));
-  oracle = new SqlOracle(inject('datasetPath'));
-});
-afterAll(async () => {
-  await api.close();
-  oracle.close();
+beforeAll(() => {
+  api = harness.api();
+  oracle = harness.oracle();
 });
 
 const FILTERS: Array<[string, string[]]> = [['GENDER', ['F']], ['AGE', ['35-64']]];

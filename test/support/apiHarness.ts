@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCore, type Core } from '../../src/core/createCore';
 import { ApiServer, type ApiServerOptions } from '../../src/server/apiServer';
+import { afterAll, beforeAll } from 'vitest';
+import { SqlOracle } from './oracle';
 
 export interface ApiHarness {
   core: Core;
@@ -40,4 +42,22 @@ export async function startApi(datasetPath: string | undefined, options: ApiServ
       rmSync(homeDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * For a test file: the API on the shared test dataset and the SQL oracle over the same file, started
+ * before its tests and closed after them. Read them through the returned getters.
+ */
+export function useApiWithOracle(datasetPath: () => string): { api: () => ApiHarness; oracle: () => SqlOracle } {
+  let api: ApiHarness;
+  let oracle: SqlOracle;
+  beforeAll(async () => {
+    api = await startApi(datasetPath());
+    oracle = new SqlOracle(datasetPath());
+  });
+  afterAll(async () => {
+    await api.close();
+    oracle.close();
+  });
+  return { api: () => api, oracle: () => oracle };
 }

@@ -2,17 +2,12 @@
 // for high-entropy secrets; there is nothing to brute-force). Every check reads the database, so a
 // key revoked by the app or the CLI fails on the very next request.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ApiKeyInfo } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { Db, Statement } from '../sqlite';
 
-export interface ApiKeyInfo {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+
+export type { ApiKeyInfo };
 
 export interface VerifiedKey {
   id: string;

@@ -1,6 +1,7 @@
 // Answers the two audience operations over one open dataset: which positions match (filters as
 // in decisions.md: AND across entries, OR within one), then the rows of the requested page.
 import { audienceKey, type NormalizedAudience } from '../../shared/audienceRequest';
+import type { PreviewRecord, ValueCount } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { FIELDS } from '../../shared/fields';
 import type { Dataset, Row } from '../dataset/dataset';
@@ -9,14 +10,7 @@ import { DictionaryIndex, compilePredicate, refine, scan, verifyHashed } from '.
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
 
 export type Audience = Pick<NormalizedAudience, 'state' | 'filters'>;
-
-export interface PreviewRecord {
-  pid: string;
-  fname: string;
-  lname: string;
-  city: string;
-  state: string;
-}
+export type { PreviewRecord, ValueCount };
 
 export interface SearchPage {
   total: number;
@@ -24,11 +18,6 @@ export interface SearchPage {
   skip: number;
   /** Full records as value arrays in catalog order (see recordFormat for their JSON). */
   rows: Row[];
-}
-
-export interface ValueCount {
-  value: string | number;
-  count: number;
 }
 
 const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
