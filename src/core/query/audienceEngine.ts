@@ -28,6 +28,8 @@ export const DEFAULT_QUERY_BUDGET_MS = 5_000;
 export interface EngineOptions {
   /** Checked between filter passes and before the page read; past it the query answers 503 `unavailable`. */
   queryBudgetMs?: number;
+  /** Bytes of matched positions kept for recent audiences; 0 turns the cache off (benchmarks). */
+  selectionCacheBytes?: number;
 }
 
 /** A check that throws once the budget is spent; a no-op without a finite budget. */
@@ -41,10 +43,11 @@ function budgetCheck(budgetMs: number | undefined): () => void {
 }
 
 export class AudienceEngine {
-  private readonly cache = new LruCache<Selection>(SELECTION_CACHE_BYTES);
+  private readonly cache: LruCache<Selection>;
   private readonly dictionaries: DictionaryIndex;
 
   constructor(readonly dataset: Dataset, private readonly options: EngineOptions = {}) {
+    this.cache = new LruCache<Selection>(options.selectionCacheBytes ?? SELECTION_CACHE_BYTES);
     this.dictionaries = new DictionaryIndex(dataset);
   }
 

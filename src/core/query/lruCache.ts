@@ -15,7 +15,7 @@ export class LruCache<V extends { bytes: number }> {
   }
 
   set(key: string, value: V): void {
-    if (value.bytes > this.maxBytes) return;
+    if (value.bytes > this.maxBytes || this.maxBytes === 0) return;
     const old = this.entries.get(key);
     if (old) this.bytes -= old.bytes;
     this.entries.delete(key);

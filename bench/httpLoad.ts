@@ -1,0 +1,47 @@
+// Concurrent HTTP load on the real server (`serve` in a child process): 16 connections for 10 s,
+// mixed preview and search requests at varied skips, measured with autocannon.
+import { execFileSync, spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+
+export interface HttpResult {
+  requestsPerSecond: number;
+  p99Ms: number;
+  non2xx: number;
+  startupMs: number;
+}
+
+export async function httpLoad(datasetPath: string, home: string, seconds = 10, connections = 16): Promise<HttpResult> {
+  const key = execFileSync('tsx', ['src/cli/index.ts', 'keys', 'create', '--name', 'bench', '--home', home], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  const started = performance.now();
+  const child = spawn('tsx', ['src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /api: (\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    await fetch(`${url}/api/health`);
+    const startupMs = performance.now() - started;
+    const seed = [['GENDER', ['F']], ['MARRIEDCD', ['M']], ['AGE', ['20-24', '25-29', '45-49']]];
+    const bodies = [
+      ...[0, 500, 2000, 8000].map((skip) => ({ path: '/api/audiences/preview', body: { state: 'CA', limit: 50, skip, filters: seed } })),
+      ...[0, 3000, 20000, 60000].map((skip) => ({ path: '/api/audiences/preview', body: { state: 'CA', limit: 50, skip } })),
+      ...[0, 1000, 5000].map((skip) => ({ path: '/api/audiences/search', body: { state: 'TX', limit: 100, skip, filters: seed.slice(0, 2) } })),
+      { path: '/api/audiences/preview', body: { state: 'NY', limit: 0, filters: [['CPI_TRAVEL_INDEX', ['5-9']], ['CT_STRMSUB_SVC1', ['Y']]] } },
+    ];
+    const result = await autocannon({
+      url,
+      connections,
+      duration: seconds,
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      requests: bodies.map((b) => ({ method: 'POST', path: b.path, body: JSON.stringify(b.body) })),
+    });
+    return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx, startupMs };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
