@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Dataset } from '../src/core/dataset/dataset';
-import { recordToJson } from '../src/core/dataset/recordFormat';
+import { storedRecordToJson } from '../src/core/dataset/recordFormat';
 import { generateDataset } from '../src/core/generate';
 import { AudienceEngine } from '../src/core/query/audienceEngine';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
@@ -63,7 +63,7 @@ for (const a of pagingAudiences()) {
   const total = engine.count(request(a));
   await compare(`preview 50 at 11 skips, ${a.label} (cache off)`, spreadSkips(total, 50).map((skip) => ({ ours: () => engine.preview(request(a, 50, skip)), theirs: () => duck.previewPids(a.state, a.filters, 50, skip) })));
   await compare(`preview 50 at 11 skips, ${a.label} (paging a cached audience)`, spreadSkips(total, 50).map((skip) => ({ ours: () => warmEngine.preview(request(a, 50, skip)), theirs: () => duck.previewPids(a.state, a.filters, 50, skip) })));
-  await compare(`search 100 full records at 11 skips, ${a.label}`, spreadSkips(total, 100).map((skip) => ({ ours: () => engine.search(request(a, 100, skip)).rows.map(recordToJson), theirs: () => duck.searchPids(a.state, a.filters, 100, skip) })));
+  await compare(`search 100 full records at 11 skips, ${a.label}`, spreadSkips(total, 100).map((skip) => ({ ours: () => engine.search(request(a, 100, skip)).texts.map(storedRecordToJson), theirs: () => duck.searchPids(a.state, a.filters, 100, skip) })));
 }
 
 // Export of the largest state, in a child process for a clean peak-memory figure.

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { AppError, isAppError, type ErrorCode } from '../shared/errors';
 import type { Core } from '../core/createCore';
 import type { VerifiedKey } from '../core/keys/keyStore';
-import { recordToJson } from '../core/dataset/recordFormat';
+import { storedRecordToJson } from '../core/dataset/recordFormat';
 import { buildOpenApiDocument } from './openapi';
 import { answerClientError, checkHost, checkJsonContentType, checkOrigin, loggablePath } from './requestGuards';
 import { DEFAULT_MAX_IN_FLIGHT_PER_KEY, InFlightLimit, RateLimiter, type RateLimit } from './rateLimiter';
@@ -60,7 +60,7 @@ export function toAppError(error: unknown): AppError {
 }
 
 function searchResponseJson(page: ReturnType<Core['search']>): string {
-  return `{"total":${page.total},"limit":${page.limit},"skip":${page.skip},"results":[${page.rows.map(recordToJson).join(',')}]}`;
+  return `{"total":${page.total},"limit":${page.limit},"skip":${page.skip},"results":[${page.texts.map(storedRecordToJson).join(',')}]}`;
 }
 
 export class ApiServer {

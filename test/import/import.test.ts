@@ -141,7 +141,7 @@ describe('import of the fixture files into one dataset', () => {
     try {
       const page = core.search({ state: 'CA', limit: 10, skip: 0, filters: [] });
       expect(page.total).toBe(2);
-      expect(page.rows.map((r) => r[fieldIndex('PID')])).toEqual(['A0000000000000000000000000000001', 'A0000000000000000000000000000004']);
+      expect(page.texts.map((t) => JSON.parse(t)[fieldIndex('PID')])).toEqual(['A0000000000000000000000000000001', 'A0000000000000000000000000000004']);
       expect(core.search({ state: 'co', limit: 10, skip: 0, filters: [['GENDER', ['F']]] }).total).toBe(2);
       expect(core.search({ state: 'TX', limit: 10, skip: 0, filters: [] }).total).toBe(1);
     } finally {

@@ -72,7 +72,7 @@ describe('export → import round trip', () => {
     const a = original.search(request);
     const b = imported.search(request);
     expect(b.total).toBe(a.total);
-    expect(b.rows).toEqual(a.rows);
+    expect(b.texts).toEqual(a.texts);
     expect(imported.preview(request)).toEqual(original.preview(request));
   });
 });

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../../shared/errors';
 import { fsyncPath } from '../dataset/datasetWriter';
 import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles';
-import { CSV_HEADER, recordToCsvLine, recordToJson, type RecordValues } from '../dataset/recordFormat';
+import { CSV_HEADER, storedRecordToCsvLine, storedRecordToJson } from '../dataset/recordFormat';
 import type { Audience, AudienceEngine } from '../query/audienceEngine';
 
 export type ExportFormat = 'csv' | 'jsonl';
@@ -81,11 +81,11 @@ export async function exportAudience(engine: AudienceEngine, audience: Audience,
   try {
     if (format === 'csv') bytes += (await handle.write(CSV_HEADER + '\r\n')).bytesWritten;
     const eol = format === 'csv' ? '\r\n' : '\n';
-    const render = format === 'csv' ? recordToCsvLine : recordToJson;
+    const render = format === 'csv' ? storedRecordToCsvLine : storedRecordToJson;
     for (let skip = 0; skip < selection.total; skip += batchSize) {
       if (signal?.aborted) throw new AppError('invalid_request', 'The export was cancelled.');
       const positions = selection.page(skip, batchSize);
-      const lines = dataset.recordTexts(positions).map((text) => render(JSON.parse(text) as RecordValues));
+      const lines = dataset.recordTexts(positions).map(render);
       bytes += (await handle.write(lines.join(eol) + eol)).bytesWritten;
       const now = Date.now();
       if (onProgress && now - lastReport >= PROGRESS_INTERVAL_MS) {

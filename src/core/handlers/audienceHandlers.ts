@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { normalizeAudienceRequest } from '../../shared/audienceRequest';
 import type { Core } from '../createCore';
-import { recordToObject } from '../dataset/recordFormat';
+import { recordToObject, type RecordValues } from '../dataset/recordFormat';
 import { breakdown, breakdownField } from './breakdown';
 import type { HandlerRegistry } from './registry';
 
@@ -35,7 +35,7 @@ export function registerAudienceHandlers(registry: HandlerRegistry, core: Core):
 
   registry.register('audience/search', (input) => {
     const page = core.engine.search(normalizeAudienceRequest(input));
-    return { total: page.total, limit: page.limit, skip: page.skip, results: page.rows.map(recordToObject) };
+    return { total: page.total, limit: page.limit, skip: page.skip, results: page.texts.map((text) => recordToObject(JSON.parse(text) as RecordValues)) };
   });
 
   registry.register('audience/breakdown', ({ state, filters, field, max }) => {

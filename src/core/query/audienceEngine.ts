@@ -16,8 +16,8 @@ export interface SearchPage {
   total: number;
   limit: number;
   skip: number;
-  /** Full records as value arrays in catalog order (see recordFormat for their JSON). */
-  rows: Row[];
+  /** Full records as their stored JSON array text (recordFormat renders them without parsing). */
+  texts: string[];
 }
 
 const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
@@ -106,7 +106,7 @@ export class AudienceEngine {
       total: selection.total,
       limit: request.limit,
       skip: request.skip,
-      rows: this.dataset.fullRows(selection.page(request.skip, request.limit)),
+      texts: this.dataset.recordTexts(selection.page(request.skip, request.limit)),
     };
   }
 

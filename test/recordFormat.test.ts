@@ -1,0 +1,40 @@
+// The stored-text renderers must say exactly what the parse-then-render path says, for every kind
+// of value: plain, empty, quotes, commas, line breaks, backslashes, non-ASCII, numbers.
+import { describe, expect, it } from 'vitest';
+import { FIELDS } from '../src/shared/fields';
+import { generateRecords } from '../src/core/generate';
+import {
+  parseStoredPrefix,
+  recordToCsvLine,
+  recordToJson,
+  storedRecordToCsvLine,
+  storedRecordToJson,
+  type RecordValues,
+} from '../src/core/dataset/recordFormat';
+
+const tricky = ['', 'PLAIN', 'A,B', 'SAY "HI"', 'LINE\nBREAK', 'CR\rLF\r\n', 'BACK\\SLASH', '\\"', 'ÑANDÚ 東京', '\u0001CTRL', ',', '"', ' LEADING'];
+
+describe('rendering a stored record without parsing it', () => {
+  it('matches recordToCsvLine and recordToJson for generated records', () => {
+    for (const values of generateRecords(300, 11)) {
+      const text = JSON.stringify(values);
+      expect(storedRecordToCsvLine(text)).toBe(recordToCsvLine(values));
+      expect(storedRecordToJson(text)).toBe(recordToJson(values));
+      expect(parseStoredPrefix(text, 20)).toEqual(values.slice(0, 20));
+    }
+  });
+
+  it('matches them for every awkward string and number in every position', () => {
+    const base = [...generateRecords(1, 3)][0]!;
+    FIELDS.forEach((f, i) => {
+      const variants: Array<string | number> = f.type === 'string' ? tricky : [0, 7, 123456789, -3, 34.056789, -118.25, 1e21];
+      for (const v of variants) {
+        const values = [...base] as Array<string | number>;
+        values[i] = v;
+        const text = JSON.stringify(values as RecordValues);
+        expect(storedRecordToCsvLine(text), `${f.name} ${JSON.stringify(v)}`).toBe(recordToCsvLine(values));
+        expect(storedRecordToJson(text), `${f.name} ${JSON.stringify(v)}`).toBe(recordToJson(values));
+      }
+    });
+  });
+});
