@@ -7,7 +7,8 @@ import vue from '@vitejs/plugin-vue';
 
 export default defineConfig({
   main: {
-    build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
+    // The import's parsing worker is its own entry: a worker thread loads a file, not a chunk.
+    build: { rollupOptions: { input: { index: resolve('src/main/index.ts'), readWorker: resolve('src/core/import/readWorker.ts') } } },
   },
   preload: {
     // A sandboxed preload must be one CommonJS file with nothing left to require but electron.

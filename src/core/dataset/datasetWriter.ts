@@ -110,6 +110,14 @@ export class DatasetWriter {
 
   /** Appends one record; records must come in ascending (STATE, PID) order with unique PIDs. */
   append(values: RecordValues): void {
+    this.appendWithJson(values, JSON.stringify(values));
+  }
+
+  /**
+   * append() for a caller that already has the record's text, `json` = JSON.stringify(values)
+   * exactly (the import serialises each row once, on its reading thread): saves a second stringify.
+   */
+  appendWithJson(values: RecordValues, json: string): void {
     const state = values[STATE_INDEX] as string;
     const pid = values[PID_INDEX] as string;
     if (state < this.lastState || (state === this.lastState && pid <= this.lastPid))
@@ -120,7 +128,7 @@ export class DatasetWriter {
     this.lastPid = pid;
 
     const pos = this.count++;
-    this.insertRow.run(pos, JSON.stringify(values));
+    this.insertRow.run(pos, json);
     const strings = this.stringColumns;
     for (let k = 0; k < strings.length; k++) strings[k]![1].push(values[strings[k]![0]] as string);
     const ints = this.intColumns;

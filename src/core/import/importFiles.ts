@@ -4,31 +4,33 @@
 //
 //   1. check    every file is recognised and its header mapped before anything is written;
 //               leftovers of killed imports are removed.
-//   2. read     csv-parse streams each file; each row is checked (rowRules) and either staged
-//               (Staging: a SQLite file beside the target) or written to the rejects file.
-//   3. write    duplicates are dropped (the row read last wins), the rest is read back in
-//               (STATE, PID) order into DatasetWriter, which builds `<out>.building-<pid>` and
-//               renames it over <out> only when complete: a crash, kill or cancel at any moment
-//               leaves the previous dataset as it was.
+//   2. read     a worker thread (rowSource) streams each file through papaparse and checks each
+//               row (rowRules); on this thread each rejected row goes to the rejects file and
+//               each accepted one to recordSinks: straight into DatasetWriter while the rows come
+//               in (STATE, PID) order (the app's own exports), else (the import then reads again
+//               from the start) into the staging table, a SQLite file beside the target.
+//   3. write    when staged: duplicates are dropped (the row read last wins), the rest is read
+//               back in (STATE, PID) order into DatasetWriter. The writer builds
+//               `<out>.building-<pid>` and renames it over <out> only when complete: a crash,
+//               kill or cancel at any moment leaves the previous dataset as it was.
 import { existsSync, closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { fieldIndex } from '../../shared/fields';
 import { DatasetWriter } from '../dataset/datasetWriter';
 import type { RecordValues } from '../dataset/recordFormat';
 import { removeLeftovers, stagingPathFor } from './leftovers';
 import { RejectsFile } from './rejectsFile';
-import { RowChecker } from './rowRules';
-import { inspectSource, streamRecords, type SourceInfo } from './sourceFile';
+import type { RowBatch } from './readRows';
+import { NotSorted, SortedRecords, StagedRecords } from './recordSinks';
+import { readBatches } from './rowSource';
+import { inspectSource, type SourceInfo } from './sourceFile';
 import { Staging } from './staging';
-import type { FileSummary, ImportOptions, ImportProgress, ImportSummary, RejectedRow } from './types';
+import type { FileSummary, ImportOptions, ImportProgress, ImportSummary } from './types';
 
 export type { Delimiter, ImportOptions, ImportProgress, ImportSummary, RejectedRow, FileSummary } from './types';
 
 const PROGRESS_INTERVAL_MS = 200;
 const YIELD_EVERY = 2000;
-const PID = fieldIndex('PID');
-const STATE = fieldIndex('STATE');
 
 const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
@@ -95,76 +97,76 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     if (f.unknownColumns.length > 0)
       onNotice?.(`${f.path}: ignored ${f.unknownColumns.length} unknown column${f.unknownColumns.length > 1 ? 's' : ''}: ${f.unknownColumns.join(', ')}`);
   const totalBytes = sources.reduce((sum, s) => sum + s.size, 0);
+  const fileStart = sources.map((_, i) => sources.slice(0, i).reduce((sum, s) => sum + s.size, 0));
+  const metadata = { source: 'import', import_files: JSON.stringify(sources.map((s) => basename(s.path))) };
 
   const counts = { read: 0, imported: 0, rejected: 0 };
-  let bytesDone = 0;
   let lastReport = 0;
   let lastPhase = '';
+  let rowsReported = 0;
   const report = (progress: Omit<ImportProgress, 'totalBytes'>, force = false): void => {
     const now = performance.now();
     if (!onProgress || (!force && progress.phase === lastPhase && now - lastReport < PROGRESS_INTERVAL_MS)) return;
+    // A reading started again (see NotSorted) reports nothing until it is past where the first stopped.
+    if (progress.phase === 'reading' && progress.rowsRead < rowsReported) return;
+    rowsReported = progress.rowsRead;
     lastReport = now;
     lastPhase = progress.phase;
     onProgress({ ...progress, totalBytes });
   };
 
-  const staging = new Staging(stagingPathFor(out));
   const rejects = new RejectsFile(rejectsPath);
+  const sorted = new SortedRecords(() => new DatasetWriter(out, metadata));
+  let staged: StagedRecords | undefined;
   let writer: DatasetWriter | undefined;
   try {
-    // 2. Read: every row is staged or rejected; `seq` is its position in the whole input.
-    let seq = 0;
-    for (let i = 0; i < sources.length; i++) {
+    // 2. Read, and write while the rows come in (STATE, PID) order.
+    let readStarted = performance.now();
+    const take = (batch: RowBatch): void => {
       if (signal?.aborted) throw cancelled();
-      const source = sources[i]!;
-      const summary = files[i]!;
-      const checker = new RowChecker(source.map);
-      const reject = (row: Omit<RejectedRow, 'file'>): void => {
-        rejects.add({ file: source.path, ...row });
-        counts.rejected++;
-        summary.rejected++;
-      };
-      let header = true;
-      const stream = streamRecords(
-        source,
-        {
-          record: ({ cells, line, raw }) => {
-            if (header) {
-              header = false;
-              if (cells.length !== source.header.length || cells.some((c, k) => c !== source.header[k]))
-                throw new AppError('invalid_request', `${source.path}: the header line holds a quoted line break; write the header on one line.`, 'files');
-              return;
-            }
-            counts.read++;
-            summary.read++;
-            // csv-parse decodes UTF-8; bytes that are not UTF-8 come out as U+FFFD.
-            const values = raw.includes('\uFFFD') ? undefined : checker.check(cells);
-            if (values === undefined) reject({ line, field: '', reason: 'not valid UTF-8 text', raw });
-            else if (values === null) reject({ line, field: checker.field, reason: checker.reason, raw });
-            else {
-              staging.add(seq++, values[PID] as string, values[STATE] as string, JSON.stringify(values));
-              counts.imported++;
-              summary.imported++;
-            }
-            if ((counts.read & 1023) === 0)
-              report({ phase: 'reading', rowsRead: counts.read, bytesRead: bytesDone + stream.file.bytesRead, rowsWritten: 0, rowsPerSecond: rate(counts.read, started) });
-          },
-          unclosed: ({ line, raw }) => {
-            counts.read++;
-            summary.read++;
-            reject({ line, field: '', reason: 'a quoted field is never closed (the row runs to the end of the file)', raw });
-          },
-        },
-        signal,
-      );
-      await stream.done;
-      bytesDone += source.size;
+      const summary = files[batch.file]!;
+      for (const r of batch.rejects) rejects.add({ file: summary.path, ...r });
+      const seq = counts.imported;
+      counts.read += batch.read;
+      counts.imported += batch.accepted;
+      counts.rejected += batch.rejects.length;
+      summary.read += batch.read;
+      summary.imported += batch.accepted;
+      summary.rejected += batch.rejects.length;
+      if (batch.accepted > 0) {
+        const texts = batch.json.split('\n');
+        if (!staged)
+          try {
+            sorted.add(batch.keys, texts);
+          } catch (e) {
+            if (!(e instanceof NotSorted) || sorted.written > 0) throw e;
+            staged = new StagedRecords(new Staging(stagingPathFor(out))); // nothing written: stage from here on
+          }
+        if (staged) staged.add(batch.keys, texts, seq);
+      }
+      report({ phase: 'reading', rowsRead: counts.read, bytesRead: fileStart[batch.file]! + batch.bytesRead, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) });
+    };
+    try {
+      await readBatches(sources, take, signal);
+      writer = sorted.dataset;
+    } catch (e) {
+      if (!(e instanceof NotSorted)) throw e;
+      // Rows were written before the order broke: start again, staging every row; what was
+      // written or rejected so far is dropped.
+      sorted.dataset?.abort();
+      sorted.written = 0;
+      rejects.reset();
+      counts.read = counts.imported = counts.rejected = 0;
+      for (const f of files) f.read = f.imported = f.rejected = 0;
+      readStarted = performance.now();
+      staged = new StagedRecords(new Staging(stagingPathFor(out)));
+      await readBatches(sources, take, signal);
     }
-    report({ phase: 'reading', rowsRead: counts.read, bytesRead: bytesDone, rowsWritten: 0, rowsPerSecond: rate(counts.read, started) }, true);
+    report({ phase: 'reading', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) }, true);
     if (signal?.aborted) throw cancelled();
 
-    // 3. Write: one record per PID, in (STATE, PID) order, into a new dataset file.
-    const { replaced, records } = staging.dedupe();
+    // 3. Write (staged rows): one record per PID, in (STATE, PID) order, into a new dataset file.
+    const { replaced, records } = staged ? staged.staging.dedupe(staged.duplicates) : { replaced: 0, records: counts.imported };
     if (counts.imported === 0) {
       rejects.publish();
       throw new AppError(
@@ -175,22 +177,27 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
         'files',
       );
     }
-    const writeStarted = performance.now();
-    writer = new DatasetWriter(out, { source: 'import', import_files: JSON.stringify(sources.map((s) => basename(s.path))) });
-    let written = 0;
-    for (const text of staging.sorted()) {
-      writer.append(JSON.parse(text) as RecordValues);
-      if (++written % YIELD_EVERY === 0) {
-        await yieldToEventLoop(); // lets a cancel (or a signal handler) in
-        if (signal?.aborted) throw cancelled();
-        report({ phase: 'writing', rowsRead: counts.read, bytesRead: bytesDone, rowsWritten: written, rowsPerSecond: rate(written, writeStarted) });
+    // Sorted rows were written while read: their writing rate is over the whole pass.
+    const writeStarted = staged ? performance.now() : readStarted;
+    let written = sorted.written;
+    if (staged) {
+      writer = new DatasetWriter(out, metadata);
+      for (const text of staged.staging.sorted()) {
+        writer.appendWithJson(JSON.parse(text) as RecordValues, text);
+        if (++written % YIELD_EVERY === 0) {
+          await yieldToEventLoop(); // lets a cancel (or a signal handler) in
+          if (signal?.aborted) throw cancelled();
+          report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsPerSecond: rate(written, writeStarted) });
+        }
       }
     }
     if (signal?.aborted) throw cancelled();
+    const stagingGone = staged?.staging.disposeInBackground();
     rejects.complete(); // a full disk fails here, before the dataset is replaced
-    writer.finish();
+    writer!.finish();
     rejects.publish();
-    report({ phase: 'writing', rowsRead: counts.read, bytesRead: bytesDone, rowsWritten: written, rowsPerSecond: rate(written, writeStarted) }, true);
+    await stagingGone;
+    report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsPerSecond: rate(written, writeStarted) }, true);
     return {
       ...counts,
       replaced,
@@ -201,11 +208,11 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       files,
     };
   } catch (e) {
-    writer?.abort();
+    (writer ?? sorted.dataset)?.abort();
     rejects.discard();
     throw e;
   } finally {
-    staging.dispose();
+    staged?.staging.dispose();
   }
 }
 

@@ -2,7 +2,7 @@
 // so a person can see why, fix the row and import it again. RFC 4180 like every CSV this app writes.
 // Written under a temporary name beside the target (`.<name>.partial-<pid>`) and renamed only when
 // the import has succeeded, so it always describes the dataset that is in place.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fsyncPath } from '../dataset/datasetWriter';
 import { csvField } from '../dataset/recordFormat';
@@ -19,6 +19,7 @@ export class RejectsFile {
   readonly tempPath: string;
   private readonly fd: number;
   private buffer = '';
+  private position = 0;
   private closed = false;
 
   constructor(readonly targetPath: string) {
@@ -32,8 +33,15 @@ export class RejectsFile {
     if (this.buffer.length >= FLUSH_AT) this.flush();
   }
 
+  /** Empties the file (an import that starts its reading again, see importFiles). */
+  reset(): void {
+    this.buffer = REJECTS_HEADER + '\r\n';
+    ftruncateSync(this.fd, 0);
+    this.position = 0;
+  }
+
   private flush(): void {
-    if (this.buffer) writeSync(this.fd, this.buffer);
+    if (this.buffer) this.position += writeSync(this.fd, this.buffer, this.position);
     this.buffer = '';
   }
 

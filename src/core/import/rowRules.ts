@@ -91,45 +91,53 @@ function wholeNumber(cell: string): number {
 const quote = (value: string): string => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 
 /**
- * Checks and converts rows of one file. `check` returns the record's values, or null with `field`
- * and `reason` set: one object reused for every row (the hot loop of an import).
+ * Checks and converts rows of one file (the hot loop of an import: ~400 cells a row). `check` fills
+ * `values`, one array reused for every row: no object is built per row, and the caller serialises
+ * the record at once. Columns the header does not name keep their absent value; every named column
+ * is written on every row, so nothing of a previous row survives. On a rejected row `field` and
+ * `reason` say why (and `values` holds a mix of rows: not to be used).
  */
 export class RowChecker {
   field = '';
   reason = '';
+  /** The record of the row last checked, in catalog order. */
+  readonly values: Array<string | number> = ABSENT.slice();
 
   constructor(private readonly header: HeaderMap) {}
 
-  private reject(field: string, reason: string): null {
+  private reject(field: string, reason: string): false {
     this.field = field;
     this.reason = reason;
-    return null;
+    return false;
   }
 
-  check(cells: readonly string[]): Array<string | number> | null {
+  /** `upperCase`: the caller knows that no cell changes in toUpperCase() (see RowReader.upperCase). */
+  check(cells: readonly string[], upperCase = false): boolean {
     const { width, fieldOf, kinds } = this.header;
     if (cells.length !== width) return this.reject('', `has ${cells.length} fields where the header has ${width}`);
-    const values = ABSENT.slice();
+    const values = this.values;
     for (let c = 0; c < width; c++) {
       const kind = kinds[c]!;
-      let cell = cells[c]!;
-      // Most cells of a vendor row are empty: absent data, already in place (Kind order matters).
-      if (kind === Kind.Ignored || (cell === '' && kind < Kind.Pid)) continue;
+      if (kind === Kind.Ignored) continue;
       const index = fieldOf[c]!;
-      if (cell.charCodeAt(0) <= 32 || cell.charCodeAt(cell.length - 1) <= 32) cell = cell.trim();
+      let cell = cells[c]!;
+      if (cell !== '' && (cell.charCodeAt(0) <= 32 || cell.charCodeAt(cell.length - 1) <= 32)) cell = cell.trim();
+      // Many cells of a vendor row are empty: absent data ("" or 0; the kinds before Pid allow it).
+      if (cell === '' && kind < Kind.Pid) {
+        values[index] = ABSENT[index]!;
+        continue;
+      }
       switch (kind) {
         case Kind.Text:
-          values[index] = cell.toUpperCase();
+          values[index] = upperCase ? cell : cell.toUpperCase();
           break;
         case Kind.Integer: {
-          if (cell === '') break;
           const n = wholeNumber(cell);
           if (n < 0) return this.reject(FIELDS[index]!.name, `not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}: ${quote(cell)}`);
           values[index] = n;
           break;
         }
         case Kind.Decimal: {
-          if (cell === '') break;
           const n = Number(cell);
           const name = FIELDS[index]!.name;
           const limit = DECIMAL_LIMIT[name] ?? Number.MAX_VALUE;
@@ -162,6 +170,6 @@ export class RowChecker {
         }
       }
     }
-    return values;
+    return true;
   }
 }

@@ -1,27 +1,31 @@
 // One vendor file: recognised before anything is imported (gzip by its magic bytes, not its name;
-// the delimiter from the header line; the header mapped to catalog fields), then streamed through
-// csv-parse one record at a time, with each record's physical start line and its text as in the file.
+// the delimiter and the line ending from the header line; the header mapped to catalog fields),
+// then opened as a stream of UTF-8 text for rowReader.ts.
 import { closeSync, openSync, readSync, statSync, createReadStream, type ReadStream } from 'node:fs';
-import { pipeline } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
-import { parse as parseSync } from 'csv-parse/sync';
-import { parse, type CsvError, type Options as ParseOptions, type Parser } from 'csv-parse';
+import Papa from 'papaparse';
 import { AppError } from '../../shared/errors';
 import { mapHeader, type HeaderMap } from './rowRules';
 import type { Delimiter } from './types';
 
 /** How much of a file is read to find its header line (compressed bytes for gzip). */
 const HEAD_BYTES = 256 * 1024;
-/** A row longer than this is not a row but an unclosed quote swallowing the file: the import stops. */
-export const MAX_ROW_CHARS = 1024 * 1024;
+/** Bytes read from disk at a time; gzip inflates into chunks of the same size. */
+const CHUNK_BYTES = 1 << 20;
 
 export const DELIMITERS: readonly Delimiter[] = [',', '\t', '|'];
 
+export type Newline = '\r\n' | '\n' | '\r';
+
+/** What the import knows of a file before reading its rows; plain data, so a worker thread can take it. */
 export interface SourceInfo {
   path: string;
   size: number;
   gzip: boolean;
   delimiter: Delimiter;
+  /** The header line's own line ending: every row of the file ends the same way (as csv-parse read files). */
+  newline: Newline;
   header: string[];
   map: HeaderMap;
 }
@@ -77,139 +81,29 @@ export function inspectSource(path: string, forced?: Delimiter): SourceInfo {
   const wholeFile = raw.length === size; // the head is the whole file (decompressed in full if gzip)
   if (eol < 0 && !wholeFile) throw fail(`${path}: no line break in its first ${HEAD_BYTES / 1024} KB; is it a CSV file?`);
   const line = eol < 0 ? text : text.slice(0, eol);
+  const newline: Newline = eol < 0 || text[eol] === '\n' ? '\n' : text[eol + 1] === '\n' ? '\r\n' : '\r';
   const delimiter = forced ?? detectDelimiter(path, line);
-  let header: string[];
-  try {
-    header = (parseSync(line, { delimiter, relax_quotes: true, relax_column_count: true }) as string[][])[0] ?? [];
-  } catch {
-    throw fail(`${path}: the header line is not valid CSV.`);
-  }
-  return { path, size, gzip, delimiter, header, map: mapHeader(path, header) };
+  // The header goes through the same parser as the rows; a header whose quotes do not close on its
+  // line is caught when its row is read (it must equal this one).
+  const parsed = Papa.parse<string[]>(line, { delimiter, newline, quoteChar: '"' });
+  const header = parsed.data[0] ?? [];
+  if (parsed.errors.length > 0 || parsed.data.length !== 1) throw fail(`${path}: the header line is not valid CSV.`);
+  return { path, size, gzip, delimiter, newline, header, map: mapHeader(path, header) };
 }
 
-/** One record of a file: its cells, the physical line it starts on and its text as in the file. */
-export interface SourceRecord {
-  cells: string[];
-  line: number;
-  raw: string;
+/** A file's text, decoded chunk by chunk (a character split between chunks is decoded whole). */
+export function openText(info: SourceInfo): { file: ReadStream; text: Readable } {
+  const file = createReadStream(info.path, { highWaterMark: CHUNK_BYTES });
+  // pipeline() forwards an error of the file (or of gunzip) to the stream we read, and destroys both
+  // when reading stops early.
+  const text = info.gzip ? pipeline(file, createGunzip({ chunkSize: CHUNK_BYTES }), () => undefined) : file;
+  text.setEncoding('utf8');
+  return { file, text };
 }
 
-export interface RecordStreamHandlers {
-  /** Called for every record, the header included (line 1 unless blank lines precede it). */
-  record(record: SourceRecord): void;
-  /** A quoted field still open at the end of the file: the rest of the file, as one rejected row. */
-  unclosed(record: Omit<SourceRecord, 'cells'>): void;
-}
-
-function lineBreaks(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  if (text.includes('\r')) for (let i = text.indexOf('\r'); i >= 0; i = text.indexOf('\r', i + 1)) if (text[i + 1] !== '\n') n++;
-  return n;
-}
-
-/**
- * Streams a file's records through csv-parse (constant memory). csv-parse's `raw` text of a record
- * holds the blank lines skipped before it and the first character of its line ending; both are
- * taken off here and used to count physical lines (CRLF, LF and CR each end one line).
- */
-export function streamRecords(
-  info: SourceInfo,
-  handlers: RecordStreamHandlers,
-  signal: AbortSignal | undefined,
-): { file: ReadStream; done: Promise<void> } {
-  const file = createReadStream(info.path, { highWaterMark: 1 << 20 });
-  let nextLine = 1;
-  const locate = (raw: string, ended: boolean): { line: number; raw: string } => {
-    let start = 0;
-    while (start < raw.length && (raw.charCodeAt(start) === 10 || raw.charCodeAt(start) === 13)) start++;
-    let end = raw.length;
-    if (ended) {
-      // A record's raw text ends with the first character of its line ending.
-      const last = raw.charCodeAt(end - 1);
-      if (end > start && (last === 10 || last === 13)) end--;
-    } else {
-      // The rest of a file after an unclosed quote: drop the file's final line ending.
-      if (raw.endsWith('\r\n')) end -= 2;
-      else if (raw.endsWith('\n') || raw.endsWith('\r')) end -= 1;
-    }
-    const body = start === 0 && end === raw.length ? raw : raw.slice(start, end);
-    const line = nextLine + start;
-    nextLine = line + lineBreaks(body) + 1;
-    return { line, raw: body };
-  };
-  let failure: unknown;
-  const parser: Parser = parse({
-    delimiter: info.delimiter,
-    bom: true,
-    // A quote inside an unquoted field is a literal character (5'10" or a stray quote), as
-    // spreadsheets read it; a field that opens with a quote must close it.
-    relax_quotes: true,
-    // Rows with the wrong field count are emitted and rejected by the row rules, not fatal here.
-    relax_column_count: true,
-    skip_empty_lines: true,
-    raw: true,
-    max_record_size: MAX_ROW_CHARS,
-    // Only an unclosed quote at the end of the file is skipped (as one rejected row); on_skip throwing
-    // turns every other parser error into a failure of the import.
-    skip_records_with_error: true,
-    on_skip: (err: CsvError | undefined, raw: string | undefined): undefined => {
-      if (err?.code === 'CSV_QUOTE_NOT_CLOSED' && raw !== undefined) {
-        try {
-          handlers.unclosed(locate(raw, false));
-        } catch (e) {
-          failure = e;
-          throw e;
-        }
-        return undefined;
-      }
-      throw err;
-    },
-  } satisfies ParseOptions);
-  parser.on('data', (out: { record: string[]; raw: string }) => {
-    if (failure) return;
-    try {
-      const where = locate(out.raw, true);
-      handlers.record({ cells: out.record, line: where.line, raw: where.raw });
-    } catch (e) {
-      failure = e;
-      parser.destroy(e as Error);
-    }
-  });
-  const streams = info.gzip ? [file, createGunzip(), parser] : [file, parser];
-  const done = new Promise<void>((resolve, reject) => {
-    const settle = (err: NodeJS.ErrnoException | null | undefined): void => {
-      if (failure) return reject(failure);
-      if (!err) return resolve();
-      if (signal?.aborted) return reject(err);
-      reject(translate(info.path, err, nextLine));
-    };
-    // The pipeline is done when csv-parse has emitted its last record ('end'), not just consumed its input.
-    let finished = false;
-    let ended = false;
-    parser.once('end', () => {
-      ended = true;
-      if (finished) settle(null);
-    });
-    pipeline(streams as unknown as [ReadStream, Parser], (err) => {
-      if (err) return settle(err);
-      finished = true;
-      if (ended) settle(null);
-    });
-  });
-  if (signal) {
-    const abort = (): void => void parser.destroy(new AppError('invalid_request', 'The import was cancelled.'));
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
-    void done.catch(() => undefined).finally(() => signal.removeEventListener('abort', abort));
-  }
-  return { file, done };
-}
-
-function translate(path: string, err: NodeJS.ErrnoException & { code?: string }, line: number): AppError {
+/** A failure while streaming a file, as the error the import reports. */
+export function readFailure(path: string, err: NodeJS.ErrnoException, line: number): AppError {
   if (err instanceof AppError) return err;
-  if (err.code === 'CSV_MAX_RECORD_SIZE')
-    return fail(`${path}: the row starting near line ${line} is longer than ${MAX_ROW_CHARS / 1024 / 1024} MB; is a quote never closed?`);
   if (String(err.code).startsWith('Z_')) return fail(`${path}: the gzip data is damaged near line ${line} (${err.message}).`);
   if (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR') return fail(`${path}: cannot be read (${err.code}).`);
   return fail(`${path}: cannot be read near line ${line}: ${err.message}`);

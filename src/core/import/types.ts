@@ -20,7 +20,10 @@ export interface ImportOptions {
 }
 
 export interface ImportProgress {
-  /** 'reading': parsing and checking rows; 'writing': building the dataset from the sorted rows. */
+  /**
+   * 'reading': parsing and checking rows (and writing them, when they come in (STATE, PID) order);
+   * 'writing': building the dataset from the staged rows, sorted (for sorted input: its last step).
+   */
   phase: 'reading' | 'writing';
   /** Data rows read so far (header and blank lines excluded), over all files. */
   rowsRead: number;
@@ -28,7 +31,7 @@ export interface ImportProgress {
   bytesRead: number;
   /** Size of all the files on disk. */
   totalBytes: number;
-  /** Records written into the new dataset so far (writing phase). */
+  /** Records written into the new dataset so far (while reading too, for rows in (STATE, PID) order). */
   rowsWritten: number;
   /** Rows read a second while reading; records written a second while writing. */
   rowsPerSecond: number;

@@ -1,0 +1,113 @@
+// The read side of an import: every file streamed through papaparse (rowReader), every row checked
+// (rowRules), and handed on in batches of plain strings: accepted rows as their record's JSON text
+// and (STATE, PID) key, rejected rows with their reason. No disk writes, no shared state: it runs
+// on a worker thread (readWorker.ts), where a batch crosses threads as a few strings, or on the
+// calling thread when no worker can be started.
+import { AppError } from '../../shared/errors';
+import { fieldIndex } from '../../shared/fields';
+import { RowReader } from './rowReader';
+import { RowChecker } from './rowRules';
+import { openText, readFailure, type SourceInfo } from './sourceFile';
+import type { RejectedRow } from './types';
+
+/** A row longer than this is not a row but an unclosed quote swallowing the file: the import stops. */
+export const MAX_ROW_CHARS = 1024 * 1024;
+/** Rows a batch holds at most (~1 KB of JSON each for full records). */
+const BATCH_ROWS = 512;
+/** A key: STATE (2 characters) then PID (32): keys compare as (STATE, PID) pairs do. */
+export const KEY_LENGTH = 34;
+
+const PID = fieldIndex('PID');
+const STATE = fieldIndex('STATE');
+
+export interface RowBatch {
+  /** Index of the file in the import's list. */
+  file: number;
+  /** Data rows read (accepted + rejected). */
+  read: number;
+  accepted: number;
+  /** The accepted rows' keys, concatenated (KEY_LENGTH characters each). */
+  keys: string;
+  /** The accepted rows' records as JSON.stringify(values) texts, joined by '\n' (which JSON escapes). */
+  json: string;
+  rejects: Array<Omit<RejectedRow, 'file'>>;
+  /** Bytes of this file read so far (as stored: compressed for gzip). */
+  bytesRead: number;
+}
+
+export type BatchSink = (batch: RowBatch) => void | Promise<void>;
+
+const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
+
+export async function readRows(sources: readonly SourceInfo[], emit: BatchSink, signal?: AbortSignal): Promise<void> {
+  for (let i = 0; i < sources.length; i++) await readFile(i, sources[i]!, emit, signal);
+}
+
+async function readFile(fileIndex: number, info: SourceInfo, emit: BatchSink, signal: AbortSignal | undefined): Promise<void> {
+  const { file, text } = openText(info);
+  const checker = new RowChecker(info.map);
+  const values = checker.values;
+  const ready: RowBatch[] = [];
+  let keys: string[] = [];
+  let jsons: string[] = [];
+  let batch = newBatch();
+  function newBatch(): RowBatch {
+    return { file: fileIndex, read: 0, accepted: 0, keys: '', json: '', rejects: [], bytesRead: 0 };
+  }
+  function close(): void {
+    batch.keys = keys.join('');
+    batch.json = jsons.join('\n');
+    batch.bytesRead = file.bytesRead;
+    ready.push(batch);
+    batch = newBatch();
+    keys = [];
+    jsons = [];
+  }
+  let header = true;
+  const reader: RowReader = new RowReader(info.delimiter, info.newline, {
+    row(cells, line, utf8) {
+      if (header) {
+        header = false;
+        if (cells.length !== info.header.length || cells.some((c, k) => c !== info.header[k]))
+          throw new AppError('invalid_request', `${info.path}: the header line holds a quoted line break; write the header on one line.`, 'files');
+        return;
+      }
+      batch.read++;
+      if (!utf8) batch.rejects.push({ line, field: '', reason: 'not valid UTF-8 text', raw: reader.rawRow() });
+      else if (!checker.check(cells, reader.upperCase)) batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: reader.rawRow() });
+      else {
+        keys.push((values[STATE] as string) + (values[PID] as string));
+        jsons.push(JSON.stringify(values));
+        batch.accepted++;
+      }
+      if (batch.read >= BATCH_ROWS) close();
+    },
+    broken(line, raw, reason) {
+      batch.read++;
+      batch.rejects.push({ line, field: '', reason, raw });
+      if (batch.read >= BATCH_ROWS) close();
+    },
+  });
+  const chunks = text[Symbol.asyncIterator]() as AsyncIterator<string>;
+  try {
+    for (let ended = false; !ended; ) {
+      if (signal?.aborted) throw cancelled();
+      try {
+        const next = await chunks.next();
+        ended = next.done === true;
+        if (ended) reader.end();
+        else reader.push(next.value);
+        if (reader.pending > MAX_ROW_CHARS)
+          throw new AppError('invalid_request', `${info.path}: the row starting near line ${reader.nextLine} is longer than ${MAX_ROW_CHARS / 1024 / 1024} MB; is a quote never closed?`, 'files');
+      } catch (e) {
+        if (signal?.aborted) throw cancelled();
+        throw readFailure(info.path, e as NodeJS.ErrnoException, reader.nextLine);
+      }
+      if (ended) close();
+      // Batches wait for the end of a chunk: emit may wait (for a worker's credit), the parser cannot.
+      for (const b of ready.splice(0)) await emit(b);
+    }
+  } finally {
+    text.destroy();
+  }
+}

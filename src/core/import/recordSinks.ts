@@ -1,0 +1,73 @@
+// Where an import's accepted rows go, batch by batch (texts: each row's record as JSON; keys: its
+// STATE + PID, KEY_LENGTH characters each, see readRows.ts).
+//
+// DatasetWriter needs records in ascending (STATE, PID) order, one per PID. The app's own exports
+// are already in that order (one file per state in PID order, or one file in (STATE, PID) order),
+// so SortedRecords writes rows as they come, with no staging table and no sort: about half the
+// work of an import. A batch it cannot write (a row out of order, or a PID already written, which
+// must replace the earlier row) throws NotSorted, and the rows go to StagedRecords instead: the
+// staging table, sorted and de-duplicated once everything is read. If nothing was written yet
+// (a file in any other order shows it in its first batch) staging simply takes over; otherwise the
+// import must read again from the start (importFiles).
+import type { DatasetWriter } from '../dataset/datasetWriter';
+import type { RecordValues } from '../dataset/recordFormat';
+import { PidSet } from './pidSet';
+import { KEY_LENGTH } from './readRows';
+import type { Staging } from './staging';
+
+export class NotSorted extends Error {
+  constructor() {
+    super('The rows are not in (STATE, PID) order.');
+  }
+}
+
+export class SortedRecords {
+  private lastKey = '';
+  private readonly pids = new PidSet();
+  private writer: DatasetWriter | undefined;
+  written = 0;
+
+  /** `open` creates the dataset writer at the first row (an import without valid rows creates none). */
+  constructor(private readonly open: () => DatasetWriter) {}
+
+  get dataset(): DatasetWriter | undefined {
+    return this.writer;
+  }
+
+  /** Writes a batch entirely, or (NotSorted) nothing of it. */
+  add(keys: string, texts: readonly string[]): void {
+    let last = this.lastKey;
+    for (let k = 0; k < texts.length; k++) {
+      const at = k * KEY_LENGTH;
+      const key = keys.slice(at, at + KEY_LENGTH);
+      // Keys compare as (STATE, PID) pairs do: STATE is always 2 characters, PID 32.
+      if (key <= last || !this.pids.add(keys, at + 2)) throw new NotSorted();
+      last = key;
+    }
+    this.lastKey = last;
+    this.writer ??= this.open();
+    for (let k = 0; k < texts.length; k++) {
+      // JSON.parse gives the values (this thread's own strings, not slices of a batch, which the
+      // writer's dictionaries would keep alive); the text itself is stored as it is.
+      this.writer.appendWithJson(JSON.parse(texts[k]!) as RecordValues, texts[k]!);
+      this.written++;
+    }
+  }
+}
+
+export class StagedRecords {
+  private readonly pids = new PidSet();
+  /** Whether a PID came twice: only then has the staging table duplicates to drop. */
+  duplicates = false;
+
+  constructor(readonly staging: Staging) {}
+
+  /** `seq`: the input position (over all files) of the first row; later rows of a PID win. */
+  add(keys: string, texts: readonly string[], seq: number): void {
+    for (let k = 0; k < texts.length; k++) {
+      const at = k * KEY_LENGTH;
+      if (!this.pids.add(keys, at + 2)) this.duplicates = true;
+      this.staging.add(seq + k, keys.slice(at + 2, at + KEY_LENGTH), keys.slice(at, at + 2), texts[k]!);
+    }
+  }
+}
