@@ -70,8 +70,20 @@ describe('packaged app (linux dir target)', () => {
 
   it('carries every package the main bundle imports, and not the renderer-only ones', () => {
     const files = new Set(listPackage(asar, { isPack: false }));
-    const bare = [...text('out/main/index.js').matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]!).filter((s) => !s.startsWith('node:') && s !== 'electron');
-    expect(bare.sort()).toEqual(['better-sqlite3', 'fastify', 'zod']);
+    // Every entry of the main build (the process and the import's worker) and the chunks they share.
+    const bare = new Set<string>();
+    const seen = new Set<string>();
+    const walk = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, spec] of text(file).matchAll(/^import .* from "([^"]+)";$/gm)) {
+        if (spec!.startsWith('./')) walk(join(file, '..', spec!));
+        else if (!spec!.startsWith('node:') && spec !== 'electron') bare.add(spec!);
+      }
+    };
+    walk('out/main/index.js');
+    walk('out/main/readWorker.js');
+    expect([...bare].sort()).toEqual(['better-sqlite3', 'fastify', 'papaparse', 'zod']);
     for (const pkg of bare) expect(files.has(`/node_modules/${pkg}/package.json`)).toBe(true);
     expect(files.has('/node_modules/ag-grid-community/package.json')).toBe(false);
     expect(files.has('/node_modules/electron/package.json')).toBe(false);
