@@ -6,6 +6,7 @@ import { openAppState } from './appState/appStateDb';
 import { AuditLog } from './appState/auditLog';
 import { SavedAudienceStore } from './appState/savedAudiences';
 import { ExportJobs } from './export/exportJobs';
+import { ImportJobs } from './import/importJobs';
 import { defaultHomeDir } from './appState/homeDir';
 import { Dataset } from './dataset/dataset';
 import { KeyStore } from './keys/keyStore';
@@ -28,7 +29,9 @@ export class Core {
   readonly savedAudiences: SavedAudienceStore;
   readonly auditLog: AuditLog;
   readonly exportJobs: ExportJobs;
+  readonly importJobs: ImportJobs;
   private current: AudienceEngine | null = null;
+  private readonly datasetListeners: Array<(path: string) => void> = [];
   private readonly queryBudgetMs: number;
 
   constructor(options: CoreOptions = {}) {
@@ -39,16 +42,46 @@ export class Core {
     this.savedAudiences = new SavedAudienceStore(this.appState);
     this.auditLog = new AuditLog(this.appState);
     this.exportJobs = new ExportJobs(() => this.engine, this.auditLog);
+    this.importJobs = new ImportJobs({
+      homeDir: this.homeDir,
+      audit: this.auditLog,
+      currentDataset: () => this.current?.dataset.path ?? null,
+      switchTo: (path) => this.switchDataset(path),
+    });
     if (options.datasetPath) this.openDataset(options.datasetPath);
   }
 
   /** Opens a dataset and makes it current; the previous one is closed only once the new one opened. */
   openDataset(path: string): Dataset {
+    return this.switch(path).dataset;
+  }
+
+  /**
+   * openDataset for a dataset replacing the one in use while the app runs (an import): resolves with
+   * the previous dataset's path once it is closed, which waits for exports still reading from it.
+   */
+  switchDataset(path: string): Promise<string | null> {
+    return this.switch(path).previousClosed;
+  }
+
+  /** Called with the new dataset's path whenever one becomes current (the desktop app remembers it). */
+  onDatasetOpened(listener: (path: string) => void): void {
+    this.datasetListeners.push(listener);
+  }
+
+  private switch(path: string): { dataset: Dataset; previousClosed: Promise<string | null> } {
     const dataset = Dataset.open(path);
     const previous = this.current;
     this.current = new AudienceEngine(dataset, { queryBudgetMs: this.queryBudgetMs });
-    previous?.dataset.close();
-    return dataset;
+    for (const listener of this.datasetListeners) listener(path);
+    // Queries answer from the new dataset from now on; an export still reading the old one keeps it open.
+    const previousClosed = previous
+      ? this.exportJobs.idle(previous).then(() => {
+          previous.dataset.close();
+          return previous.dataset.path;
+        })
+      : Promise.resolve(null);
+    return { dataset, previousClosed };
   }
 
   /** Closes the current dataset (e.g. while an import replaces its file). */
@@ -77,9 +110,10 @@ export class Core {
   }
 
   close(): void {
-    // Stops running exports at their next batch (they remove their partial files); await
-    // exportJobs.cancelAll() first to also have their audit entries written.
+    // Stops running exports and imports at their next batch (they remove their temporary files);
+    // await exportJobs.cancelAll() and importJobs.cancelAll() first to also have their audit entries written.
     void this.exportJobs.cancelAll();
+    void this.importJobs.cancelAll();
     this.closeDataset();
     this.appState.close();
   }

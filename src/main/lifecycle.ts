@@ -1,6 +1,6 @@
 // The desktop app's life: one instance, then on ready the core (app state in userData, the bundled
 // or last-chosen dataset), the loopback API on 127.0.0.1, the IPC handlers and the window; on quit,
-// running exports are cancelled (their audit entries written), the server and the core closed.
+// running exports and imports are cancelled (their audit entries written), the server and the core closed.
 import { app, ipcMain, session, shell, type BrowserWindow } from 'electron';
 import { existsSync } from 'node:fs';
 import { createCore, type Core } from '../core/createCore';
@@ -8,7 +8,7 @@ import { createHandlers } from '../core/handlers';
 import { ApiServer } from '../server/apiServer';
 import { DESKTOP_CHANNELS } from '../shared/desktopExtras';
 import { bundledDatasetPath, isAppUrl, type AppLocation } from './appPaths';
-import { saveDialogExportPath } from './dialogs';
+import { openDialogImportFiles, saveDialogExportPath } from './dialogs';
 import { registerIpc, showInFolderHandler } from './ipc';
 import { hardenSession, hardenWebContents } from './security';
 import { Settings } from './settings';
@@ -63,6 +63,10 @@ export async function boot(options: StartOptions = {}): Promise<RunningApp> {
   const core = createCore({ homeDir: app.getPath('userData') });
   const settings = new Settings(core.appState);
   openDataset(core, settings, loc, options.datasetPath);
+  // An import switches datasets while the app runs: the next start opens the same one.
+  core.onDatasetOpened((path) => {
+    if (path !== bundledDatasetPath(loc)) settings.set('dataset.last', path);
+  });
   const server = new ApiServer(core);
   await listen(server, settings);
 
@@ -70,11 +74,17 @@ export async function boot(options: StartOptions = {}): Promise<RunningApp> {
   const window = () => win;
   const handlers = createHandlers(core, {
     resolveExportPath: saveDialogExportPath(window, () => app.getPath('documents')),
+    pickImportFiles: openDialogImportFiles(window, () => app.getPath('documents')),
     apiStatus: () => ({ url: server.url, running: server.listeningPort > 0, recent: server.requestLog.recent() }),
   });
   const channels = registerIpc(ipcMain, {
     handlers,
-    extras: { [DESKTOP_CHANNELS.showInFolder]: showInFolderHandler((p) => core.exportJobs.wasExported(p) && existsSync(p), (p) => shell.showItemInFolder(p)) },
+    extras: {
+      [DESKTOP_CHANNELS.showInFolder]: showInFolderHandler(
+        (p) => (core.exportJobs.wasExported(p) || core.importJobs.wroteRejects(p)) && existsSync(p),
+        (p) => shell.showItemInFolder(p),
+      ),
+    },
     window,
     isAppUrl: (url) => isAppUrl(loc, url),
   });
@@ -85,6 +95,7 @@ export async function boot(options: StartOptions = {}): Promise<RunningApp> {
   const shutdown = () =>
     (closing ??= (async () => {
       await core.exportJobs.cancelAll();
+      await core.importJobs.cancelAll();
       await server.close();
       core.close();
     })());

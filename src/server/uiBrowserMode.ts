@@ -1,10 +1,11 @@
 // Wires browser mode for `serve`: the handler table with browser-mode deps (exports into the home
-// folder, the API's own status) and the /ui/ routes with a fresh page token.
+// folder, imports from its inbox folder, the API's own status) and the /ui/ routes with a fresh page token.
 import { fileURLToPath } from 'node:url';
 import type { Core } from '../core/createCore';
 import { createHandlers } from '../core/handlers';
 import type { ApiServer } from './apiServer';
 import { browserExportPath } from './uiExportPath';
+import { browserImportPick } from './uiImportInbox';
 import { createUiToken } from './uiSecurity';
 import { registerUi, type UiMount } from './uiServer';
 
@@ -17,6 +18,7 @@ export const UI_NOT_BUILT = 'ui: not available, the renderer is not built (run `
 export function mountBrowserUi(core: Core, server: ApiServer, rendererDir = DEFAULT_RENDERER_DIR): Promise<UiMount> {
   const handlers = createHandlers(core, {
     resolveExportPath: browserExportPath(core.homeDir),
+    pickImportFiles: browserImportPick(core.homeDir),
     apiStatus: () => ({
       url: server.listeningPort ? server.url : null,
       running: server.listeningPort > 0,

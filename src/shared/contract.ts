@@ -6,6 +6,11 @@ import { z } from 'zod';
 const rawFilters = z.array(z.tuple([z.string(), z.array(z.union([z.string(), z.number()]))]));
 const audience = z.strictObject({ state: z.string(), filters: rawFilters });
 const page = audience.extend({ limit: z.number().optional(), skip: z.number().optional() });
+// Files to import: paths the pick operation handed out (the core refuses any other path).
+const importFiles = z.strictObject({
+  files: z.array(z.string().min(1).max(4096)).min(1).max(200),
+  delimiter: z.enum([',', '\t', '|']).optional(),
+});
 
 export const INPUTS = {
   'dataset/info': z.strictObject({}),
@@ -25,6 +30,12 @@ export const INPUTS = {
   'audiences/rename': z.strictObject({ id: z.number().int(), name: z.string() }),
   'audiences/delete': z.strictObject({ id: z.number().int() }),
   'audit/list': z.strictObject({ limit: z.number().int().min(1).max(1000).optional() }),
+  'import/pick': z.strictObject({}),
+  'import/inspect': importFiles,
+  'import/start': importFiles,
+  'import/status': z.strictObject({ id: z.string() }),
+  'import/cancel': z.strictObject({ id: z.string() }),
+  'import/current': z.strictObject({}),
 } as const;
 
 export type OperationName = keyof typeof INPUTS;
@@ -97,6 +108,68 @@ export interface AuditEntry {
   outcome: string;
 }
 
+export type ImportDelimiter = ',' | '\t' | '|';
+
+/** What the user picked: in Electron the open dialog's files, in browser mode the inbox folder's. */
+export interface ImportPick {
+  files: string[];
+  /** Browser mode: the folder whose files are offered (put vendor files there); null in Electron. */
+  inbox: string | null;
+}
+/** One file as the import would read it, before anything is written. */
+export interface ImportFilePlan {
+  path: string;
+  name: string;
+  bytes: number;
+  gzip: boolean;
+  delimiter: ImportDelimiter | null;
+  /** Each header column in file order and the record field it fills (null: not a field, ignored). */
+  columns: Array<{ header: string; field: string | null }>;
+  /** How many record fields no column fills: absent data (`""` or 0) in every record of this file. */
+  absentFields: number;
+  /** Why the file cannot be imported as it is (no PID column, undecidable delimiter, …); null when it can. */
+  error: string | null;
+}
+export interface ImportPlan {
+  files: ImportFilePlan[];
+  /** True when every file can be imported. */
+  ready: boolean;
+}
+export interface ImportResult {
+  read: number;
+  imported: number;
+  rejected: number;
+  replaced: number;
+  /** Records in the new dataset: imported - replaced. */
+  records: number;
+  seconds: number;
+  /** The new dataset, now the app's current one. */
+  dataset: string;
+  rejectsPath: string;
+}
+export interface ImportJob {
+  id: string;
+  status: 'running' | 'done' | 'failed' | 'cancelled';
+  /** reading: parsing and checking rows; writing: building the dataset; switching: opening it. */
+  phase: 'reading' | 'writing' | 'switching' | 'finished';
+  files: string[];
+  rowsRead: number;
+  rowsWritten: number;
+  bytesRead: number;
+  totalBytes: number;
+  /** Of the current phase, 0-100. */
+  percent: number;
+  rowsPerSecond: number;
+  /** Of the current phase; null when not yet known. */
+  secondsLeft: number | null;
+  /** Things a person should know that did not stop the import (unknown columns ignored). */
+  notices: string[];
+  result: ImportResult | null;
+  /** The rejects file, once written (also when no row could be imported, to say why). */
+  rejectsPath: string | null;
+  error?: string;
+}
+
 export interface Outputs {
   'dataset/info': { path: string; records: number; states: StateCount[]; createdAt: string | null };
   'audience/count': { total: number; ms: number };
@@ -115,6 +188,12 @@ export interface Outputs {
   'audiences/rename': SavedAudience;
   'audiences/delete': { ok: true };
   'audit/list': AuditEntry[];
+  'import/pick': ImportPick;
+  'import/inspect': ImportPlan;
+  'import/start': ImportJob;
+  'import/status': ImportJob;
+  'import/cancel': ImportJob;
+  'import/current': { job: ImportJob | null };
 }
 
 export type OutputOf<K extends OperationName> = Outputs[K];

@@ -14,6 +14,8 @@ export interface HandlerHarness {
   errors: unknown[];
   /** What the next export dialog answers: a file name in exportDir, or null (dismissed). */
   dialog: { answer: 'accept' | 'dismiss' };
+  /** What the next import/pick answers (the open dialog's choice). */
+  importPick: { files: string[] };
   close(): Promise<void>;
 }
 
@@ -23,8 +25,10 @@ export async function startHandlers(datasetPath: string, extra: Partial<HandlerD
   mkdirSync(exportDir, { recursive: true });
   const errors: unknown[] = [];
   const dialog = { answer: 'accept' as 'accept' | 'dismiss' };
+  const importPick = { files: [] as string[] };
   const h = createHandlers(api.core, {
     resolveExportPath: async (fileName, format) => (dialog.answer === 'dismiss' ? null : join(exportDir, sanitizeExportName(fileName, format))),
+    pickImportFiles: async () => ({ files: importPick.files, inbox: null }),
     apiStatus: () => ({ url: api.server.url, running: true, recent: api.server.requestLog.recent() }),
     logError: (_op, e) => errors.push(e),
     ...extra,
@@ -35,8 +39,10 @@ export async function startHandlers(datasetPath: string, extra: Partial<HandlerD
     exportDir,
     errors,
     dialog,
+    importPick,
     async close() {
       await api.core.exportJobs.cancelAll();
+      await api.core.importJobs.cancelAll();
       await api.close();
       rmSync(exportDir, { recursive: true, force: true });
     },

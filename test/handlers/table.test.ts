@@ -29,7 +29,11 @@ describe('handler table', () => {
   });
 
   it('builds a fresh table per call (no shared registrations between transports)', () => {
-    const again = createHandlers(t.api.core, { resolveExportPath: async () => null, apiStatus: () => ({ url: null, running: false, recent: [] }) });
+    const again = createHandlers(t.api.core, {
+      resolveExportPath: async () => null,
+      pickImportFiles: async () => ({ files: [], inbox: null }),
+      apiStatus: () => ({ url: null, running: false, recent: [] }),
+    });
     expect(Object.keys(again)).toHaveLength(OPERATION_NAMES.length);
   });
 
@@ -64,6 +68,7 @@ describe('handler table', () => {
     const errors: unknown[] = [];
     const h = createHandlers(t.api.core, {
       resolveExportPath: async () => null,
+      pickImportFiles: async () => ({ files: [], inbox: null }),
       apiStatus: () => {
         throw new TypeError('secret internals at /home/x');
       },

@@ -29,6 +29,8 @@ export interface ExportJobsOptions {
 
 interface Job {
   view: ExportJob;
+  /** The dataset's engine the job reads from; a dataset switch closes it only once the job ended. */
+  engine: AudienceEngine;
   elapsedMs: number;
   controller: AbortController;
   settled: Promise<void>;
@@ -56,7 +58,7 @@ export class ExportJobs {
     const id = randomBytes(8).toString('hex');
     const view: ExportJob = { id, status: 'running', format: request.format, path: request.path, written: 0, total, recordsPerSecond: 0, secondsLeft: null };
     const controller = new AbortController();
-    const job: Job = { view, elapsedMs: 0, controller, settled: Promise.resolve() };
+    const job: Job = { view, engine, elapsedMs: 0, controller, settled: Promise.resolve() };
     job.settled = this.run(engine, job, request);
     this.jobs.set(id, job);
     this.forgetOldJobs();
@@ -86,6 +88,12 @@ export class ExportJobs {
     const running = [...this.jobs.values()].filter((j) => j.view.status === 'running');
     for (const job of running) job.controller.abort();
     await Promise.all(running.map((j) => j.settled));
+  }
+
+  /** Resolves once no running job reads from this engine (a dataset being replaced waits for it). */
+  async idle(engine: AudienceEngine): Promise<void> {
+    const using = [...this.jobs.values()].filter((j) => j.view.status === 'running' && j.engine === engine);
+    await Promise.all(using.map((j) => j.settled));
   }
 
   /** True for a file a job of this process wrote completely (e.g. to reveal it in its folder). */

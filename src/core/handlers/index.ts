@@ -5,6 +5,7 @@ import type { Core } from '../createCore';
 import { registerAdminHandlers } from './adminHandlers';
 import { registerAudienceHandlers } from './audienceHandlers';
 import { registerExportHandlers } from './exportHandlers';
+import { registerImportHandlers } from './importHandlers';
 import { HandlerRegistry } from './registry';
 import type { HandlerDeps, HandlerTable } from './types';
 
@@ -18,6 +19,7 @@ export function createHandlers(core: Core, deps: HandlerDeps): HandlerTable {
   registerAudienceHandlers(registry, core);
   registerExportHandlers(registry, core, deps);
   registerAdminHandlers(registry, core, deps);
+  registerImportHandlers(registry, core, deps);
   const table = registry.build();
   // The table is what the renderer's window.audienceDesk stands for, operation for operation.
   return table satisfies AudienceDeskApi;

@@ -33,6 +33,8 @@ export interface ImportProgress {
   totalBytes: number;
   /** Records written into the new dataset so far (while reading too, for rows in (STATE, PID) order). */
   rowsWritten: number;
+  /** While writing: how many records the new dataset will hold (rows imported less those replaced). */
+  rowsToWrite?: number;
   /** Rows read a second while reading; records written a second while writing. */
   rowsPerSecond: number;
 }

@@ -1,0 +1,202 @@
+// Importing from the app, through the handler table over a real core: only picked files are read,
+// the header mapping comes before anything is written, the import runs in the background with
+// progress, the app then answers from the new dataset while keys and saved audiences stay, the
+// dataset the app made before is deleted, a cancel or a failure changes nothing, and every import
+// is in the audit log.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { datasetsDir } from '../../src/core/import/importJobs';
+import type { ImportJob } from '../../src/shared/contract';
+import { FIELDS } from '../../src/shared/fields';
+import { fixture, integrity, readRecords, recordsByPid, tempDir, writeCsv } from '../import/helpers';
+import { failure, startHandlers, type HandlerHarness } from './harness';
+
+let t: HandlerHarness;
+let dir: string;
+/** 30,000 records of the shared test dataset in a shuffled order: staged, sorted, written. */
+let shuffled: string;
+const original = (): string => inject('datasetPath');
+
+beforeAll(async () => {
+  t = await startHandlers(original());
+  dir = tempDir();
+  const records = readRecords(original());
+  // A fixed permutation (no Math.random): the same file every run.
+  for (let i = records.length - 1, s = 12345; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    const j = s % (i + 1);
+    [records[i], records[j]] = [records[j]!, records[i]!];
+  }
+  shuffled = join(dir, 'vendor-shuffled.csv');
+  writeCsv(shuffled, records);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function pick(...files: string[]): Promise<string[]> {
+  t.importPick.files = files;
+  return (await t.h['import/pick']({})).files;
+}
+
+async function untilEnded(id: string): Promise<{ final: ImportJob; seen: ImportJob[] }> {
+  const seen: ImportJob[] = [];
+  for (;;) {
+    const job = await t.h['import/status']({ id });
+    seen.push(job);
+    if (job.status !== 'running') return { final: job, seen };
+    await sleep(5);
+  }
+}
+
+const currentPath = async (): Promise<string> => (await t.h['dataset/info']({})).path;
+
+describe('import/pick and import/inspect', () => {
+  it('refuses files that were not picked, whatever the path', async () => {
+    const e = await failure(t.h['import/inspect']({ files: [fixture('missing-and-extra.csv')] }));
+    expect(e).toMatchObject({ code: 'forbidden', field: 'files' });
+    await pick(fixture('missing-and-extra.csv'));
+    // A path spelled differently that leads elsewhere is still a different file.
+    expect(await failure(t.h['import/start']({ files: [`${fixture('missing-and-extra.csv')}/../bad-rows.csv`] }))).toMatchObject({ code: 'forbidden' });
+    expect(await failure(t.h['import/inspect']({ files: ['/etc/passwd'] }))).toMatchObject({ code: 'forbidden' });
+  });
+
+  it('maps every header column onto a record field, before anything is written', async () => {
+    const files = await pick(fixture('missing-and-extra.csv'), fixture('pipe-gzipped.dat'));
+    const before = existsSync(datasetsDir(t.api.core.homeDir)) ? readdirSync(datasetsDir(t.api.core.homeDir)) : [];
+    const plan = await t.h['import/inspect']({ files });
+    expect(plan.ready).toBe(true);
+    const [csv, gz] = plan.files;
+    expect(csv).toMatchObject({ name: 'missing-and-extra.csv', gzip: false, delimiter: ',', error: null, absentFields: FIELDS.length - 4 });
+    expect(csv!.columns).toEqual([
+      { header: 'PID', field: 'PID' },
+      { header: 'STATE', field: 'STATE' },
+      { header: 'GENDER', field: 'GENDER' },
+      { header: 'VENDOR_ID', field: null },
+      { header: 'MS_BOOKS', field: 'MS_BOOKS' },
+      { header: 'notes', field: null },
+    ]);
+    expect(gz).toMatchObject({ name: 'pipe-gzipped.dat', gzip: true, delimiter: '|', error: null });
+    expect(existsSync(datasetsDir(t.api.core.homeDir)) ? readdirSync(datasetsDir(t.api.core.homeDir)) : []).toEqual(before);
+  });
+
+  it('says which file cannot be imported and why, and is not ready', async () => {
+    const noGender = join(dir, 'no-gender.csv');
+    writeFileSync(noGender, 'PID,STATE\nA0000000000000000000000000000001,CA\n');
+    const files = await pick(fixture('missing-and-extra.csv'), noGender);
+    const plan = await t.h['import/inspect']({ files });
+    expect(plan.ready).toBe(false);
+    expect(plan.files[0]!.error).toBeNull();
+    expect(plan.files[1]).toMatchObject({ name: 'no-gender.csv', columns: [] });
+    expect(plan.files[1]!.error).toMatch(/^the header has no GENDER column/);
+  });
+});
+
+describe('import/start', () => {
+  it('imports in the background with progress, then the app answers from the new dataset', async () => {
+    const key = await t.h['keys/create']({ name: 'kept' });
+    const saved = await t.h['audiences/save']({ name: 'kept audience', state: 'CA', filters: [['GENDER', ['F']]] });
+    const files = await pick(shuffled, fixture('missing-and-extra.csv'));
+    const started = await t.h['import/start']({ files });
+    expect(started).toMatchObject({ status: 'running', phase: 'reading', files, result: null });
+    expect(await failure(t.h['import/start']({ files }))).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/already running/) });
+    expect((await t.h['import/current']({})).job?.id).toBe(started.id);
+
+    const { final, seen } = await untilEnded(started.id);
+    expect(final.status, final.error).toBe('done');
+    const rows = inject('testRows');
+    expect(final.result).toMatchObject({ read: rows + 2, imported: rows + 2, rejected: 0, replaced: 0, records: rows + 2 });
+    expect(final.notices).toEqual([`${fixture('missing-and-extra.csv')}: ignored 2 unknown columns: VENDOR_ID, notes`]);
+    // Shuffled rows are read, then sorted and written: both phases were seen, each going up to 100%.
+    const phases = [...new Set(seen.map((j) => j.phase))];
+    expect(phases[0]).toBe('reading');
+    expect(phases).toContain('writing');
+    for (const phase of ['reading', 'writing'] as const) {
+      const pcts = seen.filter((j) => j.phase === phase).map((j) => j.percent);
+      expect(pcts).toEqual([...pcts].sort((a, b) => a - b));
+      expect(Math.max(...pcts)).toBeLessThanOrEqual(100);
+    }
+    expect(final).toMatchObject({ percent: 100, secondsLeft: 0, phase: 'finished' });
+
+    const dataset = final.result!.dataset;
+    expect(dataset.startsWith(datasetsDir(t.api.core.homeDir))).toBe(true);
+    expect(await t.h['dataset/info']({})).toMatchObject({ path: dataset, records: rows + 2 });
+    expect(integrity(dataset)).toEqual({ check: 'ok', records: rows + 2 });
+    // The same people as the source dataset (plus the two fixture rows), value for value.
+    const imported = recordsByPid(dataset);
+    for (const [pid, record] of recordsByPid(original())) expect(imported.get(pid)).toEqual(record);
+    expect((await t.h['audience/count']({ state: 'DC', filters: [['MS_BOOKS', [7]]] })).total).toBeGreaterThanOrEqual(1);
+    expect(existsSync(original())).toBe(true);
+
+    expect((await t.h['keys/list']({})).map((k) => k.id)).toContain(key.info.id);
+    expect(await t.h['audiences/list']({})).toContainEqual(saved);
+    const [entry] = await t.h['audit/list']({ limit: 1 });
+    expect(entry).toMatchObject({ actor: 'UI', action: 'import', records: rows + 2, file: dataset, outcome: 'done' });
+    expect(final.rejectsPath).toBe(final.result!.rejectsPath);
+    expect(t.api.core.importJobs.wroteRejects(final.rejectsPath!)).toBe(true);
+  });
+
+  it('deletes the dataset the app made before, once the next import is in use', async () => {
+    const before = await currentPath();
+    expect(before.startsWith(datasetsDir(t.api.core.homeDir))).toBe(true);
+    const files = await pick(fixture('missing-and-extra.csv'));
+    const { final } = await untilEnded((await t.h['import/start']({ files })).id);
+    expect(final.status).toBe('done');
+    expect(await currentPath()).toBe(final.result!.dataset);
+    await sleep(20); // the previous dataset is closed and removed just after the switch
+    expect(existsSync(before)).toBe(false);
+    expect(readdirSync(datasetsDir(t.api.core.homeDir)).sort()).toEqual([final.result!.dataset, final.result!.rejectsPath].map((p) => p.split('/').pop()).sort());
+  });
+
+  it('a cancel leaves the dataset in use, and nothing behind', async () => {
+    const before = await currentPath();
+    const listed = readdirSync(datasetsDir(t.api.core.homeDir)).sort();
+    const files = await pick(shuffled);
+    const started = await t.h['import/start']({ files });
+    for (let i = 0; i < 2000 && (await t.h['import/status']({ id: started.id })).rowsRead === 0; i++) await sleep(2);
+    const cancelling = await t.h['import/cancel']({ id: started.id });
+    expect(['running', 'cancelled']).toContain(cancelling.status);
+    const { final } = await untilEnded(started.id);
+    expect(final).toMatchObject({ status: 'cancelled', result: null, phase: 'finished' });
+    expect(await currentPath()).toBe(before);
+    expect(readdirSync(datasetsDir(t.api.core.homeDir)).sort()).toEqual(listed);
+    const [entry] = await t.h['audit/list']({ limit: 1 });
+    expect(entry).toMatchObject({ action: 'import', outcome: 'cancelled', records: 0, file: 'vendor-shuffled.csv' });
+  });
+
+  it('fails without switching when no row can be imported, and keeps the rejects file that says why', async () => {
+    const before = await currentPath();
+    const allBad = join(dir, 'all-bad.csv');
+    writeFileSync(allBad, 'PID,STATE,GENDER\nnot-a-pid,CA,F\nB0000000000000000000000000000001,ZZ,F\n');
+    const { final } = await untilEnded((await t.h['import/start']({ files: await pick(allBad) })).id);
+    expect(final.status).toBe('failed');
+    expect(final.error).toMatch(/None of the 2 rows could be imported/);
+    expect(final.rejectsPath && existsSync(final.rejectsPath)).toBe(true);
+    expect(t.api.core.importJobs.wroteRejects(final.rejectsPath!)).toBe(true);
+    expect(await currentPath()).toBe(before);
+    expect((await t.h['audit/list']({ limit: 1 }))[0]).toMatchObject({ action: 'import', outcome: 'failed' });
+  });
+});
+
+describe('switching datasets under a running export', () => {
+  it('lets the export finish from the old dataset, then closes it', async () => {
+    const core = t.api.core;
+    const imported = await currentPath();
+    await core.switchDataset(original());
+    const job = await t.h['export/start']({ state: 'CA', filters: [], format: 'jsonl', fileName: 'during-switch' });
+    expect(job).toMatchObject({ status: 'running', written: 0 });
+    expect(job.total).toBeGreaterThan(2000); // more than one batch: the export is mid-way at the switch
+    let closedAt = 0;
+    const closed = core.switchDataset(imported).then((p) => ((closedAt = performance.now()), p));
+    expect(await currentPath()).toBe(imported);
+    const ended = await core.exportJobs.settled(job.id);
+    const endedAt = performance.now();
+    expect(ended).toMatchObject({ status: 'done', written: job.total });
+    expect(readFileSync(ended.path, 'utf8').trimEnd().split('\n')).toHaveLength(job.total);
+    expect(await closed).toBe(original());
+    expect(closedAt).toBeGreaterThanOrEqual(endedAt - 1);
+  });
+});
