@@ -1,8 +1,9 @@
 // Where the desktop app finds its own files, in development (electron-vite dev/preview, run from the
 // project) and packaged (electron-builder: code in app.asar, the dataset in resources/), and which
-// page URLs are "ours" (the only ones allowed to call the back end).
+// page URLs are "ours" (the only ones allowed to call the back end). Outside the dev server the
+// renderer is served as app://audience-desk/ (src/main/appProtocol.ts), never as file://.
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { APP_HOST, APP_INDEX_URL, APP_SCHEME } from './appProtocol';
 
 /** Same name as src/cli/bundledDataset.ts and electron-builder.yml's extraResources (a test pins all three). */
 export const BUNDLED_FILE_NAME = 'audience-desk-sample.sqlite';
@@ -25,37 +26,47 @@ export function preloadPath(loc: AppLocation): string {
   return join(loc.appPath, 'out', 'preload', 'index.cjs');
 }
 
-export function rendererIndexPath(loc: AppLocation): string {
-  return join(loc.appPath, 'out', 'renderer', 'index.html');
+/** The folder the app:// scheme serves: electron-vite's renderer build (inside app.asar when packaged). */
+export function rendererRootPath(loc: AppLocation): string {
+  return join(loc.appPath, 'out', 'renderer');
 }
 
-/** True for the renderer's own page (any hash or query), false for anything else, including subpages. */
-export function isAppUrl(loc: AppLocation, url: string): boolean {
-  let parsed: URL;
+const onDevServer = (loc: AppLocation): loc is AppLocation & { devServerUrl: string } => !loc.isPackaged && !!loc.devServerUrl;
+
+/** The page the window loads: electron-vite's dev server in development, else our app:// index. */
+export function rendererUrl(loc: AppLocation): string {
+  return onDevServer(loc) ? loc.devServerUrl : APP_INDEX_URL;
+}
+
+function parse(url: string): URL | null {
   try {
-    parsed = new URL(url);
+    return new URL(url);
   } catch {
-    return false;
+    return null;
   }
-  if (!loc.isPackaged && loc.devServerUrl) return parsed.origin === new URL(loc.devServerUrl).origin;
-  const index = pathToFileURL(rendererIndexPath(loc));
-  return parsed.protocol === 'file:' && parsed.host === index.host && parsed.pathname === index.pathname;
 }
 
-/** Requests the renderer may make at all: its own files (or the dev server) and devtools. */
+/** True for the renderer's own page (any hash or query), false for anything else, including subpages and file: URLs. */
+export function isAppUrl(loc: AppLocation, url: string): boolean {
+  const parsed = parse(url);
+  if (!parsed) return false;
+  if (onDevServer(loc)) return parsed.origin === new URL(loc.devServerUrl).origin;
+  const index = new URL(APP_INDEX_URL);
+  return parsed.protocol === index.protocol && parsed.host === index.host && !parsed.username && !parsed.password && parsed.pathname === index.pathname;
+}
+
+/**
+ * Requests the renderer may make at all: devtools, data: URLs, and its own files: the dev server in
+ * development, else app://audience-desk/ (which file, if any, answers is appProtocol's decision).
+ * file: is never allowed.
+ */
 export function isAllowedRequest(loc: AppLocation, url: string): boolean {
   if (url.startsWith('devtools:') || url.startsWith('data:')) return true;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (!loc.isPackaged && loc.devServerUrl) {
+  const parsed = parse(url);
+  if (!parsed) return false;
+  if (onDevServer(loc)) {
     const dev = new URL(loc.devServerUrl);
-    if (parsed.host === dev.host && ['http:', 'https:', 'ws:', 'wss:'].includes(parsed.protocol)) return true;
+    return parsed.host === dev.host && ['http:', 'https:', 'ws:', 'wss:'].includes(parsed.protocol);
   }
-  if (parsed.protocol !== 'file:') return false;
-  const rendererDir = pathToFileURL(join(loc.appPath, 'out', 'renderer') + '/').pathname;
-  return parsed.pathname.startsWith(rendererDir);
+  return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST && !parsed.username && !parsed.password;
 }

@@ -8,6 +8,7 @@ import { createHandlers } from '../core/handlers';
 import { ApiServer } from '../server/apiServer';
 import { DESKTOP_CHANNELS } from '../shared/desktopExtras';
 import { bundledDatasetPath, isAppUrl, type AppLocation } from './appPaths';
+import { registerAppSchemePrivileged, serveAppScheme } from './appScheme';
 import { openDialogImportFiles, saveDialogExportPath } from './dialogs';
 import { registerIpc, showInFolderHandler } from './ipc';
 import { hardenSession, hardenWebContents } from './security';
@@ -60,6 +61,7 @@ async function listen(server: ApiServer, settings: Settings): Promise<void> {
 export async function boot(options: StartOptions = {}): Promise<RunningApp> {
   const loc = location();
   hardenSession(session.defaultSession, loc);
+  serveAppScheme(session.defaultSession, loc);
   const core = createCore({ homeDir: app.getPath('userData') });
   const settings = new Settings(core.appState);
   openDataset(core, settings, loc, options.datasetPath);
@@ -109,6 +111,7 @@ export function startApp(options: StartOptions = {}): Promise<RunningApp | null>
     return Promise.resolve(null);
   }
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+  registerAppSchemePrivileged(); // Electron accepts this only before ready
   return app.whenReady().then(async () => {
     const running = await boot(options);
     app.on('second-instance', () => {

@@ -1,7 +1,8 @@
 // The one window: secure web preferences (context isolation, sandbox, no Node, web security), the
-// remembered size, and the renderer loaded from the app's own files (or electron-vite's dev server).
+// remembered size, and the renderer loaded from app://audience-desk/ (the app's own files, served by
+// src/main/appScheme.ts; never file://) or from electron-vite's dev server in development.
 import { BrowserWindow, screen } from 'electron';
-import { preloadPath, rendererIndexPath, type AppLocation } from './appPaths';
+import { preloadPath, rendererUrl, type AppLocation } from './appPaths';
 import { hardenWebContents } from './security';
 import type { Settings, WindowBounds } from './settings';
 
@@ -44,7 +45,6 @@ export function createMainWindow(loc: AppLocation, settings: Settings): BrowserW
   win.on('close', () => {
     if (!win.isMinimized() && !win.isMaximized() && !win.isFullScreen()) settings.set('window.bounds', win.getBounds());
   });
-  if (!loc.isPackaged && loc.devServerUrl) void win.loadURL(loc.devServerUrl);
-  else void win.loadFile(rendererIndexPath(loc));
+  void win.loadURL(rendererUrl(loc));
   return win;
 }

@@ -12,6 +12,8 @@ export const state = {
   lock: true,
   saveDialogAnswer: null as string | null,
   windows: [] as FakeBrowserWindow[],
+  /** Set once app.whenReady() has resolved, like Electron's 'ready'. */
+  ready: false,
 };
 
 export class FakeFrame {
@@ -79,7 +81,7 @@ class FakeIpcMain {
 class FakeApp extends EventEmitter {
   isPackaged = false;
   requestSingleInstanceLock = vi.fn(() => state.lock);
-  whenReady = vi.fn(() => Promise.resolve());
+  whenReady = vi.fn(() => Promise.resolve().then(() => void (state.ready = true)));
   quit = vi.fn();
   getPath = vi.fn((name: string) => (name === 'userData' ? state.userData : `/tmp/fake-${name}`));
   getAppPath = vi.fn(() => state.appPath);
@@ -101,8 +103,27 @@ export const installed: Record<'permissionRequest' | 'permissionCheck' | 'before
   beforeRequest: null,
   headersReceived: null,
 };
+
+/** Schemes declared privileged, each with whether the app was ready yet (Electron accepts them only before). */
+export const privilegedSchemes: Array<{ scheme: string; privileges: Record<string, boolean>; beforeReady: boolean }> = [];
+export const protocol = {
+  registerSchemesAsPrivileged: (schemes: Array<{ scheme: string; privileges: Record<string, boolean> }>) => {
+    for (const s of schemes) privilegedSchemes.push({ ...s, beforeReady: !state.ready });
+  },
+};
+
+/** Scheme handlers installed with session.protocol.handle, and whether the app was ready then. */
+export const protocolHandlers = new Map<string, { handler: (request: Request) => Response | Promise<Response>; afterReady: boolean }>();
+
 export const session = {
   defaultSession: {
+    protocol: {
+      handle: (scheme: string, handler: (request: Request) => Response | Promise<Response>) => {
+        // Electron refuses a second handler for the same scheme.
+        if (protocolHandlers.has(scheme)) throw new Error(`Failed to register protocol: ${scheme}`);
+        protocolHandlers.set(scheme, { handler, afterReady: state.ready });
+      },
+    },
     setPermissionRequestHandler: (h: Listener) => (installed.permissionRequest = h),
     setPermissionCheckHandler: (h: Listener) => (installed.permissionCheck = h),
     webRequest: {
@@ -117,4 +138,4 @@ export const exposed: Array<[string, any]> = [];
 export const contextBridge = { exposeInMainWorld: (key: string, api: unknown) => exposed.push([key, api]) };
 export const ipcRenderer = { invoke: vi.fn() };
 
-export default { app, ipcMain, BrowserWindow, screen, shell, dialog, session, contextBridge, ipcRenderer };
+export default { app, ipcMain, BrowserWindow, screen, shell, dialog, session, protocol, contextBridge, ipcRenderer };

@@ -1,14 +1,18 @@
 // The Electron main process's wiring, with a stand-in electron module and the real core, server and
 // handler table: channels, sender checks, the window's security settings, navigation and window
-// blocking, the session's policy, exports through the save dialog and show-in-folder.
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+// blocking, the session's policy, the app:// scheme the renderer is served from, exports through the
+// save dialog and show-in-folder. The scheme's handler answers from the real electron-vite build.
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../src/server/uiSecurity';
 import { OPERATION_NAMES } from '../../src/shared/contract';
 import { DESKTOP_CHANNELS } from '../../src/shared/desktopExtras';
 import type { RunningApp } from '../../src/main/lifecycle';
-import { FakeFrame, FakeWebContents, app, dialog, installed, ipcMain, shell, state, type FakeBrowserWindow } from './fakeElectron';
+import { ensureBuilt } from '../packaging/ensureBuilt';
+import { FakeFrame, FakeWebContents, app, dialog, installed, ipcMain, privilegedSchemes, protocolHandlers, shell, state, type FakeBrowserWindow } from './fakeElectron';
 
 vi.mock('electron', async () => await import('./fakeElectron'));
 
@@ -16,7 +20,11 @@ let running: RunningApp;
 let win: FakeBrowserWindow;
 let home: string;
 
+/** Where the packaged app's page used to be: a file: URL of the built index.html. */
+const oldFileUrl = pathToFileURL(join(process.cwd(), 'out', 'renderer', 'index.html')).href;
+
 beforeAll(async () => {
+  await ensureBuilt();
   home = mkdtempSync(join(tmpdir(), 'audience-desk-main-'));
   state.userData = home;
   const { startApp } = await import('../../src/main/lifecycle');
@@ -60,7 +68,8 @@ describe('IPC registration', () => {
     expect(await call('keys/list', {}, { sender: win.webContents, senderFrame: null })).toMatchObject(forbidden);
     const ownUrl = win.webContents.mainFrame.url;
     try {
-      for (const url of ['https://evil.example/', 'file:///tmp/evil.html', `${ownUrl.replace('index.html', 'other.html')}`]) {
+      // file: pages are never ours now, not even the built index.html itself.
+      for (const url of ['https://evil.example/', 'file:///tmp/evil.html', oldFileUrl, `${oldFileUrl}#/export`, `${ownUrl.replace('index.html', 'other.html')}`, 'app://evil.example/index.html']) {
         win.webContents.mainFrame.url = url;
         expect(await call('keys/create', { name: 'stolen' })).toMatchObject(forbidden);
       }
@@ -76,11 +85,13 @@ describe('IPC registration', () => {
 });
 
 describe('window', () => {
-  it('is created with the secure web preferences and our preload, loading our own file', () => {
+  it('is created with the secure web preferences and our preload, loading our page from app:// (not file://)', () => {
     const prefs = win.options.webPreferences;
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, nodeIntegrationInSubFrames: false, webviewTag: false, allowRunningInsecureContent: false, disableBlinkFeatures: 'Auxclick' });
     expect(prefs.preload).toBe(join(process.cwd(), 'out', 'preload', 'index.cjs'));
-    expect(win.loaded.file).toBe(join(process.cwd(), 'out', 'renderer', 'index.html'));
+    expect(app.isPackaged).toBe(false); // electron-vite preview: no dev server, the built files
+    expect(win.loaded).toEqual({ url: 'app://audience-desk/index.html' });
+    expect(win.webContents.mainFrame.url).toBe('app://audience-desk/index.html');
     expect(win.options.width).toBeGreaterThanOrEqual(900);
   });
 
@@ -119,6 +130,11 @@ describe('session', () => {
     expect(decide('https://cdn.example/x.js')).toEqual({ cancel: true });
     expect(decide('http://127.0.0.1:1234/api/health')).toEqual({ cancel: true });
     expect(decide('file:///etc/passwd')).toEqual({ cancel: true });
+    // Not even the renderer's own files as file: URLs.
+    expect(decide(oldFileUrl)).toEqual({ cancel: true });
+    expect(decide(oldFileUrl.replace('index.html', 'assets/index.js'))).toEqual({ cancel: true });
+    expect(decide('app://evil.example/index.html')).toEqual({ cancel: true });
+    expect(decide('other://audience-desk/index.html')).toEqual({ cancel: true });
     expect(decide(win.webContents.mainFrame.url)).toEqual({ cancel: false });
     expect(decide(win.webContents.mainFrame.url.replace('index.html', 'assets/index.js'))).toEqual({ cancel: false });
   });
@@ -132,6 +148,39 @@ describe('session', () => {
     expect(csp).toMatch(/object-src 'none'/);
     expect(answer.responseHeaders['content-security-policy']).toBeUndefined();
     expect(answer.responseHeaders['X-Other']).toEqual(['1']);
+  });
+});
+
+describe('app:// scheme', () => {
+  it('is declared privileged (standard, secure, fetch) before the app is ready, and only that', () => {
+    expect(privilegedSchemes).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true }, beforeReady: true }]);
+  });
+
+  it('is answered on the default session after ready', () => {
+    expect([...protocolHandlers.keys()]).toEqual(['app']);
+    expect(protocolHandlers.get('app')!.afterReady).toBe(true);
+  });
+
+  it("serves the built renderer with its CSP header, and nothing outside out/renderer", async () => {
+    const serve = (url: string) => Promise.resolve(protocolHandlers.get('app')!.handler(new Request(url)));
+    const page = await serve(win.webContents.mainFrame.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    const html = await page.text();
+    expect(html).toBe(readFileSync(join('out', 'renderer', 'index.html'), 'utf8'));
+    // Every script and stylesheet the page names resolves against app://audience-desk/ and is served.
+    const assets = [...html.matchAll(/(?:src|href)="(\.\/[^"]+)"/g)].map(([, rel]) => new URL(rel!, win.webContents.mainFrame.url).href);
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    for (const asset of assets) {
+      const res = await serve(asset);
+      expect(res.status, asset).toBe(200);
+      expect(res.headers.get('content-type'), asset).toMatch(asset.endsWith('.js') ? /^text\/javascript/ : /^text\/css/);
+    }
+    // The main bundle exists one folder up; no spelling of the path reaches it.
+    expect(existsSync(join('out', 'main', 'index.js'))).toBe(true);
+    for (const url of ['app://audience-desk/../main/index.js', 'app://audience-desk/%2e%2e/main/index.js', 'app://audience-desk/..%2fmain%2findex.js', 'app://audience-desk/..\\main\\index.js'])
+      expect((await serve(url)).status, url).toBe(404);
   });
 });
 
