@@ -3,10 +3,13 @@
 // `electron` executable, which electron-builder copies and renames) takes its place. Everything else
 // is the real electron-builder.yml: the asar holds main, preload and renderer and the production
 // dependencies main imports; better-sqlite3's binary is unpacked beside it; the dataset is in resources.
+// The stand-in carries a real fuse wire (Electron's sentinel, schema version 1, 8 fuses at Electron's
+// defaults), so electron-builder's electronFuses really flips it and @electron/fuses reads it back.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractFile, listPackage, statFile } from '@electron/asar';
+import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { build, Platform, type Configuration } from 'electron-builder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLED_DATASET_PATH, BUNDLED_FILE_NAME } from '../../src/cli/bundledDataset';
@@ -17,14 +20,30 @@ let work: string;
 let appDir: string;
 let asar: string;
 let packedDataset: { path: string; bytes: number };
+let standInFuses: Awaited<ReturnType<typeof getCurrentFuseWire>>;
+
+/**
+ * Electron's fuse wire (docs/tutorial/fuses.md, "The hard way"): the sentinel, one byte of schema
+ * version, one byte of length, then one byte a fuse: '1' on, '0' off. The states are Electron's
+ * defaults (build/fuses/fuses.json5 in electron/electron): run_as_node 1, cookie_encryption 0,
+ * node_options 1, node_cli_inspect 1, embedded_asar_integrity_validation 0, only_load_app_from_asar 0,
+ * load_browser_process_specific_v8_snapshot 0, grant_file_protocol_extra_privileges 1.
+ */
+const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+const ELECTRON_DEFAULT_WIRE = '10110001';
+const ON = '1'.charCodeAt(0);
+const OFF = '0'.charCodeAt(0);
 
 beforeAll(async () => {
   await ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'audience-desk-pack-'));
   const electronDist = join(work, 'electron-dist');
   mkdirSync(electronDist);
-  writeFileSync(join(electronDist, 'electron'), '#!/bin/sh\necho "stand-in for the Electron binary"\n');
+  // A script that stops before the wire, so the stand-in still runs; the wire is what a binary holds.
+  const wire = Buffer.concat([Buffer.from(FUSE_SENTINEL, 'latin1'), Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]), Buffer.from(ELECTRON_DEFAULT_WIRE, 'latin1')]);
+  writeFileSync(join(electronDist, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in for the Electron binary"\nexit 0\n'), wire, Buffer.from('\n')]));
   chmodSync(join(electronDist, 'electron'), 0o755);
+  standInFuses = await getCurrentFuseWire(join(electronDist, 'electron'));
   writeFileSync(join(electronDist, 'LICENSE'), 'stand-in\n');
 
   const config: Configuration = { extends: join(process.cwd(), 'electron-builder.yml'), electronDist, directories: { output: join(work, 'dist') } };
@@ -96,6 +115,34 @@ describe('packaged app (linux dir target)', () => {
     expect(statSync(unpacked).size).toBe(statSync(join('node_modules', 'better-sqlite3', 'prebuilds', 'linux-x64.node')).size);
     expect(existsSync(join(appDir, 'resources', 'app.asar.unpacked', 'node_modules/better-sqlite3/prebuilds/win32-x64.node'))).toBe(false);
     expect(listPackage(asar, { isPack: false }).some((f) => f.startsWith('/node_modules/better-sqlite3/deps'))).toBe(false);
+  });
+
+  it("flips Electron's fuses in the packaged executable as electron-builder.yml sets them", async () => {
+    // The stand-in started at Electron's defaults, so each fuse below that differs was really flipped.
+    expect(standInFuses).toEqual({ version: '1', 0: ON, 1: OFF, 2: ON, 3: ON, 4: OFF, 5: OFF, 6: OFF, 7: ON });
+    const fuses = await getCurrentFuseWire(join(appDir, 'audience-desk'));
+    const expected: Record<number, number> = {
+      [FuseV1Options.RunAsNode]: OFF,
+      [FuseV1Options.EnableCookieEncryption]: ON,
+      [FuseV1Options.EnableNodeOptionsEnvironmentVariable]: OFF,
+      [FuseV1Options.EnableNodeCliInspectArguments]: OFF,
+      [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: ON,
+      [FuseV1Options.OnlyLoadAppFromAsar]: ON,
+      [FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]: OFF,
+      [FuseV1Options.GrantFileProtocolExtraPrivileges]: OFF,
+    };
+    expect(fuses).toEqual({ version: '1', ...expected });
+    // Still the stand-in otherwise: only fuse bytes changed.
+    expect(readFileSync(join(appDir, 'audience-desk')).subarray(0, 60).toString('latin1')).toContain('stand-in for the Electron binary');
+  });
+
+  it('keeps all app code in app.asar, as onlyLoadAppFromAsar requires: no app folder beside it', () => {
+    // With the fuse on, Electron looks for resources/app.asar and nothing else; a resources/app folder
+    // would be ignored, so main, preload and renderer must all be in the asar (checked above).
+    expect(existsSync(join(appDir, 'resources', 'app'))).toBe(false);
+    expect(JSON.parse(text('package.json')).main).toBe('./out/main/index.js');
+    expect(statFile(asar, 'out/main/index.js')).not.toHaveProperty('unpacked', true);
+    expect(statFile(asar, 'out/preload/index.cjs')).not.toHaveProperty('unpacked', true);
   });
 
   it('puts the dataset into resources, where the main process looks for it', () => {
