@@ -41,3 +41,16 @@ export function formatTime(iso: string): string {
 export function percent(part: number, whole: number): number {
   return whole > 0 ? Math.min(100, (part / whole) * 100) : 0;
 }
+
+/** File sizes: 930 B, 12.4 KB, 192 MB, 1.8 GB (decimal units, as file managers show them). */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return '—';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}

@@ -69,6 +69,12 @@ export const useAudienceStore = defineStore('audience', () => {
     void refreshCount();
   }
 
+  /** The same audience asked again of a different dataset: the count, grid and breakdown reload. */
+  function recount(): void {
+    committed.value = null;
+    commitNow();
+  }
+
   function schedule(): void {
     if (timer) clearTimeout(timer);
     timer = setTimeout(commitNow, COUNT_DEBOUNCE_MS);
@@ -130,6 +136,6 @@ export const useAudienceStore = defineStore('audience', () => {
 
   return {
     state, filters, committed, version, total, ms, counting, error, request, requestFilters, incomplete,
-    entry, setState, addFilter, setValues, toggleValue, removeFilter, clearFilters, load, commitNow, refreshCount,
+    entry, setState, addFilter, setValues, toggleValue, removeFilter, clearFilters, load, commitNow, refreshCount, recount,
   };
 });

@@ -45,5 +45,10 @@ export const useFieldValuesStore = defineStore('fieldValues', () => {
     }
   }
 
-  return { byKey, get, load };
+  /** Forgets every list (another dataset is open: its values differ). */
+  function clear(): void {
+    for (const k of Object.keys(byKey)) delete byKey[k];
+  }
+
+  return { byKey, get, load, clear };
 });

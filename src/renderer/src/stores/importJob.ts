@@ -1,0 +1,191 @@
+// Importing vendor files from the app: choose files (the OS dialog, or browser mode's inbox), check
+// how each header maps onto record fields, start, follow the progress (import/status every POLL_MS),
+// cancel, and once it is done show the summary and move the whole desk onto the new dataset.
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { ImportDelimiter, ImportJob, ImportPlan } from '../../../shared/contract';
+import { describeError, getBridge } from '../bridge';
+import { useAudienceStore } from './audience';
+import { useDatasetStore } from './dataset';
+import { useFieldValuesStore } from './fieldValues';
+import { useRecordStore } from './record';
+
+export const POLL_MS = 250;
+
+/** 'auto': each file's header line decides; otherwise one delimiter for every file. */
+export type DelimiterChoice = 'auto' | ImportDelimiter;
+
+export const useImportStore = defineStore('importJob', () => {
+  const open = ref(false);
+  const files = ref<string[]>([]);
+  /** Browser mode: the folder whose files "Choose files" offers. */
+  const inbox = ref<string | null>(null);
+  /** True once a pick came back with no files (dialog dismissed, or an empty inbox). */
+  const pickedNothing = ref(false);
+  const delimiter = ref<DelimiterChoice>('auto');
+  const plan = ref<ImportPlan | null>(null);
+  const job = ref<ImportJob | null>(null);
+  const busy = ref(false);
+  const error = ref<string | null>(null);
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const running = computed(() => job.value?.status === 'running');
+  const canStart = computed(() => !busy.value && !running.value && files.value.length > 0 && plan.value?.ready === true);
+  const chosenDelimiter = (): { delimiter?: ImportDelimiter } => (delimiter.value === 'auto' ? {} : { delimiter: delimiter.value });
+
+  function stopPolling(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  }
+
+  /** Opens the screen; a running import (this page reloaded, say) is shown again. */
+  async function show(): Promise<void> {
+    open.value = true;
+    error.value = null;
+    if (job.value) return;
+    try {
+      const { job: current } = await getBridge()['import/current']({});
+      if (current?.status === 'running') {
+        job.value = current;
+        files.value = current.files;
+        schedulePoll();
+      }
+    } catch (e) {
+      error.value = describeError(e);
+    }
+  }
+
+  function hide(): void {
+    open.value = false; // a running import goes on; the screen can be opened again to follow it
+  }
+
+  async function inspect(): Promise<void> {
+    if (files.value.length === 0) {
+      plan.value = null;
+      return;
+    }
+    busy.value = true;
+    try {
+      plan.value = await getBridge()['import/inspect']({ files: files.value, ...chosenDelimiter() });
+      error.value = null;
+    } catch (e) {
+      plan.value = null;
+      error.value = describeError(e);
+    } finally {
+      busy.value = false;
+    }
+  }
+
+  async function choose(): Promise<void> {
+    if (running.value) return;
+    busy.value = true;
+    error.value = null;
+    try {
+      const pick = await getBridge()['import/pick']({});
+      inbox.value = pick.inbox;
+      pickedNothing.value = pick.files.length === 0;
+      // Files chosen again are added once; the order is the user's (a later file wins on a PID).
+      if (pick.files.length > 0) {
+        job.value = null;
+        files.value = [...files.value, ...pick.files.filter((f) => !files.value.includes(f))];
+      }
+    } catch (e) {
+      error.value = describeError(e);
+    } finally {
+      busy.value = false;
+    }
+    await inspect();
+  }
+
+  async function remove(path: string): Promise<void> {
+    files.value = files.value.filter((f) => f !== path);
+    await inspect();
+  }
+
+  async function setDelimiter(choice: DelimiterChoice): Promise<void> {
+    delimiter.value = choice;
+    await inspect();
+  }
+
+  function schedulePoll(): void {
+    stopPolling();
+    timer = setTimeout(() => void poll(), POLL_MS);
+  }
+
+  async function poll(): Promise<void> {
+    const current = job.value;
+    if (!current || current.status !== 'running') return;
+    try {
+      const next = await getBridge()['import/status']({ id: current.id });
+      if (job.value?.id !== next.id) return;
+      job.value = next;
+    } catch (e) {
+      error.value = describeError(e);
+      return;
+    }
+    if (job.value.status === 'running') schedulePoll();
+    else if (job.value.status === 'done') await moveToNewDataset();
+  }
+
+  async function start(): Promise<void> {
+    if (!canStart.value) return;
+    busy.value = true;
+    error.value = null;
+    try {
+      job.value = await getBridge()['import/start']({ files: files.value, ...chosenDelimiter() });
+      schedulePoll();
+    } catch (e) {
+      error.value = describeError(e);
+    } finally {
+      busy.value = false;
+    }
+  }
+
+  async function cancel(): Promise<void> {
+    const current = job.value;
+    if (!current || current.status !== 'running') return;
+    try {
+      job.value = await getBridge()['import/cancel']({ id: current.id });
+    } catch (e) {
+      error.value = describeError(e);
+    }
+  }
+
+  /** The app answers from the new dataset now: every view that holds answers of the old one reloads. */
+  async function moveToNewDataset(): Promise<void> {
+    useRecordStore().close();
+    useFieldValuesStore().clear();
+    const dataset = useDatasetStore();
+    await dataset.load();
+    const audience = useAudienceStore();
+    const people = new Map((dataset.info?.states ?? []).map((s) => [s.state, s.count]));
+    if (!people.get(audience.state)) {
+      const biggest = [...(dataset.info?.states ?? [])].sort((a, b) => b.count - a.count)[0];
+      if (biggest) audience.setState(biggest.state);
+    }
+    audience.recount();
+  }
+
+  async function showRejects(): Promise<void> {
+    const bridge = getBridge();
+    const path = job.value?.rejectsPath;
+    if (path && bridge.showInFolder) await bridge.showInFolder(path);
+  }
+
+  /** Back to an empty screen for another import. */
+  function reset(): void {
+    stopPolling();
+    job.value = null;
+    files.value = [];
+    plan.value = null;
+    error.value = null;
+    pickedNothing.value = false;
+  }
+
+  const canShowInFolder = computed(() => typeof getBridge().showInFolder === 'function');
+
+  return {
+    open, files, inbox, pickedNothing, delimiter, plan, job, busy, error, running, canStart, canShowInFolder,
+    show, hide, choose, remove, setDelimiter, start, cancel, showRejects, reset,
+  };
+});
