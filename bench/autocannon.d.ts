@@ -8,7 +8,7 @@ declare module 'autocannon' {
     requests?: Array<{ method?: string; path?: string; body?: string }>;
   }
   interface Result {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p99: number };
     non2xx: number;
   }

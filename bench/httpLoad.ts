@@ -1,19 +1,37 @@
 // Concurrent HTTP load on the real server (`serve` in a child process): 16 connections for 10 s,
-// mixed preview and search requests at varied skips, measured with autocannon.
+// mixed preview and search requests at varied skips, measured with autocannon. Besides requests/s
+// it reports the CPU each side spent per request (server: its process tree from /proc; load
+// generator: this process), because on a shared 2-core machine requests/s is noisy and the
+// generator competes with the server for the same cores.
 import { execFileSync, spawn } from 'node:child_process';
 import autocannon from 'autocannon';
+import { processTreeCpuMs } from './processCpu';
 
 export interface HttpResult {
   requestsPerSecond: number;
   p99Ms: number;
   non2xx: number;
   startupMs: number;
+  requests: number;
+  /** Server CPU (user + system, all its threads) per answered request, in ms; null without /proc. */
+  serverCpuMsPerRequest: number | null;
+  /** The load generator's CPU per request, in ms (it runs in this process). */
+  loadGeneratorCpuMsPerRequest: number;
 }
 
-export async function httpLoad(datasetPath: string, home: string, seconds = 10, connections = 16): Promise<HttpResult> {
+export interface HttpLoadOptions {
+  seconds?: number;
+  connections?: number;
+  /** Extra NODE_OPTIONS for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+  serverNodeOptions?: string;
+}
+
+export async function httpLoad(datasetPath: string, home: string, options: HttpLoadOptions = {}): Promise<HttpResult> {
+  const { seconds = 10, connections = 16 } = options;
   const key = execFileSync('tsx', ['src/cli/index.ts', 'keys', 'create', '--name', 'bench', '--home', home], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
   const started = performance.now();
-  const child = spawn('tsx', ['src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = options.serverNodeOptions ? { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${options.serverNodeOptions}` } : process.env;
+  const child = spawn('tsx', ['src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home], { stdio: ['ignore', 'pipe', 'inherit'], env });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -35,6 +53,8 @@ export async function httpLoad(datasetPath: string, home: string, seconds = 10, 
       ...[0, 5000].map((skip) => ({ path: '/api/audiences/search', body: { state: 'TX', limit: 25, skip, filters: seed.slice(0, 2) } })),
       { path: '/api/audiences/preview', body: { state: 'NY', limit: 0, filters: [['CPI_TRAVEL_INDEX', ['5-9']], ['CT_STRMSUB_SVC1', ['Y']]] } },
     ];
+    const serverCpuBefore = processTreeCpuMs(child.pid!);
+    const ownCpuBefore = process.cpuUsage();
     const result = await autocannon({
       url,
       connections,
@@ -42,8 +62,25 @@ export async function httpLoad(datasetPath: string, home: string, seconds = 10, 
       headers: { 'content-type': 'application/json', 'x-api-key': key },
       requests: bodies.map((b) => ({ method: 'POST', path: b.path, body: JSON.stringify(b.body) })),
     });
-    return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx, startupMs };
+    const ownCpu = process.cpuUsage(ownCpuBefore);
+    const serverCpuAfter = processTreeCpuMs(child.pid!);
+    const requests = result.requests.total;
+    return {
+      requestsPerSecond: result.requests.average,
+      p99Ms: result.latency.p99,
+      non2xx: result.non2xx,
+      startupMs,
+      requests,
+      serverCpuMsPerRequest: serverCpuBefore !== null && serverCpuAfter !== null ? (serverCpuAfter - serverCpuBefore) / requests : null,
+      loadGeneratorCpuMsPerRequest: (ownCpu.user + ownCpu.system) / 1000 / requests,
+    };
   } finally {
     child.kill('SIGTERM');
+    // Give the server a moment to exit (and write a CPU profile when asked for one).
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      setTimeout(resolve, 5000).unref();
+    });
   }
 }

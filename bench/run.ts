@@ -1,5 +1,8 @@
-// `npm run bench -- --rows N [--seed S]`: the engine against DuckDB on the same records, same process.
-// Prints a table of medians and p95s with their ratio and writes bench/results-<rows>.json.
+// `npm run bench -- --rows N [--seed S] [--repeat R] [--duckdb memory|file] [--duckdb-memory 6GB] [--no-http]`:
+// the engine against DuckDB on the same records, same process. Prints a table of medians and p95s
+// with their ratio and writes bench/results-<rows>.json. DuckDB holds the records in memory up to
+// 2M records and in a persistent database file beyond (see duckdbReference.ts); --no-http leaves
+// the HTTP load to `bench/http.ts --record`, e.g. to measure it on a quieter machine.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +18,7 @@ import { httpLoad } from './httpLoad';
 import { summarize, timeIt, type Summary } from './stats';
 import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from './workload';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '1' }, repeat: { type: 'string', default: '15' } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '1' }, repeat: { type: 'string', default: '15' }, duckdb: { type: 'string' }, 'duckdb-memory': { type: 'string', default: '6GB' }, 'no-http': { type: 'boolean', default: false } } });
 const rows = Number(values.rows);
 const seed = Number(values.seed);
 const repeat = Number(values.repeat);
@@ -34,8 +37,10 @@ const openMs = performance.now() - startOpen;
 // The cache would answer repeated identical queries from memory: off, so every run does the work.
 const engine = new AudienceEngine(dataset, { selectionCacheBytes: 0 });
 const warmEngine = new AudienceEngine(dataset);
-console.log(`loading DuckDB with the same ${dataset.records} records…`);
-const { duck, seconds: duckLoadSeconds } = await DuckReference.load(dataset, join(dataDir, `bench-${rows}-${seed}.csv`));
+const duckOnDisk = (values.duckdb ?? (rows > 2_000_000 ? 'file' : 'memory')) === 'file';
+const duckStorage = duckOnDisk ? { where: join(dataDir, `bench-${rows}-${seed}.duckdb`), memoryLimit: values['duckdb-memory'] } : { where: 'memory' as const };
+console.log(`loading DuckDB (${duckOnDisk ? `database file, memory_limit ${duckStorage.memoryLimit}` : 'in memory'}) with the same ${dataset.records} records…`);
+const { duck, seconds: duckLoadSeconds, reused: duckReused } = await DuckReference.load(dataset, join(dataDir, `bench-${rows}-${seed}.csv`), duckStorage);
 
 const request = (a: AudienceSpec, limit = 0, skip = 0) => normalizeAudienceRequest({ state: a.state, filters: a.filters, limit, skip });
 const rowsOut: Array<{ what: string; engine: Summary; duckdb: Summary }> = [];
@@ -84,9 +89,12 @@ if (!generation) {
   generation = generateDataset({ rows: 100_000, seed: 7, out: join(tmp, 'g.sqlite') });
   rmSync(tmp, { recursive: true, force: true });
 }
-const home = mkdtempSync(join(tmpdir(), 'audience-desk-bench-home-'));
-const http = await httpLoad(datasetPath, home);
-rmSync(home, { recursive: true, force: true });
+let http: Awaited<ReturnType<typeof httpLoad>> | null = null;
+if (!values['no-http']) {
+  const home = mkdtempSync(join(tmpdir(), 'audience-desk-bench-home-'));
+  http = await httpLoad(datasetPath, home);
+  rmSync(home, { recursive: true, force: true });
+}
 
 const fmt = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 console.log(`\n${dataset.records} records (${(statSync(datasetPath).size / 1e9).toFixed(2)} GB file); ${repeat} runs a query; ms`);
@@ -94,12 +102,12 @@ console.log('| workload | engine median | engine p95 | DuckDB median | DuckDB p9
 for (const r of rowsOut) console.log(`| ${r.what} | ${fmt(r.engine.median)} | ${fmt(r.engine.p95)} | ${fmt(r.duckdb.median)} | ${fmt(r.duckdb.p95)} | ${(r.engine.p95 / r.duckdb.p95).toFixed(2)} |`);
 const exportRate = exported.records / exported.seconds;
 console.log(`export CA to CSV: ${exported.records} records, ${Math.round(exportRate)} records/s, peak RSS ${Math.round(exported.maxRssMb)} MB (DuckDB COPY: ${Math.round(exported.records / (duckExportMs / 1000))} records/s; sqlite3 -csv: ${sqliteCliRowsPerSecond ? Math.round(sqliteCliRowsPerSecond) + ' records/s' : 'not installed'})`);
-console.log(`HTTP, 16 connections, 10 s, mixed preview/search: ${Math.round(http.requestsPerSecond)} requests/s, p99 ${http.p99Ms} ms, non-2xx ${http.non2xx}`);
-console.log(`generation: ${Math.round(generation.records / generation.seconds)} records/s; dataset open: ${openMs.toFixed(0)} ms; serve start-up to first answer (incl. tsx): ${http.startupMs.toFixed(0)} ms; DuckDB load: ${duckLoadSeconds.toFixed(1)} s`);
+if (http) console.log(`HTTP, 16 connections, 10 s, mixed preview/search: ${Math.round(http.requestsPerSecond)} requests/s, p99 ${http.p99Ms} ms, non-2xx ${http.non2xx}; CPU ms a request: server ${http.serverCpuMsPerRequest?.toFixed(3)}, load generator ${http.loadGeneratorCpuMsPerRequest.toFixed(3)}`);
+console.log(`generation: ${Math.round(generation.records / generation.seconds)} records/s; dataset open: ${openMs.toFixed(0)} ms; serve start-up to first answer (incl. tsx): ${http ? http.startupMs.toFixed(0) + ' ms' : 'not measured'}; DuckDB load: ${duckLoadSeconds.toFixed(1)} s${duckReused ? ' (reused its database file)' : ''}`);
 
 writeFileSync(join(import.meta.dirname, `results-${rows}.json`), JSON.stringify({
-  rows: dataset.records, repeat, measuredAt: new Date().toISOString(), workloads: rowsOut,
+  rows: dataset.records, repeat, duckdb: duckOnDisk ? `persistent database file, memory_limit ${duckStorage.memoryLimit}` : 'in memory', measuredAt: new Date().toISOString(), workloads: rowsOut,
   export: { ...exported, recordsPerSecond: exportRate, duckdbRecordsPerSecond: exported.records / (duckExportMs / 1000), sqlite3RecordsPerSecond: sqliteCliRowsPerSecond },
-  http, generationRecordsPerSecond: generation.records / generation.seconds, datasetOpenMs: openMs,
+  http, duckdbLoadSeconds: duckReused ? null : duckLoadSeconds, generationRecordsPerSecond: generation.records / generation.seconds, datasetOpenMs: openMs,
 }, null, 2) + '\n');
 dataset.close();
