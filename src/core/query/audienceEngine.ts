@@ -110,6 +110,19 @@ export class AudienceEngine {
     };
   }
 
+  /** As search, with the records as their stored bytes (the HTTP API renders those without decoding). */
+  searchBytes(request: NormalizedAudience): Omit<SearchPage, 'texts'> & { records: Buffer[] } {
+    const checkBudget = budgetCheck(this.options.queryBudgetMs);
+    const selection = this.select(request, checkBudget);
+    checkBudget();
+    return {
+      total: selection.total,
+      limit: request.limit,
+      skip: request.skip,
+      records: this.dataset.recordBytes(selection.page(request.skip, request.limit)),
+    };
+  }
+
   /** How many matching records have each value of a field, most frequent first. */
   valueCounts(audience: Audience, fieldIndex: number, max = 200): ValueCount[] {
     const def = FIELDS[fieldIndex];
