@@ -31,6 +31,32 @@ export class VectorBuilder {
     this.data[this.length++] = value;
   }
 
+  /**
+   * push() for `count` values at src[start], src[start + stride], ...: a column of a row-major
+   * batch (ColumnSet). One range check and one store loop for the lot, where push() checks each.
+   */
+  pushStrided(src: Float64Array, start: number, stride: number, count: number): void {
+    let lo = this.min;
+    let hi = this.max;
+    let whole = true;
+    for (let i = 0, j = start; i < count; i++, j += stride) {
+      const v = src[j]!;
+      if (v < lo) lo = v;
+      else if (v > hi) hi = v;
+      if (v !== Math.trunc(v)) whole = false;
+    }
+    // Widening is order-free (the kind of min, max and any fraction), so the batch's extremes do.
+    if (!whole) this.widen(0.5);
+    if (lo < this.min) this.widen(lo);
+    if (hi > this.max) this.widen(hi);
+    let capacity = this.data.length;
+    while (this.length + count > capacity) capacity *= 2;
+    if (capacity !== this.data.length) this.grow(this.kind, capacity);
+    const data = this.data;
+    for (let i = 0, j = start, at = this.length; i < count; i++, j += stride) data[at + i] = src[j]!;
+    this.length += count;
+  }
+
   private widen(value: number): void {
     this.min = Math.min(this.min, value);
     this.max = Math.max(this.max, value);

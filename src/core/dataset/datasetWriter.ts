@@ -7,7 +7,8 @@ import { basename, dirname } from 'node:path';
 import { escapeRegExp, removeStaleFiles } from '../fs/staleFiles';
 import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
-import { stringHash, VectorBuilder, vectorToBlob } from './columnVector';
+import { ColumnSet, DICTIONARY_LIMIT, type BuiltColumn } from './columnSet';
+import { vectorToBlob } from './columnVector';
 import type { RecordValues } from './recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from './schema';
 
@@ -15,50 +16,7 @@ const BATCH = 5000;
 const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
 const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
 
-// Past this many distinct values a dictionary costs more (memory, build time, load time) than it
-// saves: the field switches to hashes (PID, HHID, phones, street addresses at scale).
-export const DICTIONARY_LIMIT = 1 << 18;
-
-// Identifiers that are (nearly) one value per person or household: hashed from the first record,
-// since growing a dictionary only to throw it away costs a Map entry per record.
-const HASHED_FIELDS = new Set(['PID', 'HHID', 'ADDRID', 'ADDRESS', 'PHONE', 'PHONE2', 'PHONE3']);
-
-/** A string field's vector: dictionary codes (order of first appearance), or hashes past the limit. */
-class StringColumn {
-  codes = new VectorBuilder();
-  dict: Map<string, number> | null;
-  constructor(private readonly limit: number, hashed: boolean) {
-    this.dict = hashed ? null : new Map();
-  }
-  // Consecutive records often repeat a value (flags, a household's shared fields, the state):
-  // comparing with the last one is cheaper than a dictionary lookup.
-  private lastValue: string | undefined;
-  private lastCode = 0;
-  push(value: string): void {
-    const dict = this.dict;
-    if (!dict) return this.codes.push(stringHash(value));
-    if (value === this.lastValue) return this.codes.push(this.lastCode);
-    let code = dict.get(value);
-    if (code === undefined) {
-      code = dict.size;
-      dict.set(value, code);
-      if (dict.size > this.limit) return this.switchToHashes(value);
-    }
-    this.lastValue = value;
-    this.lastCode = code;
-    this.codes.push(code);
-  }
-  private switchToHashes(value: string): void {
-    const hashOf = new Uint32Array(this.dict!.size);
-    for (const [v, code] of this.dict!) hashOf[code] = stringHash(v);
-    const { data } = this.codes.finish();
-    const hashes = new VectorBuilder();
-    for (let i = 0; i < data.length; i++) hashes.push(hashOf[data[i]!]!);
-    hashes.push(stringHash(value));
-    this.codes = hashes;
-    this.dict = null;
-  }
-}
+export { DICTIONARY_LIMIT } from './columnSet';
 
 export function fsyncPath(path: string): void {
   const fd = openSync(path, 'r');
@@ -69,18 +27,21 @@ export function fsyncPath(path: string): void {
   }
 }
 
+/**
+ * Records go in one of two ways, not mixed: append()/appendWithJson() with their values, and the
+ * writer builds the vectors; or appendText()/appendSelected() with their text alone, and whoever
+ * built the vectors (the import's reading thread, see columnSet.ts) hands them to finish().
+ */
 export class DatasetWriter {
   readonly tempPath: string;
   private readonly db: Db;
   private readonly insertRow: Statement;
-  private readonly columns: Array<StringColumn | VectorBuilder | null>;
-  // The same columns split by kind, so append() does no type tests per value.
-  private readonly stringColumns: Array<[number, StringColumn]>;
-  private readonly intColumns: Array<[number, VectorBuilder]>;
+  private columns: ColumnSet | undefined;
   private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
   private lastState = '';
   private lastPid = '';
   private pending = 0;
+  private attached = false;
   private done = false;
   count = 0;
 
@@ -88,7 +49,7 @@ export class DatasetWriter {
     readonly targetPath: string,
     private readonly metadata: Record<string, string> = {},
     /** Distinct values past which a string field is hashed; lowered only by tests. */
-    dictionaryLimit = DICTIONARY_LIMIT,
+    private readonly dictionaryLimit = DICTIONARY_LIMIT,
   ) {
     this.tempPath = `${targetPath}.building-${process.pid}`;
     // Our own leftover and those of killed writers to the same target (never a live writer's).
@@ -101,10 +62,6 @@ export class DatasetWriter {
     this.db.pragma('page_size = 8192');
     this.db.exec(DATASET_DDL);
     this.insertRow = this.db.prepare('INSERT INTO records (_pos, record) VALUES (?, ?)');
-    // LATITUDE/LONGITUDE are not filterable, so they get no vector.
-    this.columns = FIELDS.map((f) => (f.type === 'string' ? new StringColumn(dictionaryLimit, HASHED_FIELDS.has(f.name)) : f.type === 'integer' ? new VectorBuilder() : null));
-    this.stringColumns = this.columns.flatMap((c, i) => (c instanceof StringColumn ? [[i, c] as [number, StringColumn]] : []));
-    this.intColumns = this.columns.flatMap((c, i) => (c instanceof VectorBuilder ? [[i, c] as [number, VectorBuilder]] : []));
     this.db.exec('BEGIN');
   }
 
@@ -118,41 +75,85 @@ export class DatasetWriter {
    * exactly (the import serialises each row once, on its reading thread): saves a second stringify.
    */
   appendWithJson(values: RecordValues, json: string): void {
-    const state = values[STATE_INDEX] as string;
-    const pid = values[PID_INDEX] as string;
-    if (state < this.lastState || (state === this.lastState && pid <= this.lastPid))
-      throw new Error(`Records must arrive in ascending (STATE, PID) order: ${state} ${pid} after ${this.lastState} ${this.lastPid}`);
-    if (state !== this.lastState) this.stateRanges.push({ state, first: this.count, count: 0 });
-    this.stateRanges[this.stateRanges.length - 1]!.count++;
-    this.lastState = state;
-    this.lastPid = pid;
+    if (!this.columns) {
+      if (this.count > 0) throw new Error('Records were appended without their values: their vectors go to finish().');
+      this.columns = new ColumnSet(this.dictionaryLimit);
+    }
+    this.appendText(values[STATE_INDEX] as string, values[PID_INDEX] as string, json);
+    this.columns.push(values);
+  }
 
-    const pos = this.count++;
-    this.insertRow.run(pos, json);
-    const strings = this.stringColumns;
-    for (let k = 0; k < strings.length; k++) strings[k]![1].push(values[strings[k]![0]] as string);
-    const ints = this.intColumns;
-    for (let k = 0; k < ints.length; k++) ints[k]![1].push(values[ints[k]![0]] as number);
+  /** Appends one record by its text alone: its vectors are built elsewhere and given to finish(). */
+  appendText(state: string, pid: string, json: string): void {
+    this.next(state, pid, 1);
+    this.insertRow.run(this.count++, json);
     if (++this.pending >= BATCH) {
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;
     }
   }
 
-  /** Writes the vectors and state ranges, syncs, and renames the file over the target. */
-  finish(): { records: number; path: string } {
+  /**
+   * Appends `count` records of one state, their texts copied inside SQLite: `select` (SQL over a
+   * file attached with attach() as `source`, with `params`) yields one column, the record texts in
+   * ascending PID order, every PID above those appended before; no text passes through JavaScript.
+   * Not as the first record (positions are the table's next rowids, counted from the last one).
+   */
+  appendSelected(state: string, count: number, select: string, params: unknown[]): void {
+    if (!this.attached) throw new Error('appendSelected() needs a source: call attach() first.');
+    if (this.count === 0) throw new Error('appendSelected() cannot append the first record; use appendText().');
+    if (count === 0) return;
+    this.next(state, null, count);
+    const { changes, lastInsertRowid } = this.db.prepare(`INSERT INTO records (record) ${select}`).run(...params);
+    if (changes !== count || Number(lastInsertRowid) !== this.count + count - 1)
+      throw new Error(`appendSelected() copied ${changes} records, expected ${count}.`);
+    this.count += count;
+  }
+
+  /** Opens another SQLite file (read only in practice) as schema `source`, for appendSelected(). */
+  attach(path: string): void {
+    this.db.exec('COMMIT');
+    this.db.prepare("ATTACH DATABASE ? AS source").run(path);
+    this.db.exec('BEGIN');
+    this.attached = true;
+  }
+
+  /** Order check and state ranges for `count` records of `state` (pid: the first's, when known). */
+  private next(state: string, pid: string | null, count: number): void {
+    if (state < this.lastState || (pid !== null && state === this.lastState && pid <= this.lastPid))
+      throw new Error(`Records must arrive in ascending (STATE, PID) order: ${state} ${pid ?? ''} after ${this.lastState} ${this.lastPid}`);
+    if (state !== this.lastState) this.stateRanges.push({ state, first: this.count, count: 0 });
+    this.stateRanges[this.stateRanges.length - 1]!.count += count;
+    this.lastState = state;
+    this.lastPid = pid ?? this.lastPid;
+  }
+
+  /** Closes the file attach() opened (before it is deleted: a file still open cannot be on Windows). */
+  detach(): void {
+    if (!this.attached) return;
+    this.db.exec('COMMIT; DETACH DATABASE source; BEGIN');
+    this.attached = false;
+  }
+
+  /**
+   * Writes the vectors and state ranges, syncs, and renames the file over the target. `columns`:
+   * the vectors of records appended by text (every filterable field's, over every position), taken
+   * one at a time: a generator that makes each when asked keeps one in memory at once.
+   */
+  finish(columns?: Iterable<BuiltColumn>): { records: number; path: string } {
+    this.detach();
+    if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
+    const built = columns ?? this.columns?.finish() ?? new ColumnSet(this.dictionaryLimit).finish();
+    this.columns = undefined;
     const putColumn = this.db.prepare('INSERT INTO columns (name, encoding, kind, dict, data) VALUES (?, ?, ?, ?, ?)');
-    FIELDS.forEach((f, i) => {
-      const column = this.columns[i];
-      if (!column) return;
-      const vector = column instanceof StringColumn ? column.codes.finish() : column.finish();
-      const encoding = column instanceof StringColumn ? (column.dict ? 'dict' : 'hash') : 'value';
-      const dict = column instanceof StringColumn && column.dict ? JSON.stringify([...column.dict.keys()]) : null;
-      putColumn.run(f.name, encoding, vector.kind, dict, vectorToBlob(vector.data));
-      this.columns[i] = null; // let the memory go as we write
-    });
-    this.stringColumns.length = 0;
-    this.intColumns.length = 0;
+    const fields = new Set<number>();
+    for (const c of built) {
+      if (c.data.length !== this.count || fields.has(c.field) || FIELDS[c.field]?.type === 'number')
+        throw new Error(`The vector of ${FIELDS[c.field]?.name} does not fit: ${c.data.length} values for ${this.count} records.`);
+      fields.add(c.field);
+      putColumn.run(FIELDS[c.field]!.name, c.encoding, c.kind, c.dict ? JSON.stringify(c.dict) : null, vectorToBlob(c.data));
+    }
+    if (fields.size !== FIELDS.filter((f) => f.type !== 'number').length) throw new Error('Vectors are missing: every filterable field needs one.');
     const putState = this.db.prepare('INSERT INTO states (state, first, count) VALUES (?, ?, ?)');
     for (const r of this.stateRanges) putState.run(r.state, r.first, r.count);
     const putMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');

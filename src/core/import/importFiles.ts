@@ -4,20 +4,23 @@
 //
 //   1. check    every file is recognised and its header mapped before anything is written;
 //               leftovers of killed imports are removed.
-//   2. read     a worker thread (rowSource) streams each file through papaparse and checks each
-//               row (rowRules); on this thread each rejected row goes to the rejects file and
-//               each accepted one to recordSinks: straight into DatasetWriter while the rows come
-//               in (STATE, PID) order (the app's own exports), else (the import then reads again
-//               from the start) into the staging table, a SQLite file beside the target.
-//   3. write    when staged: duplicates are dropped (the row read last wins), the rest is read
-//               back in (STATE, PID) order into DatasetWriter. The writer builds
-//               `<out>.building-<pid>` and renames it over <out> only when complete: a crash,
-//               kill or cancel at any moment leaves the previous dataset as it was.
+//   2. read     a worker thread (rowSource) streams each file through papaparse, checks each
+//               row (rowRules) and builds the per-field vectors from the accepted rows' values in
+//               arrival order (columnSet); on this thread each rejected row goes to the rejects
+//               file and each accepted one's text to recordSinks: straight into DatasetWriter
+//               while the rows come in (STATE, PID) order (the app's own exports), else (the
+//               import then reads again from the start) into the staging table, a SQLite file
+//               beside the target.
+//   3. write    when staged: duplicates are dropped (the row read last wins), the records are
+//               copied SQLite to SQLite in (STATE, PID) order into DatasetWriter's file, and the
+//               vectors permuted into that order. The writer builds `<out>.building-<pid>` and
+//               renames it over <out> only when complete: a crash, kill or cancel at any moment
+//               leaves the previous dataset as it was.
 import { existsSync, closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
+import { buildStringColumn, needsRebuild, permuteColumn, type BuiltColumn } from '../dataset/columnSet';
 import { DatasetWriter } from '../dataset/datasetWriter';
-import type { RecordValues } from '../dataset/recordFormat';
 import { removeLeftovers, stagingPathFor } from './leftovers';
 import { RejectsFile } from './rejectsFile';
 import type { RowBatch } from './readRows';
@@ -30,7 +33,8 @@ import type { FileSummary, ImportOptions, ImportProgress, ImportSummary } from '
 export type { Delimiter, ImportOptions, ImportProgress, ImportSummary, RejectedRow, FileSummary } from './types';
 
 const PROGRESS_INTERVAL_MS = 200;
-const YIELD_EVERY = 2000;
+/** Staged records copied into the dataset per statement: a cancel waits at most for one run. */
+const RUN_LENGTH = 20_000;
 
 const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
 const yieldToEventLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
@@ -119,6 +123,13 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
   const sorted = new SortedRecords(() => new DatasetWriter(out, metadata));
   let staged: StagedRecords | undefined;
   let writer: DatasetWriter | undefined;
+  // The vectors over the accepted rows, in arrival order, from the reading thread.
+  let columns: BuiltColumn[] | undefined;
+  // What the writer stores: those, or (staged rows) each put in (STATE, PID) order when it is written.
+  let finalColumns: Iterable<BuiltColumn> | undefined;
+  const takeColumns = (built: BuiltColumn[]): void => {
+    columns = built;
+  };
   try {
     // 2. Read, and write while the rows come in (STATE, PID) order.
     let readStarted = performance.now();
@@ -147,7 +158,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       report({ phase: 'reading', rowsRead: counts.read, bytesRead: fileStart[batch.file]! + batch.bytesRead, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) });
     };
     try {
-      await readBatches(sources, take, signal);
+      await readBatches(sources, take, signal, takeColumns);
       writer = sorted.dataset;
     } catch (e) {
       if (!(e instanceof NotSorted)) throw e;
@@ -160,7 +171,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       for (const f of files) f.read = f.imported = f.rejected = 0;
       readStarted = performance.now();
       staged = new StagedRecords(new Staging(stagingPathFor(out)));
-      await readBatches(sources, take, signal);
+      await readBatches(sources, take, signal, takeColumns);
     }
     report({ phase: 'reading', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) }, true);
     if (signal?.aborted) throw cancelled();
@@ -181,20 +192,35 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     const writeStarted = staged ? performance.now() : readStarted;
     let written = sorted.written;
     if (staged) {
+      const { staging } = staged;
+      const { seqs, first, runs } = staging.order(RUN_LENGTH);
       writer = new DatasetWriter(out, metadata);
-      for (const text of staged.staging.sorted()) {
-        writer.appendWithJson(JSON.parse(text) as RecordValues, text);
-        if (++written % YIELD_EVERY === 0) {
-          await yieldToEventLoop(); // lets a cancel (or a signal handler) in
-          if (signal?.aborted) throw cancelled();
-          report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsPerSecond: rate(written, writeStarted) });
-        }
+      writer.appendText(first.state, first.pid, first.record);
+      writer.attach(staging.path);
+      for (const run of runs) {
+        writer.appendSelected(run.state, run.count, Staging.RUN_SELECT, [run.state, run.after, run.count]);
+        written = writer.count;
+        await yieldToEventLoop(); // lets a cancel (or a signal handler) in
+        if (signal?.aborted) throw cancelled();
+        report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsToWrite: records, rowsPerSecond: rate(written, writeStarted) });
       }
+      writer.detach();
+      // (Rare) a column that cannot be permuted exactly is built again from the staged records
+      // now, while the staging file is open.
+      const rebuilt = new Set<number>();
+      columns!.forEach((column, i) => {
+        if (!needsRebuild(column, staged!.duplicates)) return;
+        columns![i] = buildStringColumn(column.field, staging.fieldValues(column.field));
+        rebuilt.add(i);
+      });
+      finalColumns = inFinalOrder(columns!, seqs, rebuilt);
+      columns = undefined;
     }
     if (signal?.aborted) throw cancelled();
     const stagingGone = staged?.staging.disposeInBackground();
     rejects.complete(); // a full disk fails here, before the dataset is replaced
-    writer!.finish();
+    writer!.finish(finalColumns ?? columns);
+    columns = finalColumns = undefined;
     rejects.publish();
     await stagingGone;
     report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsPerSecond: rate(written, writeStarted) }, true);
@@ -213,6 +239,18 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     throw e;
   } finally {
     staged?.staging.dispose();
+  }
+}
+
+/**
+ * The vectors built in arrival order, each put in (STATE, PID) order when the writer asks for it
+ * (so one arrival vector is let go as one final vector is made: memory does not double).
+ */
+function* inFinalOrder(arrival: BuiltColumn[], seqs: Uint32Array, alreadyFinal: Set<number>): Generator<BuiltColumn> {
+  for (let i = 0; i < arrival.length; i++) {
+    const column = arrival[i]!;
+    arrival[i] = undefined as unknown as BuiltColumn;
+    yield alreadyFinal.has(i) ? column : permuteColumn(column, seqs);
   }
 }
 

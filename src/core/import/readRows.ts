@@ -2,7 +2,10 @@
 // (rowRules), and handed on in batches of plain strings: accepted rows as their record's JSON text
 // and (STATE, PID) key, rejected rows with their reason. No disk writes, no shared state: it runs
 // on a worker thread (readWorker.ts), where a batch crosses threads as a few strings, or on the
-// calling thread when no worker can be started.
+// calling thread when no worker can be started. The same thread also builds the dataset's per-field
+// vectors (columnSet.ts) from each accepted row's values, in the order the rows arrive: it already
+// holds them, so the writing thread never parses a record again.
+import type { ColumnSet } from '../dataset/columnSet';
 import { AppError } from '../../shared/errors';
 import { fieldIndex } from '../../shared/fields';
 import { RowReader } from './rowReader';
@@ -39,11 +42,12 @@ export type BatchSink = (batch: RowBatch) => void | Promise<void>;
 
 const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
 
-export async function readRows(sources: readonly SourceInfo[], emit: BatchSink, signal?: AbortSignal): Promise<void> {
-  for (let i = 0; i < sources.length; i++) await readFile(i, sources[i]!, emit, signal);
+/** `columns`: where each accepted row's values go too, in the order the rows are emitted. */
+export async function readRows(sources: readonly SourceInfo[], emit: BatchSink, signal?: AbortSignal, columns?: ColumnSet): Promise<void> {
+  for (let i = 0; i < sources.length; i++) await readFile(i, sources[i]!, emit, signal, columns);
 }
 
-async function readFile(fileIndex: number, info: SourceInfo, emit: BatchSink, signal: AbortSignal | undefined): Promise<void> {
+async function readFile(fileIndex: number, info: SourceInfo, emit: BatchSink, signal: AbortSignal | undefined, columns: ColumnSet | undefined): Promise<void> {
   const { file, text } = openText(info);
   const checker = new RowChecker(info.map);
   const values = checker.values;
@@ -78,6 +82,7 @@ async function readFile(fileIndex: number, info: SourceInfo, emit: BatchSink, si
       else {
         keys.push((values[STATE] as string) + (values[PID] as string));
         jsons.push(JSON.stringify(values));
+        columns?.push(values);
         batch.accepted++;
       }
       if (batch.read >= BATCH_ROWS) close();

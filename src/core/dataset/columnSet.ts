@@ -1,0 +1,234 @@
+// The per-field vectors of a dataset, built from records one at a time and apart from the file:
+// DatasetWriter builds them from the records it is given, and the import builds them on its reading
+// thread (which already holds each row's values) in the order the rows arrive, then puts them in
+// (STATE, PID) order with permuteColumns once everything is read. A finished column is plain
+// typed arrays and strings, so it crosses threads (its buffer transferred, not copied).
+//
+// Whatever the order the records came in, the stored result is the same: dictionary codes are
+// renumbered in order of first appearance in the final order, and each vector's width is that of
+// its final values, exactly as if the records had been pushed in final order.
+import { FIELDS } from '../../shared/fields';
+import type { RecordValues } from './recordFormat';
+import { stringHash, VectorBuilder, type Vector, type VectorKind } from './columnVector';
+
+// Past this many distinct values a dictionary costs more (memory, build time, load time) than it
+// saves: the field switches to hashes (PID, HHID, phones, street addresses at scale).
+export const DICTIONARY_LIMIT = 1 << 18;
+
+// Identifiers that are (nearly) one value per person or household: hashed from the first record,
+// since growing a dictionary only to throw it away costs a Map entry per record.
+export const HASHED_FIELDS = new Set(['PID', 'HHID', 'ADDRID', 'ADDRESS', 'PHONE', 'PHONE2', 'PHONE3']);
+
+/** One field's finished vector, as the dataset's `columns` table stores it. */
+export interface BuiltColumn {
+  /** Index of the field in FIELDS. */
+  field: number;
+  encoding: 'value' | 'dict' | 'hash';
+  kind: VectorKind;
+  data: Vector;
+  /** The strings of the codes (encoding 'dict'), in code order. */
+  dict: string[] | null;
+}
+
+/**
+ * A copy of a string that does not share memory with the text it was cut from: a parser's cells
+ * are slices of a whole read chunk, and a dictionary keeping a slice would keep the chunk alive.
+ */
+const ownCopy = (value: string): string => (' ' + value).slice(1);
+
+const FEW = 16;
+
+/** A string field's vector: dictionary codes (order of first appearance), or hashes past the limit. */
+class StringColumn {
+  codes = new VectorBuilder();
+  dict: Map<string, number> | null;
+  constructor(private readonly limit: number, hashed: boolean) {
+    this.dict = hashed ? null : new Map();
+  }
+  // Consecutive records often repeat a value (flags, a household's shared fields, the state):
+  // comparing with the last one is cheaper than a dictionary lookup.
+  private lastValue: string | undefined;
+  private lastCode = 0;
+  // The first values, in code order: most string fields have a handful of values (flags, codes),
+  // and comparing a fresh string with a few is cheaper than hashing it for the Map.
+  private readonly few: string[] = [];
+  push(value: string): void {
+    const dict = this.dict;
+    if (!dict) return this.codes.push(stringHash(value));
+    if (value === this.lastValue) return this.codes.push(this.lastCode);
+    let code: number | undefined;
+    const few = this.few;
+    if (dict.size <= FEW) {
+      for (let c = 0; c < few.length; c++)
+        if (few[c] === value) {
+          code = c;
+          break;
+        }
+    } else code = dict.get(value);
+    if (code === undefined) {
+      code = dict.size;
+      value = ownCopy(value);
+      dict.set(value, code);
+      if (code < FEW) few.push(value);
+      if (dict.size > this.limit) return this.switchToHashes(value);
+    }
+    this.lastValue = value;
+    this.lastCode = code;
+    this.codes.push(code);
+  }
+  pushStrided(src: readonly string[], start: number, stride: number, count: number): void {
+    for (let i = 0, j = start; i < count; i++, j += stride) this.push(src[j]!);
+  }
+  private switchToHashes(value: string): void {
+    const hashOf = new Uint32Array(this.dict!.size);
+    for (const [v, code] of this.dict!) hashOf[code] = stringHash(v);
+    const { data } = this.codes.finish();
+    const hashes = new VectorBuilder();
+    for (let i = 0; i < data.length; i++) hashes.push(hashOf[data[i]!]!);
+    hashes.push(stringHash(value));
+    this.codes = hashes;
+    this.dict = null;
+    this.lastValue = undefined;
+  }
+  finish(field: number): BuiltColumn {
+    const { kind, data } = this.codes.finish();
+    return { field, encoding: this.dict ? 'dict' : 'hash', kind, data, dict: this.dict ? [...this.dict.keys()] : null };
+  }
+}
+
+/** Records a ColumnSet gathers row by row before it hands them to the builders column by column. */
+const BATCH = 256;
+
+/**
+ * Every filterable field's vector (LATITUDE/LONGITUDE are not filterable and get none). Records
+ * are gathered into a row-major batch (a pointer or a float store per value) and go to the builders
+ * a column at a time: each builder's loop then runs over one field's values with its own state at
+ * hand, and an integer column is range-checked once a batch (about 3x cheaper than value by value).
+ */
+export class ColumnSet {
+  // Field indexes and builders by kind, as parallel arrays, so push() does no type test per value.
+  private readonly stringFields: number[] = [];
+  private readonly strings: StringColumn[] = [];
+  private readonly intFields: number[] = [];
+  private readonly ints: VectorBuilder[] = [];
+  private readonly stringBatch: string[];
+  private readonly intBatch: Float64Array;
+  private batched = 0;
+  count = 0;
+
+  constructor(dictionaryLimit = DICTIONARY_LIMIT) {
+    FIELDS.forEach((f, i) => {
+      if (f.type === 'string') {
+        this.stringFields.push(i);
+        this.strings.push(new StringColumn(dictionaryLimit, HASHED_FIELDS.has(f.name)));
+      } else if (f.type === 'integer') {
+        this.intFields.push(i);
+        this.ints.push(new VectorBuilder());
+      }
+    });
+    this.stringBatch = new Array<string>(BATCH * this.stringFields.length).fill('');
+    this.intBatch = new Float64Array(BATCH * this.intFields.length);
+  }
+
+  push(values: RecordValues): void {
+    const sf = this.stringFields;
+    const strings = this.stringBatch;
+    for (let k = 0, at = this.batched * sf.length; k < sf.length; k++) strings[at + k] = values[sf[k]!] as string;
+    const nf = this.intFields;
+    const ints = this.intBatch;
+    for (let k = 0, at = this.batched * nf.length; k < nf.length; k++) ints[at + k] = values[nf[k]!] as number;
+    this.count++;
+    if (++this.batched === BATCH) this.flush();
+  }
+
+  private flush(): void {
+    const n = this.batched;
+    const ns = this.stringFields.length;
+    for (let k = 0; k < ns; k++) this.strings[k]!.pushStrided(this.stringBatch, k, ns, n);
+    const ni = this.intFields.length;
+    for (let k = 0; k < ni; k++) this.ints[k]!.pushStrided(this.intBatch, k, ni, n);
+    this.batched = 0;
+  }
+
+  /** The finished columns in FIELDS order (the builders are spent). */
+  finish(): BuiltColumn[] {
+    this.flush();
+    const out: BuiltColumn[] = new Array(FIELDS.length);
+    for (let k = 0; k < this.strings.length; k++) out[this.stringFields[k]!] = this.strings[k]!.finish(this.stringFields[k]!);
+    for (let k = 0; k < this.ints.length; k++) {
+      const { kind, data } = this.ints[k]!.finish();
+      out[this.intFields[k]!] = { field: this.intFields[k]!, encoding: 'value', kind, data, dict: null };
+    }
+    this.strings.length = this.ints.length = 0;
+    return out.filter((c) => c !== undefined);
+  }
+}
+
+/** One string field's column from its values in final order (see needsRebuild). */
+export function buildStringColumn(field: number, values: Iterable<string>, dictionaryLimit = DICTIONARY_LIMIT): BuiltColumn {
+  const column = new StringColumn(dictionaryLimit, HASHED_FIELDS.has(FIELDS[field]!.name));
+  for (const v of values) column.push(v);
+  return column.finish(field);
+}
+
+/**
+ * Whether a column built in arrival order cannot be put in final order exactly: a field that
+ * switched to hashes counting values of rows that were later replaced might have kept a dictionary
+ * over the remaining rows alone. Its column must be built again from the final records.
+ */
+export function needsRebuild(column: BuiltColumn, withDuplicates: boolean): boolean {
+  return withDuplicates && column.encoding === 'hash' && !HASHED_FIELDS.has(FIELDS[column.field]!.name);
+}
+
+const CTOR = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
+
+/** The kind VectorBuilder ends with for values between min and max (and 0), all whole or not. */
+function kindFor(min: number, max: number, whole: boolean): VectorKind {
+  if (!whole) return 'f64';
+  if (min >= 0) return max <= 0xff ? 'u8' : max <= 0xffff ? 'u16' : max <= 0xffffffff ? 'u32' : 'f64';
+  return min >= -0x80000000 && max <= 0x7fffffff ? 'i32' : 'f64';
+}
+
+/**
+ * The column over the records in final order: position i holds the value of arrival `order[i]`
+ * (rows absent from `order`, replaced by a later row of their PID, drop out). Dictionary codes
+ * are renumbered by first appearance in the new order and unused strings dropped; the vector is as
+ * narrow as its remaining values allow. Both as VectorBuilder would have made them in that order.
+ */
+export function permuteColumn(column: BuiltColumn, order: ArrayLike<number>): BuiltColumn {
+  const src = column.data;
+  const n = order.length;
+  // The same kind as the source first: the remaining values fit, perhaps in a narrower one.
+  const out = new (src.constructor as new (n: number) => Vector)(n);
+  let dict = column.dict;
+  let kind: VectorKind;
+  if (dict) {
+    const renumber = new Int32Array(dict.length).fill(-1);
+    const kept: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const code = src[order[i]!]!;
+      let next = renumber[code]!;
+      if (next < 0) {
+        next = renumber[code] = kept.length;
+        kept.push(dict[code]!);
+      }
+      out[i] = next;
+    }
+    dict = kept;
+    kind = kindFor(0, kept.length - 1, true);
+  } else {
+    let min = 0;
+    let max = 0;
+    let whole = true;
+    for (let i = 0; i < n; i++) {
+      const v = src[order[i]!]!;
+      out[i] = v;
+      if (v < min) min = v;
+      else if (v > max) max = v;
+      if (v !== Math.trunc(v)) whole = false;
+    }
+    kind = kindFor(min, max, whole);
+  }
+  const data = out instanceof CTOR[kind] ? out : new CTOR[kind](out);
+  return { ...column, kind, data, dict };
+}
