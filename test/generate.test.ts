@@ -12,6 +12,7 @@ import { stateAreaCodes } from '../src/core/generate/areaCodes';
 import { STATE_ADULTS } from '../src/core/generate/data/stateAdults';
 import { geography } from '../src/core/generate/geography';
 import { ageAt } from '../src/core/generate/people';
+import { workerTexts } from '../src/core/generate/workerRecords';
 
 type Rec = Array<string | number>;
 const ROWS = 50_000;
@@ -243,6 +244,40 @@ describe('generateDataset', () => {
       } finally {
         db.close();
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('generates on a worker thread the texts of the same records, in order, and writes the same file as on one thread', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audience-desk-generate-worker-'));
+    const dump = (path: string): unknown => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return {
+          records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').raw().all(),
+          columns: db.prepare('SELECT * FROM columns ORDER BY name').raw().all(),
+          states: db.prepare('SELECT * FROM states ORDER BY state').raw().all(),
+          meta: db.prepare("SELECT * FROM meta WHERE key <> 'created_at' ORDER BY key").raw().all(),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      const batches = workerTexts(2500, 7);
+      expect(batches).toBeDefined();
+      const texts = [...batches!].flatMap((b) => b.split('\n'));
+      expect(texts).toEqual([...generateRecords(2500, 7)].map((r) => JSON.stringify(r)));
+      generateDataset({ rows: 4321, seed: 3, out: join(dir, 'worker.sqlite'), dictionaryLimit: 300 });
+      process.env.AUDIENCE_DESK_GENERATE_WORKER = '0';
+      try {
+        expect(workerTexts(10, 1)).toBeUndefined();
+        generateDataset({ rows: 4321, seed: 3, out: join(dir, 'thread.sqlite'), dictionaryLimit: 300 });
+      } finally {
+        delete process.env.AUDIENCE_DESK_GENERATE_WORKER;
+      }
+      expect(dump(join(dir, 'worker.sqlite'))).toEqual(dump(join(dir, 'thread.sqlite')));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,50 +3,19 @@
 // records; nothing reads Math.random or the clock) and fast. Records come out in (STATE, PID) order,
 // as DatasetWriter wants, without buffering: states in code order, and within a state PIDs rise by
 // construction (ids.ts), so a household is a run of consecutive people. Memory stays flat.
+// generateDataset runs the generator (and JSON.stringify) on a worker thread while this thread
+// builds the vectors and writes (workerRecords.ts): the two halves take about the same time.
 import { DatasetWriter } from '../dataset/datasetWriter';
-import { drawAddress } from './address';
-import { apportion } from './apportion';
-import { zipProfile } from './census';
-import { householdCodes } from './codeBook';
-import { geography } from './geography';
-import { PidSequence, randomHex } from './ids';
-import { names } from './names';
-import { drawHousehold, householdSize } from './people';
-import { Prng } from './prng';
-import { personRecord, type GeneratedRecord } from './record';
+import type { RecordValues } from '../dataset/recordFormat';
+import { generateRecords } from './generateRecords';
+import { workerTexts } from './workerRecords';
 
 export { AGE_REFERENCE } from './people';
+export { generateRecords } from './generateRecords';
+export type { GeneratedRecord } from './record';
 
 /** Bumped whenever the same rows and seed would give different records (stored in the dataset's meta). */
 export const GENERATOR_VERSION = '2';
-export type { GeneratedRecord } from './record';
-
-/** `rows` records in (STATE, PID) order, each a new array of FIELDS.length values. */
-export function* generateRecords(rows: number, seed: number): Generator<GeneratedRecord> {
-  const rng = new Prng(seed);
-  const nameLists = names();
-  const places = geography();
-  let serial = 0;
-  let households = 0;
-  for (const [state, count] of apportion(rows)) {
-    if (count === 0) continue;
-    const geo = places.get(state)!;
-    const pids = new PidSequence(count);
-    for (let i = 0; i < count; ) {
-      // A household never straddles states: its size is capped by the people the state has left.
-      const household = drawHousehold(rng, nameLists, Math.min(householdSize(rng), count - i));
-      const zip = geo.zips[geo.byPopulation.draw(rng)]!;
-      const profile = zipProfile(zip);
-      const codes = householdCodes(rng, household, profile, state, household.members[0]!.age);
-      const context = {
-        state, zip, profile, household, codes,
-        address: drawAddress(rng, nameLists, zip, codes.dwelling, households++),
-        hhid: randomHex(rng, 12),
-      };
-      for (const person of household.members) yield personRecord(rng, context, person, pids.pid(rng, i++, serial++));
-    }
-  }
-}
 
 export interface GenerateOptions {
   rows: number;
@@ -69,9 +38,20 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit }
   );
   try {
     let done = 0;
-    for (const record of generateRecords(rows, seed)) {
-      writer.append(record);
-      if (++done % PROGRESS_EVERY === 0) onProgress?.(done);
+    const batches = workerTexts(rows, seed);
+    if (batches) {
+      for (const batch of batches) {
+        for (const text of batch.split('\n')) {
+          // The values again from the text: what the worker serialised, number for number.
+          writer.appendWithJson(JSON.parse(text) as RecordValues, text);
+          if (++done % PROGRESS_EVERY === 0) onProgress?.(done);
+        }
+      }
+    } else {
+      for (const record of generateRecords(rows, seed)) {
+        writer.append(record);
+        if (++done % PROGRESS_EVERY === 0) onProgress?.(done);
+      }
     }
     const { records } = writer.finish();
     if (done % PROGRESS_EVERY !== 0) onProgress?.(done);
