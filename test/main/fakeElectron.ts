@@ -11,6 +11,8 @@ export const state = {
   appPath: process.cwd(),
   lock: true,
   saveDialogAnswer: null as string | null,
+  /** What the open dialog answers: the chosen files, or null (dismissed). */
+  openDialogAnswer: null as string[] | null,
   windows: [] as FakeBrowserWindow[],
   /** Set once app.whenReady() has resolved, like Electron's 'ready'. */
   ready: false,
@@ -94,6 +96,7 @@ export const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 
 export const shell = { showItemInFolder: vi.fn() };
 export const dialog = {
   showSaveDialog: vi.fn(async () => (state.saveDialogAnswer ? { canceled: false, filePath: state.saveDialogAnswer } : { canceled: true, filePath: undefined })),
+  showOpenDialog: vi.fn(async () => (state.openDialogAnswer ? { canceled: false, filePaths: state.openDialogAnswer } : { canceled: true, filePaths: [] })),
 };
 
 /** What the main process installed on the default session. */
