@@ -1,7 +1,11 @@
 // The app-state operations through the handler table: saved audiences (CRUD, unique names, filters
 // validated and stored as JSON), API keys (create, list, revoke, and the server honouring a revoke),
 // the API's status and the audit log.
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { APP_STATE_FILE } from '../../src/core/appState/appStateDb';
 import { createCore } from '../../src/core/createCore';
 import { failure, startHandlers, type HandlerHarness } from './harness';
 
@@ -66,6 +70,30 @@ describe('audiences/*', () => {
       expect(other.savedAudiences.list().map((a) => a.name)).toContain('Durable');
     } finally {
       other.close();
+    }
+  });
+});
+
+describe('app-state files', () => {
+  it('are readable by their owner only, whatever the umask, and an older world-readable file is repaired', async () => {
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    const previous = process.umask(0o022);
+    const home = mkdtempSync(join(tmpdir(), 'audience-desk-perm-'));
+    try {
+      const core = createCore({ homeDir: join(home, 'fresh') });
+      core.keys.create('makes the WAL');
+      const file = join(home, 'fresh', APP_STATE_FILE);
+      expect([mode(join(home, 'fresh')), mode(file), mode(`${file}-wal`), mode(`${file}-shm`)]).toEqual([0o700, 0o600, 0o600, 0o600]);
+      core.close();
+
+      const old = join(home, 'old', APP_STATE_FILE);
+      createCore({ homeDir: join(home, 'old') }).close();
+      chmodSync(old, 0o644);
+      createCore({ homeDir: join(home, 'old') }).close();
+      expect(mode(old)).toBe(0o600);
+    } finally {
+      process.umask(previous);
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });

@@ -1,7 +1,8 @@
 // The app-state database (keys, saved audiences, audit log, settings), kept apart from the dataset
 // so a dataset can be replaced without losing any of it. WAL with full sync: every change is a
-// transaction that survives a crash or kill -9.
-import { mkdirSync } from 'node:fs';
+// transaction that survives a crash or kill -9. Its files hold key hashes and the audit trail:
+// readable by their owner only, whatever the umask.
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqlite, type Db } from '../sqlite';
 import { MIGRATIONS } from './migrations';
@@ -26,7 +27,12 @@ function migrate(db: Db): void {
 
 export function openAppState(homeDir: string): Db {
   mkdirSync(homeDir, { recursive: true, mode: 0o700 });
-  const db = openSqlite(join(homeDir, APP_STATE_FILE));
+  const path = join(homeDir, APP_STATE_FILE);
+  // Created (or repaired) as 0600 before SQLite opens it: SQLite gives its -wal and -shm files the
+  // database file's own permissions.
+  closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
+  const db = openSqlite(path);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
