@@ -11,6 +11,10 @@ import { FIELDS } from '../../shared/fields';
 import type { RecordValues } from './recordFormat';
 import { stringHash, VectorBuilder, type Vector, type VectorKind } from './columnVector';
 
+/** Records a ColumnSet gathers row by row before it hands them to the builders column by column. */
+const BATCH = 256;
+const BATCH_SIZE = BATCH;
+
 // Past this many distinct values a dictionary costs more (memory, build time, load time) than it
 // saves: the field switches to hashes (PID, HHID, phones, street addresses at scale).
 export const DICTIONARY_LIMIT = 1 << 18;
@@ -37,6 +41,13 @@ export interface BuiltColumn {
 const ownCopy = (value: string): string => (' ' + value).slice(1);
 
 const FEW = 16;
+
+let scratchCodes = new Float64Array(BATCH_SIZE);
+/** A scratch array for a batch's codes (shared: builders run one at a time). */
+function scratch(count: number): Float64Array {
+  if (scratchCodes.length < count) scratchCodes = new Float64Array(count);
+  return scratchCodes;
+}
 
 /** A string field's vector: dictionary codes (order of first appearance), or hashes past the limit. */
 class StringColumn {
@@ -76,8 +87,55 @@ class StringColumn {
     this.lastCode = code;
     this.codes.push(code);
   }
+  /**
+   * push() for `count` values at src[start], src[start + stride], ...: the codes (or hashes) go to
+   * a scratch array and into the vector at once (VectorBuilder.pushStrided), which costs a third of
+   * pushing them one by one.
+   */
   pushStrided(src: readonly string[], start: number, stride: number, count: number): void {
-    for (let i = 0, j = start; i < count; i++, j += stride) this.push(src[j]!);
+    const codes = scratch(count);
+    const dict = this.dict;
+    if (!dict) {
+      for (let i = 0, j = start; i < count; i++, j += stride) codes[i] = stringHash(src[j]!);
+      return this.codes.pushStrided(codes, 0, 1, count);
+    }
+    const few = this.few;
+    let lastValue = this.lastValue;
+    let lastCode = this.lastCode;
+    for (let i = 0, j = start; i < count; i++, j += stride) {
+      let value = src[j]!;
+      if (value === lastValue) {
+        codes[i] = lastCode;
+        continue;
+      }
+      let code: number | undefined;
+      if (dict.size <= FEW) {
+        for (let c = 0; c < few.length; c++)
+          if (few[c] === value) {
+            code = c;
+            break;
+          }
+      } else code = dict.get(value);
+      if (code === undefined) {
+        code = dict.size;
+        value = ownCopy(value);
+        dict.set(value, code);
+        if (code < FEW) few.push(value);
+        if (dict.size > this.limit) {
+          // Past the limit: the codes so far go in, become hashes, and the rest are hashed.
+          this.codes.pushStrided(codes, 0, 1, i);
+          this.switchToHashes(value);
+          for (i++, j += stride; i < count; i++, j += stride) this.codes.push(stringHash(src[j]!));
+          return;
+        }
+      }
+      lastValue = value;
+      lastCode = code;
+      codes[i] = code;
+    }
+    this.lastValue = lastValue;
+    this.lastCode = lastCode;
+    this.codes.pushStrided(codes, 0, 1, count);
   }
   private switchToHashes(value: string): void {
     const hashOf = new Uint32Array(this.dict!.size);
@@ -96,8 +154,6 @@ class StringColumn {
   }
 }
 
-/** Records a ColumnSet gathers row by row before it hands them to the builders column by column. */
-const BATCH = 256;
 
 /**
  * Every filterable field's vector (LATITUDE/LONGITUDE are not filterable and get none). Records
