@@ -84,7 +84,7 @@ export class Core {
     return { dataset, previousClosed };
   }
 
-  /** Closes the current dataset (e.g. while an import replaces its file). */
+  /** Closes the current dataset; until another is opened the core answers `unavailable` (on shutdown). */
   closeDataset(): void {
     this.current?.dataset.close();
     this.current = null;
