@@ -1,38 +1,28 @@
 // The desktop import's wiring, with a stand-in electron module and the real core: files come only
 // from the OS open dialog (for our window), the new dataset becomes current and is remembered for
 // the next start, and "Show in folder" reveals the import's rejects file but nothing else.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { RunningApp } from '../../src/main/lifecycle';
 import { DESKTOP_CHANNELS } from '../../src/shared/desktopExtras';
 import type { ImportJob } from '../../src/shared/contract';
 import { fixture } from '../import/helpers';
-import { ensureBuilt } from '../packaging/ensureBuilt';
-import { dialog, ipcMain, shell, state, type FakeBrowserWindow } from './fakeElectron';
+import { startFakeApp, type FakeApp } from './fakeApp';
+import { dialog, shell, state, type FakeBrowserWindow } from './fakeElectron';
 
 vi.mock('electron', async () => await import('./fakeElectron'));
 
+let desk: FakeApp;
 let running: RunningApp;
 let win: FakeBrowserWindow;
-let home: string;
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = mkdtempSync(join(tmpdir(), 'audience-desk-main-import-'));
-  state.userData = home;
-  const { startApp } = await import('../../src/main/lifecycle');
-  running = (await startApp({ datasetPath: inject('datasetPath') }))!;
-  win = state.windows[0]!;
+  desk = await startFakeApp(inject('datasetPath'));
+  ({ running, win } = desk);
 });
-afterAll(async () => {
-  await running?.shutdown();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => desk?.stop());
 
 const call = async (channel: string, input: unknown): Promise<any> => {
-  const envelope = await ipcMain.invoke(channel, { sender: win.webContents, senderFrame: win.webContents.mainFrame }, input);
+  const envelope = await desk.call(channel, input);
   if (!envelope.ok) throw Object.assign(new Error(envelope.error.message), envelope.error);
   return envelope.value;
 };

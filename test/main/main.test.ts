@@ -2,8 +2,7 @@
 // handler table: channels, sender checks, the window's security settings, navigation and window
 // blocking, the session's policy, the app:// scheme the renderer is served from, exports through the
 // save dialog and show-in-folder. The scheme's handler answers from the real electron-vite build.
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -11,11 +10,12 @@ import { CONTENT_SECURITY_POLICY } from '../../src/server/uiSecurity';
 import { OPERATION_NAMES } from '../../src/shared/contract';
 import { DESKTOP_CHANNELS } from '../../src/shared/desktopExtras';
 import type { RunningApp } from '../../src/main/lifecycle';
-import { ensureBuilt } from '../packaging/ensureBuilt';
+import { startFakeApp, type FakeApp } from './fakeApp';
 import { FakeFrame, FakeWebContents, app, dialog, installed, ipcMain, privilegedSchemes, protocolHandlers, shell, state, type FakeBrowserWindow } from './fakeElectron';
 
 vi.mock('electron', async () => await import('./fakeElectron'));
 
+let desk: FakeApp;
 let running: RunningApp;
 let win: FakeBrowserWindow;
 let home: string;
@@ -24,20 +24,12 @@ let home: string;
 const oldFileUrl = pathToFileURL(join(process.cwd(), 'out', 'renderer', 'index.html')).href;
 
 beforeAll(async () => {
-  await ensureBuilt();
-  home = mkdtempSync(join(tmpdir(), 'audience-desk-main-'));
-  state.userData = home;
-  const { startApp } = await import('../../src/main/lifecycle');
-  running = (await startApp({ datasetPath: inject('datasetPath') }))!;
-  win = state.windows[0]!;
+  desk = await startFakeApp(inject('datasetPath'));
+  ({ running, win, home } = desk);
 });
-afterAll(async () => {
-  await running?.shutdown();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => desk?.stop());
 
-const trusted = () => ({ sender: win.webContents, senderFrame: win.webContents.mainFrame });
-const call = (channel: string, input: unknown, event: unknown = trusted()) => ipcMain.invoke(channel, event, input);
+const call = (channel: string, input: unknown, event?: unknown) => desk.call(channel, input, event);
 
 describe('IPC registration', () => {
   it('registers every contract operation exactly once, plus the desktop extras', () => {
