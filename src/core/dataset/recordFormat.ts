@@ -178,28 +178,28 @@ function copyRecordJson(record: Uint8Array, out: Buffer, o: number): number {
     return o;
   }
   let k = 0;
-  let key = KEY_PREFIX_BYTES[0]!;
-  for (let b = 0; b < key.length; b++) out[o++] = key[b]!;
+  out.set(KEY_PREFIX_BYTES[0]!, o);
+  o += KEY_PREFIX_BYTES[0]!.length;
   let inString = false;
+  let tokenStart = 1;
   for (let j = 1; j < last; j++) {
     const c = record[j]!;
     if (inString) {
-      if (c === BACKSLASH) {
-        out[o++] = c;
-        out[o++] = record[++j]!;
-        continue;
-      }
-      if (c === QUOTE) inString = false;
+      if (c === BACKSLASH) j++;
+      else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) {
       inString = true;
     } else if (c === COMMA) {
-      key = KEY_PREFIX_BYTES[++k]!;
+      // The value's bytes byte by byte (most are a few bytes), then `,"NAME":` in one copy.
+      for (let b = tokenStart; b < j; b++) out[o++] = record[b]!;
+      const key = KEY_PREFIX_BYTES[++k];
       if (!key) throw new Error('Malformed stored record.');
-      for (let b = 0; b < key.length; b++) out[o++] = key[b]!;
-      continue;
+      out.set(key, o);
+      o += key.length;
+      tokenStart = j + 1;
     }
-    out[o++] = c;
   }
+  for (let b = tokenStart; b < last; b++) out[o++] = record[b]!;
   out[o++] = 0x7d;
   return o;
 }
