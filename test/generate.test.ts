@@ -267,7 +267,7 @@ describe('generateDataset', () => {
     try {
       const batches = workerTexts(2500, 7);
       expect(batches).toBeDefined();
-      const texts = [...batches!].flatMap((b) => b.split('\n'));
+      const texts = [...batches!].flatMap((b) => b.texts.split('\n'));
       expect(texts).toEqual([...generateRecords(2500, 7)].map((r) => JSON.stringify(r)));
       generateDataset({ rows: 4321, seed: 3, out: join(dir, 'worker.sqlite'), dictionaryLimit: 300 });
       process.env.AUDIENCE_DESK_GENERATE_WORKER = '0';

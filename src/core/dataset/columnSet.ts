@@ -197,6 +197,28 @@ export class ColumnSet {
     if (++this.batched === BATCH) this.flush();
   }
 
+  /** The fields push() reads, by kind, in the order pushParts() takes their values. */
+  get stringFieldIndexes(): readonly number[] {
+    return this.stringFields;
+  }
+  get intFieldIndexes(): readonly number[] {
+    return this.intFields;
+  }
+
+  /**
+   * push() for a record given as its string values (in stringFieldIndexes order) and its integer
+   * values (ints[intsAt...], in intFieldIndexes order): for a caller that has them apart.
+   */
+  pushParts(strings: readonly string[], ints: Float64Array, intsAt: number): void {
+    const ns = this.stringFields.length;
+    const batch = this.stringBatch;
+    for (let k = 0, at = this.batched * ns; k < ns; k++) batch[at + k] = strings[k]!;
+    const ni = this.intFields.length;
+    this.intBatch.set(ints.subarray(intsAt, intsAt + ni), this.batched * ni);
+    this.count++;
+    if (++this.batched === BATCH) this.flush();
+  }
+
   private flush(): void {
     const n = this.batched;
     const ns = this.stringFields.length;

@@ -1,39 +1,56 @@
 // Worker-thread entry of generateDataset (workerRecords.ts): the generator and JSON.stringify run
 // here while the calling thread builds the vectors and inserts the texts, so generation uses both
-// cores. Batches of record texts go through a MessagePort; a shared counter pair says how many
-// were posted and taken, so the calling thread can wait for one synchronously (Atomics.wait) and
-// this thread stays at most IN_FLIGHT batches ahead.
+// cores. Each batch carries the records' texts and, so that the calling thread need not parse them
+// again, their values apart: the string fields joined (SEPARATOR between values, '\n' between
+// records; the generator's values hold neither, and the taker checks the count) and the integer
+// fields in a Float64Array (transferred). A shared counter pair says how many batches were posted
+// and taken: the calling thread waits for one synchronously (Atomics.wait), and this thread stays
+// at most IN_FLIGHT batches ahead.
 import { workerData, type MessagePort } from 'node:worker_threads';
+import { ColumnSet } from '../dataset/columnSet';
 import { generateRecords } from './generateRecords';
-import { POSTED, TAKEN, type GenerateMessage } from './workerRecords';
+import { POSTED, SEPARATOR, TAKEN, type GenerateMessage } from './workerRecords';
 
 const BATCH_RECORDS = 1000;
 const IN_FLIGHT = 8;
 
 const { rows, seed, port, counters } = workerData as { rows: number; seed: number; port: MessagePort; counters: Int32Array };
+const layout = new ColumnSet(1);
+const stringFields = layout.stringFieldIndexes;
+const intFields = layout.intFieldIndexes;
 
-function post(message: GenerateMessage): void {
-  port.postMessage(message);
+function post(message: GenerateMessage, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
   Atomics.add(counters, POSTED, 1);
   Atomics.notify(counters, POSTED);
 }
 
 try {
   let texts: string[] = [];
-  for (const record of generateRecords(rows, seed)) {
-    texts.push(JSON.stringify(record));
-    if (texts.length === BATCH_RECORDS) {
-      // Wait while the taker is IN_FLIGHT batches behind.
-      for (let posted = Atomics.load(counters, POSTED); ; ) {
-        const taken = Atomics.load(counters, TAKEN);
-        if (posted - taken < IN_FLIGHT) break;
-        Atomics.wait(counters, TAKEN, taken, 1000);
-      }
-      post({ texts: texts.join('\n') }); // JSON text never holds a raw line break
-      texts = [];
+  let strings: string[] = [];
+  let ints = new Float64Array(BATCH_RECORDS * intFields.length);
+  const values: string[] = new Array<string>(stringFields.length);
+  const send = (): void => {
+    // Wait while the taker is IN_FLIGHT batches behind.
+    for (let posted = Atomics.load(counters, POSTED); ; ) {
+      const taken = Atomics.load(counters, TAKEN);
+      if (posted - taken < IN_FLIGHT) break;
+      Atomics.wait(counters, TAKEN, taken, 1000);
     }
+    post({ texts: texts.join('\n'), strings: strings.join('\n'), ints }, [ints.buffer as ArrayBuffer]); // JSON text never holds a raw line break
+    texts = [];
+    strings = [];
+    ints = new Float64Array(BATCH_RECORDS * intFields.length);
+  };
+  for (const record of generateRecords(rows, seed)) {
+    const at = texts.length * intFields.length;
+    texts.push(JSON.stringify(record));
+    for (let k = 0; k < stringFields.length; k++) values[k] = record[stringFields[k]!] as string;
+    strings.push(values.join(SEPARATOR));
+    for (let k = 0; k < intFields.length; k++) ints[at + k] = record[intFields[k]!] as number;
+    if (texts.length === BATCH_RECORDS) send();
   }
-  if (texts.length > 0) post({ texts: texts.join('\n') });
+  if (texts.length > 0) send();
   post({ done: true });
 } catch (e) {
   post({ error: e instanceof Error ? e.message : String(e) });

@@ -12,7 +12,17 @@ import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_thread
 export const POSTED = 0;
 export const TAKEN = 1;
 
-export type GenerateMessage = { texts: string } | { done: true } | { error: string };
+/** Between the string values of one record in a batch (the generator's values never hold it). */
+export const SEPARATOR = '\u0001';
+
+/** A batch: texts and string values of its records joined by '\n'; integer values record after record. */
+export interface GeneratedBatch {
+  texts: string;
+  strings: string;
+  ints: Float64Array;
+}
+
+export type GenerateMessage = GeneratedBatch | { done: true } | { error: string };
 
 /** How long the worker may go without a batch (it makes one in milliseconds) before it is given up as dead. */
 const STALL_MS = 120_000;
@@ -24,14 +34,14 @@ function workerUrl(): URL | undefined {
   return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
-/** Batches of record texts (joined by '\n') from a worker, or undefined when no worker can run. */
-export function workerTexts(rows: number, seed: number): Generator<string> | undefined {
+/** Batches of records from a worker, or undefined when no worker can run. */
+export function workerTexts(rows: number, seed: number): Generator<GeneratedBatch> | undefined {
   const url = workerUrl();
   if (!url) return undefined;
   return take(url, rows, seed);
 }
 
-function* take(url: URL, rows: number, seed: number): Generator<string> {
+function* take(url: URL, rows: number, seed: number): Generator<GeneratedBatch> {
   const counters = new Int32Array(new SharedArrayBuffer(8));
   const { port1, port2 } = new MessageChannel();
   const fromSource = url.pathname.endsWith('.ts');
@@ -52,7 +62,7 @@ function* take(url: URL, rows: number, seed: number): Generator<string> {
       Atomics.notify(counters, TAKEN);
       if ('done' in message) return;
       if ('error' in message) throw new Error(message.error);
-      yield message.texts;
+      yield message;
     }
   } finally {
     port1.close();
