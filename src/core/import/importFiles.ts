@@ -223,7 +223,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     columns = finalColumns = undefined;
     rejects.publish();
     await stagingGone;
-    report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsPerSecond: rate(written, writeStarted) }, true);
+    report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsToWrite: records, rowsPerSecond: rate(written, writeStarted) }, true);
     return {
       ...counts,
       replaced,
