@@ -4,13 +4,12 @@
 //
 //   1. check    every file is recognised and its header mapped before anything is written;
 //               leftovers of killed imports are removed.
-//   2. read     a worker thread (rowSource) streams each file through papaparse, checks each
-//               row (rowRules) and builds the per-field vectors from the accepted rows' values in
-//               arrival order (columnSet); on this thread each rejected row goes to the rejects
-//               file and each accepted one's text to recordSinks: straight into DatasetWriter
-//               while the rows come in (STATE, PID) order (the app's own exports), else (the
-//               import then reads again from the start) into the staging table, a SQLite file
-//               beside the target.
+//   2. read     a worker thread (rowSource) streams each file through papaparse and checks each
+//               row (rowRules); on this thread each rejected row goes to the rejects file and each
+//               accepted one to recordSinks: straight into DatasetWriter, which builds the vectors
+//               here, while the rows come in (STATE, PID) order (the app's own exports); else the
+//               import reads again from the start into the staging table, a SQLite file beside
+//               the target, and the worker builds the vectors in arrival order (columnSet).
 //   3. write    when staged: duplicates are dropped (the row read last wins), the records are
 //               copied SQLite to SQLite in (STATE, PID) order into DatasetWriter's file, and the
 //               vectors permuted into that order. The writer builds `<out>.building-<pid>` and
@@ -146,24 +145,21 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       summary.rejected += batch.rejects.length;
       if (batch.accepted > 0) {
         const texts = batch.json.split('\n');
-        if (!staged)
-          try {
-            sorted.add(batch.keys, texts);
-          } catch (e) {
-            if (!(e instanceof NotSorted) || sorted.written > 0) throw e;
-            staged = new StagedRecords(new Staging(stagingPathFor(out))); // nothing written: stage from here on
-          }
         if (staged) staged.add(batch.keys, texts, seq);
+        else sorted.add(batch.keys, texts); // NotSorted: read again, staging (below)
       }
       report({ phase: 'reading', rowsRead: counts.read, bytesRead: fileStart[batch.file]! + batch.bytesRead, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) });
     };
     try {
-      await readBatches(sources, take, signal, takeColumns);
+      // Rows in order are written as they come, their vectors built here from their values while
+      // the reading thread parses the next rows: the two threads share the work.
+      await readBatches(sources, take, signal);
       writer = sorted.dataset;
     } catch (e) {
       if (!(e instanceof NotSorted)) throw e;
-      // Rows were written before the order broke: start again, staging every row; what was
-      // written or rejected so far is dropped.
+      // The order broke (a file in any other order shows it in its first batch): start again,
+      // staging every row, with the reading thread building the vectors in arrival order, since
+      // this thread's share is then the staging; what was written or rejected so far is dropped.
       sorted.dataset?.abort();
       sorted.written = 0;
       rejects.reset();

@@ -4,13 +4,13 @@
 // DatasetWriter needs records in ascending (STATE, PID) order, one per PID. The app's own exports
 // are already in that order (one file per state in PID order, or one file in (STATE, PID) order),
 // so SortedRecords writes rows as they come, with no staging table and no sort: about half the
-// work of an import. Either way only the texts come here: the vectors are built on the reading
-// thread, in arrival order, and given to the writer at the end (importFiles). A batch it cannot write (a row out of order, or a PID already written, which
-// must replace the earlier row) throws NotSorted, and the rows go to StagedRecords instead: the
-// staging table, sorted and de-duplicated once everything is read. If nothing was written yet
-// (a file in any other order shows it in its first batch) staging simply takes over; otherwise the
-// import must read again from the start (importFiles).
+// work of an import; it builds their vectors as it writes, while the reading thread parses on.
+// A batch it cannot write (a row out of order, or a PID already written, which must replace the
+// earlier row) throws NotSorted, and the import reads again from the start into StagedRecords: the
+// staging table, sorted and de-duplicated once everything is read, with the vectors built on the
+// reading thread in arrival order and put in (STATE, PID) order at the end (importFiles).
 import type { DatasetWriter } from '../dataset/datasetWriter';
+import type { RecordValues } from '../dataset/recordFormat';
 import { PidSet } from './pidSet';
 import { KEY_LENGTH } from './readRows';
 import type { Staging } from './staging';
@@ -47,9 +47,9 @@ export class SortedRecords {
     this.lastKey = last;
     this.writer ??= this.open();
     for (let k = 0; k < texts.length; k++) {
-      // The text alone: the reading thread builds the vectors from the values it had (columnSet.ts).
-      const at = k * KEY_LENGTH;
-      this.writer.appendText(keys.slice(at, at + 2), keys.slice(at + 2, at + KEY_LENGTH), texts[k]!);
+      // The vectors are built here, from the values (the reading thread is busy parsing).
+      const text = texts[k]!;
+      this.writer.appendWithJson(JSON.parse(text) as RecordValues, text);
       this.written++;
     }
   }
