@@ -109,6 +109,11 @@ export class Core {
     return this.engine.search(request);
   }
 
+  /** search() with the page's records as their stored bytes: the HTTP API renders them without decoding. */
+  searchBytes(body: unknown): ReturnType<AudienceEngine['searchBytes']> {
+    return this.engine.searchBytes(normalizeAudienceRequest(body));
+  }
+
   close(): void {
     // Stops running exports and imports at their next batch (they remove their temporary files);
     // await exportJobs.cancelAll() and importJobs.cancelAll() first to also have their audit entries written.
