@@ -5,6 +5,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles, type ImportProgress, type ImportSummary } from '../../src/core/import/importFiles';
 import { MALFORMED_QUOTE } from '../../src/core/import/rowReader';
@@ -115,6 +116,16 @@ describe('rows in (STATE, PID) order and rows in any order', () => {
   });
 });
 
+/** Every vector a dataset file stores, as it stores it. */
+function storedVectors(path: string): unknown[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare('SELECT name, encoding, kind, dict, hex(data) AS data FROM columns ORDER BY name').all();
+  } finally {
+    db.close();
+  }
+}
+
 describe('where rows are read', () => {
   it('reads on a worker thread (also under the test runner), in the same batches as on this thread', async () => {
     const sources = ALL.map((f) => inspectSource(f));
@@ -141,6 +152,9 @@ describe('where rows are read', () => {
     }
     expect(comparable(b)).toEqual(comparable(a));
     expect(readRecords(b.out)).toEqual(readRecords(a.out));
+    // The vectors too: on this thread both shares of the fields are built here (vectorShare.ts).
+    expect(b.replaced).toBeGreaterThan(0); // staged input: the shared path
+    expect(storedVectors(b.out)).toEqual(storedVectors(a.out));
     expect(readFileSync(b.rejectsPath, 'utf8')).toBe(readFileSync(a.rejectsPath, 'utf8'));
   });
 });

@@ -172,8 +172,10 @@ export class ColumnSet {
   private batched = 0;
   count = 0;
 
-  constructor(dictionaryLimit = DICTIONARY_LIMIT) {
+  /** `only`: build just the vectors of these fields (two threads can share one set of records). */
+  constructor(dictionaryLimit = DICTIONARY_LIMIT, only?: (field: number) => boolean) {
     FIELDS.forEach((f, i) => {
+      if (only && !only(i)) return;
       if (f.type === 'string') {
         this.stringFields.push(i);
         this.strings.push(new StringColumn(dictionaryLimit, HASHED_FIELDS.has(f.name)));

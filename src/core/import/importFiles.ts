@@ -18,13 +18,15 @@
 import { existsSync, closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { buildStringColumn, needsRebuild, permuteColumn, type BuiltColumn } from '../dataset/columnSet';
+import { buildStringColumn, ColumnSet, needsRebuild, permuteColumn, type BuiltColumn } from '../dataset/columnSet';
+import type { RecordValues } from '../dataset/recordFormat';
 import { DatasetWriter } from '../dataset/datasetWriter';
 import { removeLeftovers, stagingPathFor } from './leftovers';
 import { RejectsFile } from './rejectsFile';
 import type { RowBatch } from './readRows';
 import { NotSorted, SortedRecords, StagedRecords } from './recordSinks';
 import { readBatches } from './rowSource';
+import { sideBySide, writerBuilds } from './vectorShare';
 import { inspectSource, type SourceInfo } from './sourceFile';
 import { Staging } from './staging';
 import type { FileSummary, ImportOptions, ImportProgress, ImportSummary } from './types';
@@ -122,8 +124,10 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
   const sorted = new SortedRecords(() => new DatasetWriter(out, metadata));
   let staged: StagedRecords | undefined;
   let writer: DatasetWriter | undefined;
-  // The vectors over the accepted rows, in arrival order, from the reading thread.
+  // The vectors over the staged rows, in arrival order: the reading thread's share, then with this
+  // thread's (writerColumns) side by side (vectorShare.ts).
   let columns: BuiltColumn[] | undefined;
+  let writerColumns: ColumnSet | undefined;
   // What the writer stores: those, or (staged rows) each put in (STATE, PID) order when it is written.
   let finalColumns: Iterable<BuiltColumn> | undefined;
   const takeColumns = (built: BuiltColumn[]): void => {
@@ -145,7 +149,10 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       summary.rejected += batch.rejects.length;
       if (batch.accepted > 0) {
         const texts = batch.json.split('\n');
-        if (staged) staged.add(batch.keys, texts, seq);
+        if (staged) {
+          staged.add(batch.keys, texts, seq);
+          for (const text of texts) writerColumns!.push(JSON.parse(text) as RecordValues);
+        }
         else sorted.add(batch.keys, texts); // NotSorted: read again, staging (below)
       }
       report({ phase: 'reading', rowsRead: counts.read, bytesRead: fileStart[batch.file]! + batch.bytesRead, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) });
@@ -167,7 +174,10 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       for (const f of files) f.read = f.imported = f.rejected = 0;
       readStarted = performance.now();
       staged = new StagedRecords(new Staging(stagingPathFor(out)));
+      writerColumns = new ColumnSet(undefined, writerBuilds);
       await readBatches(sources, take, signal, takeColumns);
+      columns = sideBySide(columns!, writerColumns.finish());
+      writerColumns = undefined;
     }
     report({ phase: 'reading', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) }, true);
     if (signal?.aborted) throw cancelled();

@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ColumnSet, type BuiltColumn } from '../dataset/columnSet';
 import { readRows, type RowBatch } from './readRows';
+import { readerBuilds } from './vectorShare';
 import type { SourceInfo } from './sourceFile';
 
 export const IN_FLIGHT = 4;
@@ -37,7 +38,7 @@ export interface WorkerColumns {
 }
 
 port.postMessage('ready');
-const columns = workerData.columns ? new ColumnSet() : undefined;
+const columns = workerData.columns ? new ColumnSet(undefined, readerBuilds) : undefined;
 readRows(workerData.sources as SourceInfo[], send, undefined, columns).then(
   () => {
     if (columns) {

@@ -9,6 +9,7 @@ import { ColumnSet, type BuiltColumn } from '../dataset/columnSet';
 import { readRows, type RowBatch } from './readRows';
 import type { WorkerColumns, WorkerError } from './readWorker';
 import type { SourceInfo } from './sourceFile';
+import { readerBuilds } from './vectorShare';
 
 const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
 
@@ -39,7 +40,7 @@ export async function readBatches(
   if (signal?.aborted) throw cancelled();
   const worker = startWorker(sources, onColumns !== undefined);
   if (worker && (await runWorker(worker, onBatch, signal, onColumns))) return 'worker';
-  const columns = onColumns ? new ColumnSet() : undefined;
+  const columns = onColumns ? new ColumnSet(undefined, readerBuilds) : undefined;
   await readRows(sources, onBatch, signal, columns);
   if (columns) onColumns!(columns.finish());
   return 'this thread';
