@@ -99,28 +99,22 @@ export class AudienceEngine {
   }
 
   search(request: NormalizedAudience): SearchPage {
-    const checkBudget = budgetCheck(this.options.queryBudgetMs);
-    const selection = this.select(request, checkBudget);
-    checkBudget();
-    return {
-      total: selection.total,
-      limit: request.limit,
-      skip: request.skip,
-      texts: this.dataset.recordTexts(selection.page(request.skip, request.limit)),
-    };
+    const { positions, ...page } = this.searchPage(request);
+    return { ...page, texts: this.dataset.recordTexts(positions) };
   }
 
   /** As search, with the records as their stored bytes (the HTTP API renders those without decoding). */
   searchBytes(request: NormalizedAudience): Omit<SearchPage, 'texts'> & { records: Buffer[] } {
+    const { positions, ...page } = this.searchPage(request);
+    return { ...page, records: this.dataset.recordBytes(positions) };
+  }
+
+  /** A search page's figures and the positions of its records, within the query budget. */
+  private searchPage(request: NormalizedAudience): Omit<SearchPage, 'texts'> & { positions: ReturnType<Selection['page']> } {
     const checkBudget = budgetCheck(this.options.queryBudgetMs);
     const selection = this.select(request, checkBudget);
     checkBudget();
-    return {
-      total: selection.total,
-      limit: request.limit,
-      skip: request.skip,
-      records: this.dataset.recordBytes(selection.page(request.skip, request.limit)),
-    };
+    return { total: selection.total, limit: request.limit, skip: request.skip, positions: selection.page(request.skip, request.limit) };
   }
 
   /** How many matching records have each value of a field, most frequent first. */
