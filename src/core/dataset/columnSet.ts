@@ -67,20 +67,12 @@ class StringColumn {
     const dict = this.dict;
     if (!dict) return this.codes.push(stringHash(value));
     if (value === this.lastValue) return this.codes.push(this.lastCode);
-    let code: number | undefined;
-    const few = this.few;
-    if (dict.size <= FEW) {
-      for (let c = 0; c < few.length; c++)
-        if (few[c] === value) {
-          code = c;
-          break;
-        }
-    } else code = dict.get(value);
+    let code = this.find(value, dict);
     if (code === undefined) {
       code = dict.size;
       value = ownCopy(value);
       dict.set(value, code);
-      if (code < FEW) few.push(value);
+      if (code < FEW) this.few.push(value);
       if (dict.size > this.limit) return this.switchToHashes(value);
     }
     this.lastValue = value;
@@ -99,7 +91,6 @@ class StringColumn {
       for (let i = 0, j = start; i < count; i++, j += stride) codes[i] = stringHash(src[j]!);
       return this.codes.pushStrided(codes, 0, 1, count);
     }
-    const few = this.few;
     let lastValue = this.lastValue;
     let lastCode = this.lastCode;
     for (let i = 0, j = start; i < count; i++, j += stride) {
@@ -108,19 +99,12 @@ class StringColumn {
         codes[i] = lastCode;
         continue;
       }
-      let code: number | undefined;
-      if (dict.size <= FEW) {
-        for (let c = 0; c < few.length; c++)
-          if (few[c] === value) {
-            code = c;
-            break;
-          }
-      } else code = dict.get(value);
+      let code = this.find(value, dict);
       if (code === undefined) {
         code = dict.size;
         value = ownCopy(value);
         dict.set(value, code);
-        if (code < FEW) few.push(value);
+        if (code < FEW) this.few.push(value);
         if (dict.size > this.limit) {
           // Past the limit: the codes so far go in, become hashes, and the rest are hashed.
           this.codes.pushStrided(codes, 0, 1, i);
@@ -136,6 +120,13 @@ class StringColumn {
     this.lastValue = lastValue;
     this.lastCode = lastCode;
     this.codes.pushStrided(codes, 0, 1, count);
+  }
+  /** The code of a value already in the dictionary, else undefined. */
+  private find(value: string, dict: Map<string, number>): number | undefined {
+    if (dict.size > FEW) return dict.get(value);
+    const few = this.few;
+    for (let c = 0; c < few.length; c++) if (few[c] === value) return c;
+    return undefined;
   }
   private switchToHashes(value: string): void {
     const hashOf = new Uint32Array(this.dict!.size);
