@@ -135,14 +135,21 @@ export interface ImportPlan {
   /** True when every file can be imported. */
   ready: boolean;
 }
-export interface ImportResult {
+/**
+ * Every row of an import accounted for: read = imported + rejected. `replaced` counts imported rows
+ * whose PID an earlier imported row of the same import already had: the later row replaces it, so
+ * the dataset holds `records` = imported - replaced (one per distinct PID). Rejected rows neither
+ * replace nor are replaced. The CLI prints these; the app shows them.
+ */
+export interface ImportCounts {
   read: number;
   imported: number;
   rejected: number;
   replaced: number;
-  /** Records in the new dataset: imported - replaced. */
   records: number;
   seconds: number;
+}
+export interface ImportResult extends ImportCounts {
   /** The new dataset, now the app's current one. */
   dataset: string;
   rejectsPath: string;

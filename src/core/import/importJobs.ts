@@ -165,10 +165,8 @@ export class ImportJobs {
       view.phase = 'switching';
       view.secondsLeft = null;
       const previous = await this.deps.switchTo(summary.out);
-      view.result = {
-        read: summary.read, imported: summary.imported, rejected: summary.rejected, replaced: summary.replaced,
-        records: summary.records, seconds: summary.seconds, dataset: summary.out, rejectsPath: summary.rejectsPath,
-      };
+      const { out: dataset, files: _files, ...counts } = summary;
+      view.result = { ...counts, dataset };
       view.status = 'done';
       view.percent = 100;
       view.secondsLeft = 0;

@@ -1,7 +1,8 @@
 // The import's public shapes: what the CLI and the desktop app pass to importFiles and get back.
 // docs/import.md describes the rules these numbers follow.
+import type { ImportCounts, ImportDelimiter } from '../../shared/contract';
 
-export type Delimiter = ',' | '\t' | '|';
+export type Delimiter = ImportDelimiter;
 
 export interface ImportOptions {
   /** The vendor files, imported in this order into one dataset (a later row wins over an earlier one). */
@@ -50,18 +51,8 @@ export interface FileSummary {
   unknownColumns: string[];
 }
 
-/**
- * read = imported + rejected. `replaced` counts imported rows whose PID an earlier imported row of the
- * same import already had: the later row replaces it, so the dataset holds `records` =
- * imported - replaced records (one per distinct PID). Rejected rows neither replace nor are replaced.
- */
-export interface ImportSummary {
-  read: number;
-  imported: number;
-  rejected: number;
-  replaced: number;
-  records: number;
-  seconds: number;
+/** The counts (ImportCounts says what each means), where the dataset and rejects went, and each file's share. */
+export interface ImportSummary extends ImportCounts {
   out: string;
   rejectsPath: string;
   files: FileSummary[];
