@@ -63,25 +63,9 @@ class StringColumn {
   // The first values, in code order: most string fields have a handful of values (flags, codes),
   // and comparing a fresh string with a few is cheaper than hashing it for the Map.
   private readonly few: string[] = [];
-  push(value: string): void {
-    const dict = this.dict;
-    if (!dict) return this.codes.push(stringHash(value));
-    if (value === this.lastValue) return this.codes.push(this.lastCode);
-    let code = this.find(value, dict);
-    if (code === undefined) {
-      code = dict.size;
-      value = ownCopy(value);
-      dict.set(value, code);
-      if (code < FEW) this.few.push(value);
-      if (dict.size > this.limit) return this.switchToHashes(value);
-    }
-    this.lastValue = value;
-    this.lastCode = code;
-    this.codes.push(code);
-  }
   /**
-   * push() for `count` values at src[start], src[start + stride], ...: the codes (or hashes) go to
-   * a scratch array and into the vector at once (VectorBuilder.pushStrided), which costs a third of
+   * Appends `count` values at src[start], src[start + stride], ...: the codes (or hashes) go to a
+   * scratch array and into the vector at once (VectorBuilder.pushStrided), which costs a third of
    * pushing them one by one.
    */
   pushStrided(src: readonly string[], start: number, stride: number, count: number): void {
@@ -238,7 +222,12 @@ export class ColumnSet {
 /** One string field's column from its values in final order (see needsRebuild). */
 export function buildStringColumn(field: number, values: Iterable<string>, dictionaryLimit = DICTIONARY_LIMIT): BuiltColumn {
   const column = new StringColumn(dictionaryLimit, HASHED_FIELDS.has(FIELDS[field]!.name));
-  for (const v of values) column.push(v);
+  const batch: string[] = [];
+  for (const v of values) {
+    batch.push(v);
+    if (batch.length === BATCH_SIZE) column.pushStrided(batch.splice(0), 0, 1, BATCH_SIZE);
+  }
+  if (batch.length > 0) column.pushStrided(batch, 0, 1, batch.length);
   return column.finish(field);
 }
 
