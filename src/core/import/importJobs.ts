@@ -116,12 +116,6 @@ export class ImportJobs {
     return { ...job.view };
   }
 
-  async settled(id: string): Promise<ImportJob> {
-    const job = this.find(id);
-    await job.settled;
-    return { ...job.view };
-  }
-
   /** Cancels a running import and waits until its temporary files are gone (on shutdown). */
   async cancelAll(): Promise<void> {
     const running = [...this.jobs.values()].filter((j) => j.view.status === 'running');
