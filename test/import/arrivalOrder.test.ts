@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/core/createCore';
-import { buildStringColumn, ColumnSet, needsRebuild, permuteColumn } from '../../src/core/dataset/columnSet';
+import { buildStringColumn, ColumnSet } from '../../src/core/dataset/columnSet';
+import { needsRebuild, permuteColumn } from '../../src/core/dataset/columnOrder';
 import type { RecordValues } from '../../src/core/dataset/recordFormat';
 import { generateRecords } from '../../src/core/generate';
 import { importFiles, type ImportSummary } from '../../src/core/import/importFiles';
@@ -158,11 +159,36 @@ describe('permuteColumn', () => {
     const expected = reference.finish();
     let rebuilt = 0;
     built.finish().forEach((column, k) => {
-      if (needsRebuild(column, true)) {
+      if (needsRebuild([column], true)) {
         rebuilt++;
         expect(buildStringColumn(column.field, records.map((r) => r[column.field] as string), limit)).toEqual(expected[k]);
-      } else expect(permuteColumn(column, order)).toEqual(expected[k]);
+      } else expect(permuteColumn([column], order, limit)).toEqual(expected[k]);
     });
     expect(rebuilt).toBeGreaterThan(0);
+  });
+
+  it('merges the parts two readers built, each with its own dictionary or hashes', () => {
+    const limit = 40;
+    // Arrival a of reader 0 is a; of reader 1, 300 + a. The final order takes every third arrival.
+    const order = Uint32Array.from({ length: 200 }, (_, i) => (i * 3 * 7) % 600);
+    const finalOf = (values: string[]): string[] => Array.from(order, (a) => values[a]!);
+    const cases: Record<string, [string[], string[]]> = {
+      'two dictionaries, their union past the limit': [Array.from({ length: 300 }, (_, i) => `A${i % 37}`), Array.from({ length: 300 }, (_, i) => `B${i % 37}`)],
+      'two dictionaries sharing values': [Array.from({ length: 300 }, (_, i) => `V${i % 25}`), Array.from({ length: 300 }, (_, i) => `V${(i * 7) % 35}`)],
+      'a dictionary and a part past the limit (hashes)': [Array.from({ length: 300 }, (_, i) => `A${i % 10}`), Array.from({ length: 300 }, (_, i) => `B${i}`)],
+    };
+    for (const [name, [first, second]] of Object.entries(cases)) {
+      const parts = [buildStringColumn(CITY, first, limit), buildStringColumn(CITY, second, limit)];
+      const merged = permuteColumn(parts, order, limit);
+      expect({ name, column: merged }).toEqual({ name, column: buildStringColumn(CITY, finalOf([...first, ...second]), limit) });
+      expect(merged.encoding).toBe(name.includes('past the limit') ? 'hash' : 'dict');
+    }
+    // Integer parts of different kinds: a negative value in one, a value past 2^31 in the other.
+    const ints = [Int32Array.from({ length: 300 }, (_, i) => i - 5), Uint32Array.from({ length: 300 }, (_, i) => i * 16_000_000)];
+    const column = (data: Int32Array | Uint32Array, kind: 'i32' | 'u32') => ({ field: AGE, encoding: 'value' as const, kind, data, dict: null });
+    const merged = permuteColumn([column(ints[0]!, 'i32'), column(ints[1]!, 'u32')], order);
+    const values = Array.from(order, (a) => (a < 300 ? ints[0]![a]! : ints[1]![a - 300]!));
+    expect(Array.from(merged.data)).toEqual(values);
+    expect(merged.kind).toBe(values.some((v) => v < 0) && values.some((v) => v > 0x7fffffff) ? 'f64' : values.some((v) => v < 0) ? 'i32' : 'u32');
   });
 });

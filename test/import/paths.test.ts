@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles, type ImportProgress, type ImportSummary } from '../../src/core/import/importFiles';
 import { MALFORMED_QUOTE } from '../../src/core/import/rowReader';
 import { readBatches } from '../../src/core/import/rowSource';
+import { wholeFiles } from '../../src/core/import/readShares';
 import { inspectSource } from '../../src/core/import/sourceFile';
 import { STATE_CODES } from '../../src/shared/states';
 import { fixture, integrity, pidOf, readRecords, readRejects, recordsByPid, tempDir } from './helpers';
@@ -130,10 +131,10 @@ describe('where rows are read', () => {
   it('reads on a worker thread (also under the test runner), in the same batches as on this thread', async () => {
     const sources = ALL.map((f) => inspectSource(f));
     const batches: { worker: unknown[]; thread: unknown[] } = { worker: [], thread: [] };
-    expect(await readBatches(sources, (b) => batches.worker.push(b))).toBe('worker');
+    expect(await readBatches(sources, [wholeFiles(sources)], (b) => batches.worker.push(b))).toBe('worker');
     process.env.AUDIENCE_DESK_IMPORT_WORKER = '0';
     try {
-      expect(await readBatches(sources, (b) => batches.thread.push(b))).toBe('this thread');
+      expect(await readBatches(sources, [wholeFiles(sources)], (b) => batches.thread.push(b))).toBe('this thread');
     } finally {
       delete process.env.AUDIENCE_DESK_IMPORT_WORKER;
     }

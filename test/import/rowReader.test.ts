@@ -22,7 +22,7 @@ interface Broken {
 function read(text: string, delimiter: string, newline: Newline, cuts: number[] = []): { rows: Row[]; broken: Broken[] } {
   const rows: Row[] = [];
   const broken: Broken[] = [];
-  const reader: RowReader = new RowReader(delimiter, newline, {
+  const reader: RowReader = new RowReader(delimiter, newline, { line: 1, fileStart: true }, {
     row: (cells, line, utf8) => rows.push({ cells, line, raw: reader.rawRow(), ...(utf8 ? {} : { utf8 }) }),
     broken: (line, raw, reason) => broken.push({ line, raw, reason }),
   });
@@ -100,7 +100,7 @@ describe('RowReader against rows written by the test', () => {
 describe('RowReader.upperCase', () => {
   it('is true only while the text holds nothing that toUpperCase() would change', () => {
     const seen: boolean[] = [];
-    const reader: RowReader = new RowReader(',', '\n', { row: () => seen.push(reader.upperCase), broken: () => undefined });
+    const reader: RowReader = new RowReader(',', '\n', { line: 1, fileStart: true }, { row: () => seen.push(reader.upperCase), broken: () => undefined });
     for (const chunk of ['A,B\n1,"X Y"\n', 'a,B\n', 'É,B\n', 'Z,9\n']) reader.push(chunk);
     reader.end();
     expect(seen).toEqual([true, true, false, false, true]);

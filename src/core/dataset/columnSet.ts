@@ -1,7 +1,7 @@
 // The per-field vectors of a dataset, built from records one at a time and apart from the file:
 // DatasetWriter builds them from the records it is given, and the import builds them on its reading
 // thread (which already holds each row's values) in the order the rows arrive, then puts them in
-// (STATE, PID) order with permuteColumns once everything is read. A finished column is plain
+// (STATE, PID) order once everything is read (columnOrder.ts). A finished column is plain
 // typed arrays and strings, so it crosses threads (its buffer transferred, not copied).
 //
 // Whatever the order the records came in, the stored result is the same: dictionary codes are
@@ -229,66 +229,4 @@ export function buildStringColumn(field: number, values: Iterable<string>, dicti
   }
   if (batch.length > 0) column.pushStrided(batch, 0, 1, batch.length);
   return column.finish(field);
-}
-
-/**
- * Whether a column built in arrival order cannot be put in final order exactly: a field that
- * switched to hashes counting values of rows that were later replaced might have kept a dictionary
- * over the remaining rows alone. Its column must be built again from the final records.
- */
-export function needsRebuild(column: BuiltColumn, withDuplicates: boolean): boolean {
-  return withDuplicates && column.encoding === 'hash' && !HASHED_FIELDS.has(FIELDS[column.field]!.name);
-}
-
-const CTOR = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
-
-/** The kind VectorBuilder ends with for values between min and max (and 0), all whole or not. */
-function kindFor(min: number, max: number, whole: boolean): VectorKind {
-  if (!whole) return 'f64';
-  if (min >= 0) return max <= 0xff ? 'u8' : max <= 0xffff ? 'u16' : max <= 0xffffffff ? 'u32' : 'f64';
-  return min >= -0x80000000 && max <= 0x7fffffff ? 'i32' : 'f64';
-}
-
-/**
- * The column over the records in final order: position i holds the value of arrival `order[i]`
- * (rows absent from `order`, replaced by a later row of their PID, drop out). Dictionary codes
- * are renumbered by first appearance in the new order and unused strings dropped; the vector is as
- * narrow as its remaining values allow. Both as VectorBuilder would have made them in that order.
- */
-export function permuteColumn(column: BuiltColumn, order: ArrayLike<number>): BuiltColumn {
-  const src = column.data;
-  const n = order.length;
-  // The same kind as the source first: the remaining values fit, perhaps in a narrower one.
-  const out = new (src.constructor as new (n: number) => Vector)(n);
-  let dict = column.dict;
-  let kind: VectorKind;
-  if (dict) {
-    const renumber = new Int32Array(dict.length).fill(-1);
-    const kept: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const code = src[order[i]!]!;
-      let next = renumber[code]!;
-      if (next < 0) {
-        next = renumber[code] = kept.length;
-        kept.push(dict[code]!);
-      }
-      out[i] = next;
-    }
-    dict = kept;
-    kind = kindFor(0, kept.length - 1, true);
-  } else {
-    let min = 0;
-    let max = 0;
-    let whole = true;
-    for (let i = 0; i < n; i++) {
-      const v = src[order[i]!]!;
-      out[i] = v;
-      if (v < min) min = v;
-      else if (v > max) max = v;
-      if (v !== Math.trunc(v)) whole = false;
-    }
-    kind = kindFor(min, max, whole);
-  }
-  const data = out instanceof CTOR[kind] ? out : new CTOR[kind](out);
-  return { ...column, kind, data, dict };
 }

@@ -29,7 +29,7 @@ export function fsyncPath(path: string): void {
 
 /**
  * Records go in one of two ways, not mixed: append()/appendWithJson() with their values, and the
- * writer builds the vectors; or appendText()/appendSelected() with their text alone, and whoever
+ * writer builds the vectors; or appendText() with their text alone, and whoever
  * built the vectors (the import's reading thread, see columnSet.ts) hands them to finish().
  */
 export class DatasetWriter {
@@ -41,7 +41,6 @@ export class DatasetWriter {
   private lastState = '';
   private lastPid = '';
   private pending = 0;
-  private attached = false;
   private done = false;
   count = 0;
 
@@ -83,39 +82,17 @@ export class DatasetWriter {
     this.columns.push(values);
   }
 
-  /** Appends one record by its text alone: its vectors are built elsewhere and given to finish(). */
-  appendText(state: string, pid: string, json: string): void {
+  /**
+   * Appends one record by its text alone: its vectors are built elsewhere and given to finish().
+   * `pid` null: the caller has sorted the records itself (the order is then checked by state only).
+   */
+  appendText(state: string, pid: string | null, json: string): void {
     this.next(state, pid, 1);
     this.insertRow.run(this.count++, json);
     if (++this.pending >= BATCH) {
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;
     }
-  }
-
-  /**
-   * Appends `count` records of one state, their texts copied inside SQLite: `select` (SQL over a
-   * file attached with attach() as `source`, with `params`) yields one column, the record texts in
-   * ascending PID order, every PID above those appended before; no text passes through JavaScript.
-   * Not as the first record (positions are the table's next rowids, counted from the last one).
-   */
-  appendSelected(state: string, count: number, select: string, params: unknown[]): void {
-    if (!this.attached) throw new Error('appendSelected() needs a source: call attach() first.');
-    if (this.count === 0) throw new Error('appendSelected() cannot append the first record; use appendText().');
-    if (count === 0) return;
-    this.next(state, null, count);
-    const { changes, lastInsertRowid } = this.db.prepare(`INSERT INTO records (record) ${select}`).run(...params);
-    if (changes !== count || Number(lastInsertRowid) !== this.count + count - 1)
-      throw new Error(`appendSelected() copied ${changes} records, expected ${count}.`);
-    this.count += count;
-  }
-
-  /** Opens another SQLite file (read only in practice) as schema `source`, for appendSelected(). */
-  attach(path: string): void {
-    this.db.exec('COMMIT');
-    this.db.prepare("ATTACH DATABASE ? AS source").run(path);
-    this.db.exec('BEGIN');
-    this.attached = true;
   }
 
   /** Order check and state ranges for `count` records of `state` (pid: the first's, when known). */
@@ -128,20 +105,12 @@ export class DatasetWriter {
     this.lastPid = pid ?? this.lastPid;
   }
 
-  /** Closes the file attach() opened (before it is deleted: a file still open cannot be on Windows). */
-  detach(): void {
-    if (!this.attached) return;
-    this.db.exec('COMMIT; DETACH DATABASE source; BEGIN');
-    this.attached = false;
-  }
-
   /**
    * Writes the vectors and state ranges, syncs, and renames the file over the target. `columns`:
    * the vectors of records appended by text (every filterable field's, over every position), taken
    * one at a time: a generator that makes each when asked keeps one in memory at once.
    */
   finish(columns?: Iterable<BuiltColumn>): { records: number; path: string } {
-    this.detach();
     if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
     const built = columns ?? this.columns?.finish() ?? new ColumnSet(this.dictionaryLimit).finish();
     this.columns = undefined;

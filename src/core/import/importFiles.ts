@@ -4,29 +4,32 @@
 //
 //   1. check    every file is recognised and its header mapped before anything is written;
 //               leftovers of killed imports are removed.
-//   2. read     a worker thread (rowSource) streams each file through papaparse and checks each
+//   2. read     worker threads (rowSource) stream the files through papaparse and check each
 //               row (rowRules); on this thread each rejected row goes to the rejects file and each
 //               accepted one to recordSinks: straight into DatasetWriter, which builds the vectors
-//               here, while the rows come in (STATE, PID) order (the app's own exports); else the
-//               import reads again from the start into the staging table, a SQLite file beside
-//               the target, and the worker builds the vectors in arrival order (columnSet).
+//               here, while the rows come in (STATE, PID) order (the app's own exports); else
+//               (seen in a file's first rows, or when a row breaks the order) every row is read
+//               from the start into the staging file beside the target, by two readers over the
+//               two halves of the input (readShares), which build the vectors in arrival order.
 //   3. write    when staged: duplicates are dropped (the row read last wins), the records are
-//               copied SQLite to SQLite in (STATE, PID) order into DatasetWriter's file, and the
-//               vectors permuted into that order. The writer builds `<out>.building-<pid>` and
+//               written in (STATE, PID) order into DatasetWriter's file, and the vectors merged
+//               and put in that order (columnOrder). The writer builds `<out>.building-<pid>` and
 //               renames it over <out> only when complete: a crash, kill or cancel at any moment
 //               leaves the previous dataset as it was.
 import { existsSync, closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { buildStringColumn, ColumnSet, needsRebuild, permuteColumn, type BuiltColumn } from '../dataset/columnSet';
+import { buildStringColumn, ColumnSet, type BuiltColumn } from '../dataset/columnSet';
+import { needsRebuild, permuteColumn } from '../dataset/columnOrder';
 import type { RecordValues } from '../dataset/recordFormat';
 import { DatasetWriter } from '../dataset/datasetWriter';
 import { removeLeftovers, stagingPathFor } from './leftovers';
 import { RejectsFile } from './rejectsFile';
 import type { RowBatch } from './readRows';
 import { NotSorted, SortedRecords, StagedRecords } from './recordSinks';
+import { MisalignedCut, planShares, wholeFiles, type FilePart } from './readShares';
 import { readBatches } from './rowSource';
-import { sideBySide, writerBuilds } from './vectorShare';
+import { writerBuilds } from './vectorShare';
 import { inspectSource, type SourceInfo } from './sourceFile';
 import { Staging } from './staging';
 import type { FileSummary, ImportOptions, ImportProgress, ImportSummary } from './types';
@@ -34,7 +37,7 @@ import type { FileSummary, ImportOptions, ImportProgress, ImportSummary } from '
 export type { Delimiter, ImportOptions, ImportProgress, ImportSummary, RejectedRow, FileSummary } from './types';
 
 const PROGRESS_INTERVAL_MS = 200;
-/** Staged records copied into the dataset per statement: a cancel waits at most for one run. */
+/** Staged records written into the dataset between two looks at a cancel. */
 const RUN_LENGTH = 20_000;
 
 const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
@@ -102,7 +105,6 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     if (f.unknownColumns.length > 0)
       onNotice?.(`${f.path}: ignored ${f.unknownColumns.length} unknown column${f.unknownColumns.length > 1 ? 's' : ''}: ${f.unknownColumns.join(', ')}`);
   const totalBytes = sources.reduce((sum, s) => sum + s.size, 0);
-  const fileStart = sources.map((_, i) => sources.slice(0, i).reduce((sum, s) => sum + s.size, 0));
   const metadata = { source: 'import', import_files: JSON.stringify(sources.map((s) => basename(s.path))) };
 
   const counts = { read: 0, imported: 0, rejected: 0 };
@@ -124,60 +126,73 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
   const sorted = new SortedRecords(() => new DatasetWriter(out, metadata));
   let staged: StagedRecords | undefined;
   let writer: DatasetWriter | undefined;
-  // The vectors over the staged rows, in arrival order: the reading thread's share, then with this
-  // thread's (writerColumns) side by side (vectorShare.ts).
-  let columns: BuiltColumn[] | undefined;
+  // The vectors over the staged rows, in arrival order, as each thread built them: by reader
+  // (readers in input order), then this thread's share when there is one reader (vectorShare.ts).
+  let readerColumns: BuiltColumn[][] = [];
   let writerColumns: ColumnSet | undefined;
-  // What the writer stores: those, or (staged rows) each put in (STATE, PID) order when it is written.
+  // What the writer stores: for staged rows, each field's vector put in (STATE, PID) order when
+  // the writer asks for it.
   let finalColumns: Iterable<BuiltColumn> | undefined;
-  const takeColumns = (built: BuiltColumn[]): void => {
-    columns = built;
-  };
+  // Bytes of its share each reader has consumed.
+  let readerBytes: number[] = [];
   try {
     // 2. Read, and write while the rows come in (STATE, PID) order.
     let readStarted = performance.now();
-    const take = (batch: RowBatch): void => {
+    const take = (batch: RowBatch, reader: number): void => {
       if (signal?.aborted) throw cancelled();
       const summary = files[batch.file]!;
-      for (const r of batch.rejects) rejects.add({ file: summary.path, ...r });
-      const seq = counts.imported;
+      for (const r of batch.rejects) rejects.add({ file: summary.path, ...r }, reader);
       counts.read += batch.read;
       counts.imported += batch.accepted;
       counts.rejected += batch.rejects.length;
       summary.read += batch.read;
       summary.imported += batch.accepted;
       summary.rejected += batch.rejects.length;
+      readerBytes[reader] = batch.bytesRead;
       if (batch.accepted > 0) {
-        const texts = batch.json.split('\n');
         if (staged) {
-          staged.add(batch.keys, texts, seq);
-          for (const text of texts) writerColumns!.push(JSON.parse(text) as RecordValues);
-        }
-        else sorted.add(batch.keys, texts); // NotSorted: read again, staging (below)
+          staged.add(reader, batch.keys, batch.json, batch.accepted);
+          if (writerColumns) for (const text of batch.json.split('\n')) writerColumns.push(JSON.parse(text) as RecordValues);
+        } else sorted.add(batch.keys, batch.json.split('\n')); // NotSorted: read again, staging (below)
       }
-      report({ phase: 'reading', rowsRead: counts.read, bytesRead: fileStart[batch.file]! + batch.bytesRead, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) });
+      const bytesRead = readerBytes.reduce((sum, b) => sum + b, 0);
+      report({ phase: 'reading', rowsRead: counts.read, bytesRead, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) });
+    };
+    // Reads every row again from the start into the staging file, on the given shares: what was
+    // written, staged or rejected before is dropped.
+    const readStaged = async (shares: FilePart[][]): Promise<void> => {
+      rejects.reset();
+      counts.read = counts.imported = counts.rejected = 0;
+      for (const f of files) f.read = f.imported = f.rejected = 0;
+      readerBytes = [];
+      readStarted = performance.now();
+      staged?.staging.dispose();
+      staged = new StagedRecords(new Staging(stagingPathFor(out)));
+      readerColumns = [];
+      // One reader: this thread builds a share of the vectors (it has time left); two: none.
+      writerColumns = shares.length === 1 ? new ColumnSet(undefined, writerBuilds) : undefined;
+      await readBatches(sources, shares, take, signal, shares.length === 1 ? 'share' : 'all', (built, reader) => (readerColumns[reader] = built));
     };
     try {
       // Rows in order are written as they come, their vectors built here from their values while
-      // the reading thread parses the next rows: the two threads share the work.
-      await readBatches(sources, take, signal);
+      // the reading thread parses the next rows: the two threads share the work. A file whose
+      // first rows are out of order already says that this cannot work: staged from the start.
+      if (sources.some((s) => !s.headInOrder)) throw new NotSorted();
+      await readBatches(sources, [wholeFiles(sources)], take, signal);
       writer = sorted.dataset;
     } catch (e) {
       if (!(e instanceof NotSorted)) throw e;
       // The order broke (a file in any other order shows it in its first batch): start again,
-      // staging every row, with the reading thread building the vectors in arrival order, since
-      // this thread's share is then the staging; what was written or rejected so far is dropped.
+      // staging every row, on two readers that build the vectors in arrival order, since this
+      // thread's share is then the staging.
       sorted.dataset?.abort();
       sorted.written = 0;
-      rejects.reset();
-      counts.read = counts.imported = counts.rejected = 0;
-      for (const f of files) f.read = f.imported = f.rejected = 0;
-      readStarted = performance.now();
-      staged = new StagedRecords(new Staging(stagingPathFor(out)));
-      writerColumns = new ColumnSet(undefined, writerBuilds);
-      await readBatches(sources, take, signal, takeColumns);
-      columns = sideBySide(columns!, writerColumns.finish());
-      writerColumns = undefined;
+      try {
+        await readStaged(planShares(sources, 2));
+      } catch (e) {
+        if (!(e instanceof MisalignedCut)) throw e;
+        await readStaged([wholeFiles(sources)]); // the cut fell inside a quoted field: one reader
+      }
     }
     report({ phase: 'reading', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) }, true);
     if (signal?.aborted) throw cancelled();
@@ -199,34 +214,33 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     let written = sorted.written;
     if (staged) {
       const { staging } = staged;
-      const { seqs, first, runs } = staging.order(RUN_LENGTH);
+      const byField = fieldParts([...readerColumns, writerColumns?.finish() ?? []], staging.readerCounts);
+      readerColumns = [];
+      writerColumns = undefined;
+      const order = staging.order();
       writer = new DatasetWriter(out, metadata);
-      writer.appendText(first.state, first.pid, first.record);
-      writer.attach(staging.path);
-      for (const run of runs) {
-        writer.appendSelected(run.state, run.count, Staging.RUN_SELECT, [run.state, run.after, run.count]);
+      for (let p = 0; p < order.length; ) {
+        for (const end = Math.min(order.length, p + RUN_LENGTH); p < end; p++) {
+          const arrival = order[p]!;
+          writer.appendText(staging.stateOf(arrival), null, staging.text(arrival)); // sorted by staging.order()
+        }
         written = writer.count;
         await yieldToEventLoop(); // lets a cancel (or a signal handler) in
         if (signal?.aborted) throw cancelled();
         report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsToWrite: records, rowsPerSecond: rate(written, writeStarted) });
       }
-      writer.detach();
-      // (Rare) a column that cannot be permuted exactly is built again from the staged records
+      // (Rare) a column that cannot be merged exactly is built again from the staged records
       // now, while the staging file is open.
-      const rebuilt = new Set<number>();
-      columns!.forEach((column, i) => {
-        if (!needsRebuild(column, staged!.duplicates)) return;
-        columns![i] = buildStringColumn(column.field, staging.fieldValues(column.field));
-        rebuilt.add(i);
-      });
-      finalColumns = inFinalOrder(columns!, seqs, rebuilt);
-      columns = undefined;
+      const rebuilt = new Map<number, BuiltColumn>();
+      for (const [field, parts] of byField)
+        if (needsRebuild(parts, staged.duplicates)) rebuilt.set(field, buildStringColumn(field, staging.fieldValues(field, order)));
+      finalColumns = inFinalOrder(byField, order, rebuilt);
     }
     if (signal?.aborted) throw cancelled();
     const stagingGone = staged?.staging.disposeInBackground();
     rejects.complete(); // a full disk fails here, before the dataset is replaced
-    writer!.finish(finalColumns ?? columns);
-    columns = finalColumns = undefined;
+    writer!.finish(finalColumns);
+    finalColumns = undefined;
     rejects.publish();
     await stagingGone;
     report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsToWrite: records, rowsPerSecond: rate(written, writeStarted) }, true);
@@ -249,14 +263,32 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
 }
 
 /**
- * The vectors built in arrival order, each put in (STATE, PID) order when the writer asks for it
- * (so one arrival vector is let go as one final vector is made: memory does not double).
+ * Each field's vectors as built by the threads that read the staged rows, in arrival order:
+ * `sets` in reader order (each reader's arrivals follow the previous reader's), then this thread's
+ * share, which covers every arrival of the single reader. A field has one part per thread that
+ * built it; `readerCounts` (the staging's rows by reader) checks that they cover the same rows.
  */
-function* inFinalOrder(arrival: BuiltColumn[], seqs: Uint32Array, alreadyFinal: Set<number>): Generator<BuiltColumn> {
-  for (let i = 0; i < arrival.length; i++) {
-    const column = arrival[i]!;
-    arrival[i] = undefined as unknown as BuiltColumn;
-    yield alreadyFinal.has(i) ? column : permuteColumn(column, seqs);
+function fieldParts(sets: readonly BuiltColumn[][], readerCounts: readonly number[]): Map<number, BuiltColumn[]> {
+  const byField = new Map<number, BuiltColumn[]>();
+  for (const set of sets) for (const column of set) (byField.get(column.field) ?? byField.set(column.field, []).get(column.field)!).push(column);
+  const total = readerCounts.reduce((sum, n) => sum + n, 0);
+  for (const parts of byField.values()) {
+    const lengths = parts.map((p) => p.data.length);
+    const covers = parts.length === 1 ? lengths[0] === total : lengths.every((n, k) => n === (readerCounts[k] ?? 0));
+    if (!covers) throw new Error(`The vectors built while reading cover ${lengths.join('+')} rows; ${readerCounts.join('+')} were staged.`);
+  }
+  return byField;
+}
+
+/**
+ * Each field's vector in (STATE, PID) order, made when the writer asks for it (the arrival-order
+ * parts are let go as the final vector is made: memory does not double). A field already built
+ * in final order (`rebuilt`) is given as is.
+ */
+function* inFinalOrder(byField: Map<number, BuiltColumn[]>, order: Uint32Array, rebuilt: Map<number, BuiltColumn>): Generator<BuiltColumn> {
+  for (const [field, parts] of byField) {
+    byField.delete(field);
+    yield rebuilt.get(field) ?? permuteColumn(parts, order);
   }
 }
 

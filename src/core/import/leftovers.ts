@@ -2,6 +2,7 @@
 //   <out>.building-<pid>    the new dataset (DatasetWriter), renamed over <out> when complete
 //   <out>.staging-<pid>     the scratch table of accepted rows
 //   .<rejects>.partial-<pid> the rejects file, renamed into place when the import succeeds
+//   .<rejects>.partial-<pid>-r1  rejected rows of a second reader, appended to it at the end
 // A process killed with -9 cannot remove them, so every import first removes those whose process
 // is gone (src/core/fs/staleFiles.ts). A file whose pid is alive belongs to a running import (or
 // generator) and is left alone.
@@ -16,6 +17,6 @@ export function stagingPathFor(out: string, pid = process.pid): string {
 export function removeLeftovers(out: string, rejectsPath: string): string[] {
   return [
     ...removeStaleFiles(dirname(out), new RegExp(`^${escapeRegExp(basename(out))}\\.(?:building|staging)-(\\d+)(?:-journal|-wal|-shm)?$`)),
-    ...removeStaleFiles(dirname(rejectsPath), new RegExp(`^\\.${escapeRegExp(basename(rejectsPath))}\\.partial-(\\d+)$`)),
+    ...removeStaleFiles(dirname(rejectsPath), new RegExp(`^\\.${escapeRegExp(basename(rejectsPath))}\\.partial-(\\d+)(?:-r\\d+)?$`)),
   ];
 }

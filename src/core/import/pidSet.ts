@@ -3,7 +3,7 @@
 // wins). A PID is 32 hex digits, i.e. 128 bits: four 32-bit words in an open-addressing table,
 // 32 bytes a PID at most and no string kept alive (a JS Set of the strings costs ~3x that).
 
-function hex8(text: string, at: number): number {
+export function hex8(text: string, at: number): number {
   let n = 0;
   for (let i = at; i < at + 8; i++) {
     const c = text.charCodeAt(i);

@@ -10,6 +10,7 @@ import { AppError } from '../../shared/errors';
 import { fieldIndex } from '../../shared/fields';
 import { RowReader } from './rowReader';
 import { RowChecker } from './rowRules';
+import { countLines, MisalignedCut, type FilePart } from './readShares';
 import { openText, readFailure, type SourceInfo } from './sourceFile';
 import type { RejectedRow } from './types';
 
@@ -34,7 +35,7 @@ export interface RowBatch {
   /** The accepted rows' records as JSON.stringify(values) texts, joined by '\n' (which JSON escapes). */
   json: string;
   rejects: Array<Omit<RejectedRow, 'file'>>;
-  /** Bytes of this file read so far (as stored: compressed for gzip). */
+  /** Bytes of this reader's share (readShares.ts) read so far (as stored: compressed for gzip). */
   bytesRead: number;
 }
 
@@ -42,13 +43,25 @@ export type BatchSink = (batch: RowBatch) => void | Promise<void>;
 
 const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
 
-/** `columns`: where each accepted row's values go too, in the order the rows are emitted. */
-export async function readRows(sources: readonly SourceInfo[], emit: BatchSink, signal?: AbortSignal, columns?: ColumnSet): Promise<void> {
-  for (let i = 0; i < sources.length; i++) await readFile(i, sources[i]!, emit, signal, columns);
+/**
+ * Reads a share of the input: `parts` of the files in `sources` (readShares.ts), in order.
+ * `columns`: where each accepted row's values go too, in the order the rows are emitted.
+ */
+export async function readRows(sources: readonly SourceInfo[], parts: readonly FilePart[], emit: BatchSink, signal?: AbortSignal, columns?: ColumnSet): Promise<void> {
+  let before = 0;
+  for (const part of parts) {
+    await readPart(part, sources[part.file]!, before, emit, signal, columns);
+    before += part.end - part.start;
+  }
 }
 
-async function readFile(fileIndex: number, info: SourceInfo, emit: BatchSink, signal: AbortSignal | undefined, columns: ColumnSet | undefined): Promise<void> {
-  const { file, text } = openText(info);
+async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: number, emit: BatchSink, signal: AbortSignal | undefined, columns: ColumnSet | undefined): Promise<void> {
+  const fileIndex = part.file;
+  // A part that starts inside the file numbers its lines from there.
+  const firstLine = part.start === 0 ? 1 : (await countLines(info.path, part.start)) + 1;
+  // A part that stops inside the file must stop at a row's end (readShares.ts).
+  const cut = part.end < info.size;
+  const { file, text } = openText(info, part.start, part.end);
   const checker = new RowChecker(info.map);
   const values = checker.values;
   const ready: RowBatch[] = [];
@@ -61,14 +74,14 @@ async function readFile(fileIndex: number, info: SourceInfo, emit: BatchSink, si
   function close(): void {
     batch.keys = keys.join('');
     batch.json = jsons.join('\n');
-    batch.bytesRead = file.bytesRead;
+    batch.bytesRead = shareBytesBefore + file.bytesRead;
     ready.push(batch);
     batch = newBatch();
     keys = [];
     jsons = [];
   }
-  let header = true;
-  const reader: RowReader = new RowReader(info.delimiter, info.newline, {
+  let header = part.header;
+  const reader: RowReader = new RowReader(info.delimiter, info.newline, { line: firstLine, fileStart: part.start === 0 }, {
     row(cells, line, utf8) {
       if (header) {
         header = false;
@@ -100,12 +113,14 @@ async function readFile(fileIndex: number, info: SourceInfo, emit: BatchSink, si
       try {
         const next = await chunks.next();
         ended = next.done === true;
-        if (ended) reader.end();
-        else reader.push(next.value);
+        if (!ended) reader.push(next.value);
+        else if (!cut) reader.end();
+        else if (reader.pending > 0) throw new MisalignedCut();
         if (reader.pending > MAX_ROW_CHARS)
           throw new AppError('invalid_request', `${info.path}: the row starting near line ${reader.nextLine} is longer than ${MAX_ROW_CHARS / 1024 / 1024} MB; is a quote never closed?`, 'files');
       } catch (e) {
         if (signal?.aborted) throw cancelled();
+        if (e instanceof MisalignedCut) throw e;
         throw readFailure(info.path, e as NodeJS.ErrnoException, reader.nextLine);
       }
       if (ended) close();

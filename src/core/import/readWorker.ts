@@ -1,20 +1,27 @@
-// Worker-thread entry of an import's read side (readRows.ts): parsing and checking take half the
-// CPU time of an import, so they run here while the main thread writes. Messages to the parent:
-// 'ready' once loaded, then RowBatch objects, then (when workerData.columns) { columns }: the
+// Worker-thread entry of an import's read side (readRows.ts): parsing, checking and building the
+// vectors are most of an import's CPU time, so they run here while the main thread writes; staged
+// input has two of these, each over its own share of the input (readShares.ts). Messages to the
+// parent: 'ready' once loaded, then RowBatch objects, then (when workerData.build) { columns }: the
 // dataset's vectors over the accepted rows in arrival order, their buffers transferred, then
-// 'done' or { error }. At most IN_FLIGHT batches
-// are sent before the parent acknowledges one ('ack'), so memory stays bounded when the writer is
-// slower than the reader.
+// 'done' or { error }. At most IN_FLIGHT batches are sent before the parent acknowledges one
+// ('ack'), so memory stays bounded when the writer is slower than the reader.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ColumnSet, type BuiltColumn } from '../dataset/columnSet';
 import { readRows, type RowBatch } from './readRows';
-import { readerBuilds } from './vectorShare';
+import { MisalignedCut, type FilePart } from './readShares';
+import { vectorsBuilt, type ReaderBuilds } from './vectorShare';
 import type { SourceInfo } from './sourceFile';
 
 export const IN_FLIGHT = 4;
 
+export interface ReadWorkerData {
+  sources: SourceInfo[];
+  parts: FilePart[];
+  build: ReaderBuilds;
+}
+
 export interface WorkerError {
-  error: { message: string; appError: boolean; code?: string; field?: string };
+  error: { message: string; appError: boolean; code?: string; field?: string; misaligned?: boolean };
 }
 
 const port = parentPort!;
@@ -37,9 +44,11 @@ export interface WorkerColumns {
   columns: BuiltColumn[];
 }
 
+const data = workerData as ReadWorkerData;
 port.postMessage('ready');
-const columns = workerData.columns ? new ColumnSet(undefined, readerBuilds) : undefined;
-readRows(workerData.sources as SourceInfo[], send, undefined, columns).then(
+const only = vectorsBuilt(data.build);
+const columns = only ? new ColumnSet(undefined, only) : undefined;
+readRows(data.sources, data.parts, send, undefined, columns).then(
   () => {
     if (columns) {
       // Each vector's whole buffer moves (no copy), spare room included: the import's next step,
@@ -50,5 +59,7 @@ readRows(workerData.sources as SourceInfo[], send, undefined, columns).then(
     port.postMessage('done');
   },
   (e: Error & { code?: string; field?: string }) =>
-    port.postMessage({ error: { message: e.message, appError: e.name === 'AppError', code: e.code, field: e.field } } satisfies WorkerError),
+    port.postMessage({
+      error: { message: e.message, appError: e.name === 'AppError', code: e.code, field: e.field, misaligned: e instanceof MisalignedCut },
+    } satisfies WorkerError),
 );

@@ -3,12 +3,12 @@
 //
 // DatasetWriter needs records in ascending (STATE, PID) order, one per PID. The app's own exports
 // are already in that order (one file per state in PID order, or one file in (STATE, PID) order),
-// so SortedRecords writes rows as they come, with no staging table and no sort: about half the
+// so SortedRecords writes rows as they come, with no staging and no sort: about half the
 // work of an import; it builds their vectors as it writes, while the reading thread parses on.
 // A batch it cannot write (a row out of order, or a PID already written, which must replace the
 // earlier row) throws NotSorted, and the import reads again from the start into StagedRecords: the
-// staging table, sorted and de-duplicated once everything is read, with the vectors built on the
-// reading thread in arrival order and put in (STATE, PID) order at the end (importFiles).
+// staging file, sorted and de-duplicated once everything is read, with the vectors built on the
+// reading threads in arrival order and put in (STATE, PID) order at the end (importFiles).
 import type { DatasetWriter } from '../dataset/datasetWriter';
 import type { RecordValues } from '../dataset/recordFormat';
 import { PidSet } from './pidSet';
@@ -57,17 +57,14 @@ export class SortedRecords {
 
 export class StagedRecords {
   private readonly pids = new PidSet();
-  /** Whether a PID came twice: only then has the staging table duplicates to drop. */
+  /** Whether a PID came twice: only then are there staged duplicates to drop. */
   duplicates = false;
 
   constructor(readonly staging: Staging) {}
 
-  /** `seq`: the input position (over all files) of the first row; later rows of a PID win. */
-  add(keys: string, texts: readonly string[], seq: number): void {
-    for (let k = 0; k < texts.length; k++) {
-      const at = k * KEY_LENGTH;
-      if (!this.pids.add(keys, at + 2)) this.duplicates = true;
-      this.staging.add(seq + k, keys.slice(at + 2, at + KEY_LENGTH), keys.slice(at, at + 2), texts[k]!);
-    }
+  /** A batch of `reader`'s accepted rows (readRows.ts: keys and JSON texts joined). */
+  add(reader: number, keys: string, json: string, count: number): void {
+    for (let k = 0; k < count; k++) if (!this.pids.add(keys, k * KEY_LENGTH + 2)) this.duplicates = true;
+    this.staging.add(reader, keys, json, count);
   }
 }

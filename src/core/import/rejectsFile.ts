@@ -2,7 +2,12 @@
 // so a person can see why, fix the row and import it again. RFC 4180 like every CSV this app writes.
 // Written under a temporary name beside the target (`.<name>.partial-<pid>`) and renamed only when
 // the import has succeeded, so it always describes the dataset that is in place.
-import { closeSync, fsyncSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+//
+// Rows come in the files' order from reader 0; a second reader (readShares.ts) reads a later share
+// of the input at the same time, so its rows wait in a file of their own (`…partial-<pid>-r1`)
+// that is appended when the file is completed: the rejects file lists rows in input order whatever
+// the number of readers, and an import run twice writes the same file.
+import { closeSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fsyncPath } from '../dataset/datasetWriter';
 import { csvField } from '../dataset/recordFormat';
@@ -15,43 +20,77 @@ export function partialRejectsPath(target: string, pid = process.pid): string {
   return join(dirname(target), `.${basename(target)}.partial-${pid}`);
 }
 
+/** A file written from the start, through a buffer. */
+class Appender {
+  readonly fd: number;
+  private buffer = '';
+  position = 0;
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'w+', 0o600);
+  }
+  add(text: string): void {
+    this.buffer += text;
+    if (this.buffer.length >= FLUSH_AT) this.flush();
+  }
+  flush(): void {
+    if (this.buffer) this.position += writeSync(this.fd, this.buffer, this.position);
+    this.buffer = '';
+  }
+  truncate(): void {
+    this.buffer = '';
+    ftruncateSync(this.fd, 0);
+    this.position = 0;
+  }
+}
+
 export class RejectsFile {
   readonly tempPath: string;
-  private readonly fd: number;
-  private buffer = '';
-  private position = 0;
+  private readonly file: Appender;
+  /** Rows of readers after the first, by reader (index 0 unused). */
+  private readonly held: Appender[] = [];
   private closed = false;
 
   constructor(readonly targetPath: string) {
     this.tempPath = partialRejectsPath(targetPath);
-    this.fd = openSync(this.tempPath, 'w', 0o600);
-    this.buffer = REJECTS_HEADER + '\r\n';
+    this.file = new Appender(this.tempPath);
+    this.file.add(REJECTS_HEADER + '\r\n');
   }
 
-  add(row: RejectedRow): void {
-    this.buffer += `${csvField(row.file)},${row.line},${csvField(row.field)},${csvField(row.reason)},${csvField(row.raw)}\r\n`;
-    if (this.buffer.length >= FLUSH_AT) this.flush();
+  /** A rejected row; `reader`: which reader's share it is from (0 when there is one). */
+  add(row: RejectedRow, reader = 0): void {
+    const line = `${csvField(row.file)},${row.line},${csvField(row.field)},${csvField(row.reason)},${csvField(row.raw)}\r\n`;
+    if (reader === 0) this.file.add(line);
+    else (this.held[reader] ??= new Appender(`${this.tempPath}-r${reader}`)).add(line);
   }
 
   /** Empties the file (an import that starts its reading again, see importFiles). */
   reset(): void {
-    this.buffer = REJECTS_HEADER + '\r\n';
-    ftruncateSync(this.fd, 0);
-    this.position = 0;
+    this.file.truncate();
+    this.file.add(REJECTS_HEADER + '\r\n');
+    for (const held of this.held) held?.truncate();
   }
 
-  private flush(): void {
-    if (this.buffer) this.position += writeSync(this.fd, this.buffer, this.position);
-    this.buffer = '';
-  }
-
-  /** Writes out and syncs the file (the step that can fail on a full disk), still under its temporary name. */
+  /**
+   * Writes out and syncs the file (the step that can fail on a full disk), still under its
+   * temporary name: the held rows of later readers are appended in reader order.
+   */
   complete(): void {
     if (this.closed) return;
-    this.flush();
-    fsyncSync(this.fd);
-    closeSync(this.fd);
-    this.closed = true;
+    this.file.flush();
+    const chunk = Buffer.alloc(1 << 20);
+    for (const held of this.held) {
+      if (!held) continue;
+      held.flush();
+      for (let at = 0; at < held.position; ) {
+        const n = readSync(held.fd, chunk, 0, Math.min(chunk.length, held.position - at), at);
+        if (n === 0) throw new Error(`${held.path} is shorter than what was written to it.`);
+        for (let w = 0; w < n; ) w += writeSync(this.file.fd, chunk, w, n - w, this.file.position + w);
+        this.file.position += n;
+        at += n;
+      }
+    }
+    fsyncSync(this.file.fd);
+    this.close();
   }
 
   /** Renames the completed file into place. */
@@ -63,10 +102,18 @@ export class RejectsFile {
 
   /** Drops the unfinished file. */
   discard(): void {
-    if (!this.closed) {
-      this.closed = true;
-      closeSync(this.fd);
-    }
+    this.close();
     rmSync(this.tempPath, { force: true });
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.file.fd);
+    for (const held of this.held) {
+      if (!held) continue;
+      closeSync(held.fd);
+      rmSync(held.path, { force: true });
+    }
   }
 }

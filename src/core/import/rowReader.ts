@@ -50,12 +50,16 @@ export class RowReader {
   // The core Parser's step result holds `data: [row]` (Papa.parse's handle would unwrap it).
   private readonly step = (result: Papa.ParseStepResult<string[][]>): void => this.onRow(result.data[0]!, result.meta.cursor, result.errors);
 
+  /** `start`: the physical line the text starts on, and whether it is the file's start (where a BOM may be). */
   constructor(
     private readonly delimiter: string,
     private readonly newline: Newline,
+    start: { line: number; fileStart: boolean },
     private readonly sink: RowSink,
   ) {
     this.parser = this.newParser();
+    this.line = start.line;
+    this.started = !start.fileStart;
   }
 
   private upper = false;

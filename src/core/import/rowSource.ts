@@ -1,95 +1,144 @@
-// Where an import's rows are read: on a worker thread (readWorker.ts) so that parsing and checking
-// use the second core while this thread writes, or on this thread when no worker can start (the
-// worker's file is not there: a bundle built without it) or AUDIENCE_DESK_IMPORT_WORKER=0.
-// Either way `onBatch` sees the same batches in the same order, and `onColumns` (when given) the
-// dataset's vectors over the accepted rows, in arrival order, once every row is read.
+// Where an import's rows are read: on worker threads (readWorker.ts), one per share of the input
+// (readShares.ts), so that parsing and checking use the other core while this thread writes; or on
+// this thread, the shares one after the other, when no worker can start (the worker's file is not
+// there: a bundle built without it) or AUDIENCE_DESK_IMPORT_WORKER=0. Either way `onBatch` sees
+// each reader's batches in that reader's order, and `onColumns` (when `build` asks for vectors)
+// each reader's vectors over its accepted rows, in arrival order, once that reader has read all.
 import { Worker } from 'node:worker_threads';
 import { AppError, type ErrorCode } from '../../shared/errors';
 import { ColumnSet, type BuiltColumn } from '../dataset/columnSet';
 import { readRows, type RowBatch } from './readRows';
-import type { WorkerColumns, WorkerError } from './readWorker';
+import { MisalignedCut, type FilePart } from './readShares';
+import type { ReadWorkerData, WorkerColumns, WorkerError } from './readWorker';
 import type { SourceInfo } from './sourceFile';
-import { readerBuilds } from './vectorShare';
+import { vectorsBuilt, type ReaderBuilds } from './vectorShare';
 
 const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
+
+export type OnBatch = (batch: RowBatch, reader: number) => void;
+export type OnColumns = (columns: BuiltColumn[], reader: number) => void;
 
 /**
  * The worker's module. From source (tsx, vitest) it is the .ts file beside this one, loaded through
  * tsx; a bundle must emit it as readWorker.js beside the chunk holding this module (docs/import.md).
  */
-function startWorker(sources: readonly SourceInfo[], columns: boolean): Worker | undefined {
+function startWorker(data: ReadWorkerData): Worker | undefined {
   if (process.env.AUDIENCE_DESK_IMPORT_WORKER === '0') return undefined;
   const fromSource = import.meta.url.endsWith('.ts');
   const url = new URL(fromSource ? './readWorker.ts' : './readWorker.js', import.meta.url);
   let execArgv: string[] | undefined;
   if (fromSource && !process.execArgv.some((a) => a.includes('tsx'))) execArgv = [...process.execArgv, '--import', 'tsx'];
   try {
-    return new Worker(url, { workerData: { sources, columns }, execArgv });
+    return new Worker(url, { workerData: data, execArgv });
   } catch {
     return undefined;
   }
 }
 
-/** Reads every file's rows, calling onBatch (synchronously, in order) for each batch; says where they were read. */
+/**
+ * Reads every share (in parallel on workers), calling onBatch synchronously for each batch; says
+ * where they were read. Rejects with MisalignedCut when a cut between shares fell inside a quoted
+ * field (nothing a later reader did then counts: the caller starts again on one share).
+ */
 export async function readBatches(
   sources: readonly SourceInfo[],
-  onBatch: (batch: RowBatch) => void,
+  shares: readonly FilePart[][],
+  onBatch: OnBatch,
   signal?: AbortSignal,
-  onColumns?: (columns: BuiltColumn[]) => void,
+  build: ReaderBuilds = 'none',
+  onColumns?: OnColumns,
 ): Promise<'worker' | 'this thread'> {
   if (signal?.aborted) throw cancelled();
-  const worker = startWorker(sources, onColumns !== undefined);
-  if (worker && (await runWorker(worker, onBatch, signal, onColumns))) return 'worker';
-  const columns = onColumns ? new ColumnSet(undefined, readerBuilds) : undefined;
-  await readRows(sources, onBatch, signal, columns);
-  if (columns) onColumns!(columns.finish());
+  const workers: Worker[] = [];
+  for (const parts of shares) {
+    const worker = startWorker({ sources: [...sources], parts, build });
+    if (!worker) break;
+    workers.push(worker);
+  }
+  if (workers.length === shares.length && (await runWorkers(workers, onBatch, signal, onColumns))) return 'worker';
+  for (const w of workers) void w.terminate();
+  const only = vectorsBuilt(build);
+  for (const [reader, parts] of shares.entries()) {
+    const columns = only ? new ColumnSet(undefined, only) : undefined;
+    await readRows(sources, parts, (batch) => onBatch(batch, reader), signal, columns);
+    if (columns) onColumns!(columns.finish(), reader);
+  }
   return 'this thread';
 }
 
-/** Resolves true when the worker read everything, false when it never started; rejects on failure. */
-function runWorker(
-  worker: Worker,
-  onBatch: (batch: RowBatch) => void,
-  signal: AbortSignal | undefined,
-  onColumns: ((columns: BuiltColumn[]) => void) | undefined,
-): Promise<boolean> {
+/** What became of one reader. */
+interface ReaderState {
+  started: boolean;
+  done: boolean;
+  failure?: unknown;
+}
+
+/**
+ * Resolves true when every worker read its share, false when none started (the caller reads on
+ * this thread); rejects on failure. A reader's failure counts only once every earlier reader has
+ * finished well: if an earlier one finds its cut misaligned, a later one read from a wrong start
+ * and may have failed for that reason alone.
+ */
+function runWorkers(workers: Worker[], onBatch: OnBatch, signal: AbortSignal | undefined, onColumns: OnColumns | undefined): Promise<boolean> {
   return new Promise<boolean>((resolve, reject) => {
-    let started = false;
+    const states: ReaderState[] = workers.map(() => ({ started: false, done: false }));
     let settled = false;
     const settle = (error: unknown, result = false): void => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', abort);
-      void worker.terminate();
+      for (const w of workers) void w.terminate();
       if (error) reject(error);
       else resolve(result);
     };
+    // The first reader not finished decides: its failure is the import's, or all went well.
+    const review = (): void => {
+      const first = states.find((s) => !s.done);
+      if (!first) settle(null, true);
+      else if (first.failure !== undefined) settle(first.failure);
+    };
+    const fail = (reader: number, error: unknown): void => {
+      states[reader]!.failure ??= error;
+      review();
+    };
     const abort = (): void => settle(cancelled());
     signal?.addEventListener('abort', abort, { once: true });
-    worker.on('message', (message: RowBatch | WorkerError | WorkerColumns | 'ready' | 'done') => {
-      if (settled) return;
-      if (message === 'ready') started = true;
-      else if (message === 'done') settle(null, true);
-      else if ('columns' in message) {
-        try {
-          onColumns?.(message.columns);
-        } catch (e) {
-          settle(e);
+    workers.forEach((worker, reader) => {
+      const state = states[reader]!;
+      worker.on('message', (message: RowBatch | WorkerError | WorkerColumns | 'ready' | 'done') => {
+        if (settled || state.failure !== undefined) return;
+        if (message === 'ready') state.started = true;
+        else if (message === 'done') {
+          state.done = true;
+          review();
+        } else if ('columns' in message) {
+          try {
+            onColumns?.(message.columns, reader);
+          } catch (e) {
+            settle(e);
+          }
+        } else if ('error' in message) {
+          const { error } = message;
+          if (error.misaligned) fail(reader, new MisalignedCut());
+          else fail(reader, error.appError ? new AppError((error.code ?? 'invalid_request') as ErrorCode, error.message, error.field) : new Error(error.message));
+        } else {
+          try {
+            onBatch(message, reader);
+          } catch (e) {
+            return settle(e); // this thread's own failure (a full disk): final at once
+          }
+          worker.postMessage('ack');
         }
-      } else if ('error' in message) {
-        const { error } = message;
-        settle(error.appError ? new AppError((error.code ?? 'invalid_request') as ErrorCode, error.message, error.field) : new Error(error.message));
-      } else {
-        try {
-          onBatch(message);
-        } catch (e) {
-          return settle(e);
-        }
-        worker.postMessage('ack');
-      }
+      });
+      // Before 'ready' a failure means the worker could not load: if none loaded, the caller reads
+      // on this thread; if another did, rows were taken already, and the import fails.
+      const lost = (e?: unknown): void => {
+        if (state.done) return;
+        if (!state.started && states.every((s) => !s.started)) return settle(null);
+        fail(reader, state.started && e ? e : new Error('The import worker stopped unexpectedly.'));
+      };
+      worker.on('error', lost);
+      worker.on('exit', () => lost());
     });
-    // Before 'ready' a failure means the worker could not load: the caller reads on this thread.
-    worker.on('error', (e) => settle(started ? e : null));
-    worker.on('exit', () => settle(started ? new Error('The import worker stopped unexpectedly.') : null));
   });
 }

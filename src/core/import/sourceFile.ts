@@ -6,11 +6,14 @@ import { pipeline, type Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import { AppError } from '../../shared/errors';
+import { fieldIndex } from '../../shared/fields';
 import { mapHeader, type HeaderMap } from './rowRules';
 import type { Delimiter } from './types';
 
 /** How much of a file is read to find its header line (compressed bytes for gzip). */
 const HEAD_BYTES = 256 * 1024;
+/** Rows of a file's head looked at for its order: as many as the import's first batch holds. */
+const HEAD_ROWS = 512;
 /** Bytes read from disk at a time; gzip inflates into chunks of the same size. */
 const CHUNK_BYTES = 1 << 20;
 
@@ -28,6 +31,13 @@ export interface SourceInfo {
   newline: Newline;
   header: string[];
   map: HeaderMap;
+  /**
+   * Whether the rows at the start of the file (up to HEAD_ROWS of those its first HEAD_BYTES
+   * hold) are in (STATE, PID) order: when not, the import stages the rows from the start rather
+   * than trying to write them as they come (recordSinks.ts) and finding out at its first batch.
+   * A hint only: later rows may still break the order.
+   */
+  headInOrder: boolean;
 }
 
 const fail = (message: string): AppError => new AppError('invalid_request', message, 'files');
@@ -88,12 +98,33 @@ export function inspectSource(path: string, forced?: Delimiter): SourceInfo {
   const parsed = Papa.parse<string[]>(line, { delimiter, newline, quoteChar: '"' });
   const header = parsed.data[0] ?? [];
   if (parsed.errors.length > 0 || parsed.data.length !== 1) throw fail(`${path}: the header line is not valid CSV.`);
-  return { path, size, gzip, delimiter, newline, header, map: mapHeader(path, header) };
+  const map = mapHeader(path, header);
+  return { path, size, gzip, delimiter, newline, header, map, headInOrder: headInOrder(text, delimiter, newline, map) };
 }
 
-/** A file's text, decoded chunk by chunk (a character split between chunks is decoded whole). */
-export function openText(info: SourceInfo): { file: ReadStream; text: Readable } {
-  const file = createReadStream(info.path, { highWaterMark: CHUNK_BYTES });
+/** Whether the whole rows of a file's head text run in ascending (STATE, PID) order. */
+function headInOrder(text: string, delimiter: Delimiter, newline: Newline, map: HeaderMap): boolean {
+  const rows = Papa.parse<string[]>(text, { delimiter, newline, quoteChar: '"', preview: HEAD_ROWS + 1 }).data.slice(1, HEAD_ROWS); // the last may be cut
+  const state = map.fieldOf.indexOf(fieldIndex('STATE'));
+  const pid = map.fieldOf.indexOf(fieldIndex('PID'));
+  let last = '';
+  for (const row of rows) {
+    if (row.length !== map.width) continue; // rejected rows take no part in the order
+    const key = (row[state] ?? '').trim().toUpperCase() + (row[pid] ?? '').trim().toUpperCase();
+    if (key <= last) return false;
+    last = key;
+  }
+  return true;
+}
+
+/**
+ * A file's text, decoded chunk by chunk (a character split between chunks is decoded whole); of a
+ * plain file, bytes [start, end) alone (readShares.ts cuts at a line end, a character boundary).
+ */
+export function openText(info: SourceInfo, start = 0, end = info.size): { file: ReadStream; text: Readable } {
+  if (info.gzip && (start !== 0 || end !== info.size)) throw new Error('A gzip file is read whole.');
+  // createReadStream's `end` is inclusive; a part of nothing reads nothing.
+  const file = createReadStream(info.path, { highWaterMark: CHUNK_BYTES, ...(info.gzip ? {} : { start, end: Math.max(start, end) - 1 }) });
   // pipeline() forwards an error of the file (or of gunzip) to the stream we read, and destroys both
   // when reading stops early.
   const text = info.gzip ? pipeline(file, createGunzip({ chunkSize: CHUNK_BYTES }), () => undefined) : file;

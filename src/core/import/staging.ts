@@ -1,55 +1,185 @@
-// The import's scratch table: accepted rows arrive in file order and any (STATE, PID) order; the
-// dataset writer needs ascending (STATE, PID) and one record per PID. A SQLite file beside the
-// target holds them (memory stays constant however large the input) until every file is read;
-// then the duplicates are dropped (the row read last wins) and the rows go to the dataset sorted:
-// copied by the dataset's own connection (DatasetWriter.appendSelected, this file attached) in runs
-// of one state, so no record text passes through JavaScript again; order() says the runs and, for
-// the vectors built in arrival order, which input row lands at each position.
-// The (STATE, PID) index is kept up to date while rows arrive: the import's main thread inserts
-// while a worker parses, so that work costs no time, where building it afterwards did (~3 µs a row).
-// The file is temporary: no journal, no syncs; it is deleted when the import ends, however it ends.
-import { rmSync } from 'node:fs';
+// The import's scratch space for rows that do not arrive in (STATE, PID) order: the dataset writer
+// needs ascending (STATE, PID) and one record per PID, so every accepted row waits here until every
+// file is read; then the duplicates are dropped (the row read last wins) and the records go to the
+// dataset in order.
+//
+// The record texts go to a flat file beside the target, appended as they arrive, with no index
+// to keep up (~1 µs a row, where a SQLite table with a (STATE, PID) index cost ~10 µs of the thread
+// that also receives the rows). Rows are grouped on the way into buckets, one per STATE and first
+// hex digit of the PID, each gathered in memory and written as a chunk when full: in (STATE, PID)
+// order the buckets come one after the other, so writing the dataset reads the file one bucket at
+// a time (a few large reads, not one read a record, which cost ~5 µs each). What stays in memory
+// is ~36 bytes a row: where its text is, and its key (STATE, PID) packed in five 32-bit words for
+// the sort. The file is temporary (deleted when the import ends, however it ends) and never
+// synced: a crash leaves it to the next import's clean-up (leftovers.ts).
+//
+// Rows come from one or more readers (reading threads, each over a contiguous share of the input);
+// each reader's rows are numbered in the order they arrive, and all rows ("arrivals") by reader,
+// then by that number: reader 0's rows come first in the input, so a larger arrival number is
+// always a later row.
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { openSqlite, type Db, type Statement } from '../sqlite';
+import { hex8 } from './pidSet';
+import { KEY_LENGTH } from './readRows';
 
-const BATCH = 10_000;
+/** Words of a key: STATE's two character codes, then the PID's 128 bits as four words. */
+const KEY_WORDS = 5;
+const NEWLINE = 10;
+/** A bucket's rows are gathered up to this many bytes before they are written as one chunk. */
+const CHUNK_BYTES = 32 * 1024;
 
-/** `count` records of one state, those after PID `after` ('' for the state's first). */
-export interface Run {
-  state: string;
-  after: string;
-  count: number;
+/** One reader's rows, in arrival order. */
+class ReaderRows {
+  count = 0;
+  bucket = new Uint16Array(1024);
+  /** Where each row's text starts among its bucket's bytes (a Float64: a bucket may pass 4 GB). */
+  at = new Float64Array(1024);
+  bytes = new Uint32Array(1024);
+  keys = new Uint32Array(1024 * KEY_WORDS);
+
+  reserve(rows: number): void {
+    const need = this.count + rows;
+    if (need <= this.bytes.length) return;
+    const size = Math.max(need, this.bytes.length * 2);
+    const grow = <T extends Float64Array | Uint32Array | Uint16Array>(old: T, length: number): T => {
+      const next = new (old.constructor as new (n: number) => T)(length);
+      next.set(old);
+      return next;
+    };
+    this.bucket = grow(this.bucket, size);
+    this.at = grow(this.at, size);
+    this.bytes = grow(this.bytes, size);
+    this.keys = grow(this.keys, size * KEY_WORDS);
+  }
+}
+
+/** The rows of one STATE and first PID digit: their texts one after the other, written in chunks. */
+interface Bucket {
+  /** Bytes of the bucket so far (written and gathered). */
+  size: number;
+  /** Where each written chunk is in the file, and its length: [at, length, at, length, ...]. */
+  chunks: number[];
+  gathered: Buffer | undefined;
+  used: number;
 }
 
 export class Staging {
-  private readonly db: Db;
-  private readonly insertRow: Statement;
-  private pending = 0;
-  private added = 0;
-  private remaining = 0;
+  private readonly fd: number;
+  private size = 0;
+  private readers: ReaderRows[] = [];
+  private readonly buckets: Bucket[] = [];
+  private readonly bucketOf = new Map<number, number>();
+  private batch = Buffer.alloc(1 << 20);
+  // After end(): every row by arrival number.
+  private bucket = new Uint16Array(0);
+  private at = new Float64Array(0);
+  private bytes = new Uint32Array(0);
+  private keys = new Uint32Array(0);
+  private dropped: Uint8Array | undefined;
+  private counts: number[] | undefined;
+  // The bucket read back last (texts are asked for in (STATE, PID) order: one bucket after another).
+  private loaded = -1;
+  private loadedBytes = Buffer.alloc(0);
   private closed = false;
 
   constructor(readonly path: string) {
     rmSync(path, { force: true });
-    this.db = openSqlite(path);
-    this.db.pragma('journal_mode = OFF');
-    this.db.pragma('synchronous = OFF');
-    this.db.pragma('cache_size = -32768'); // 32 MB, whatever the input size
-    this.db.pragma('temp_store = FILE');
-    // seq = input order over all files: the later row of a PID has the larger seq.
-    this.db.exec('CREATE TABLE rows (seq INTEGER PRIMARY KEY, pid TEXT NOT NULL, state TEXT NOT NULL, record TEXT NOT NULL)');
-    this.db.exec('CREATE INDEX rows_order ON rows (state, pid)');
-    this.insertRow = this.db.prepare('INSERT INTO rows (seq, pid, state, record) VALUES (?, ?, ?, ?)');
-    this.db.exec('BEGIN');
+    this.fd = openSync(path, 'w+', 0o600);
   }
 
-  add(seq: number, pid: string, state: string, record: string): void {
-    this.insertRow.run(seq, pid, state, record);
-    this.added++;
-    if (++this.pending >= BATCH) {
-      this.db.exec('COMMIT; BEGIN');
-      this.pending = 0;
+  /**
+   * Appends a batch of `reader`'s rows: `json` their record texts joined by '\n' (which JSON
+   * escapes inside a text), `keys` their keys (readRows.ts: STATE then PID, KEY_LENGTH each).
+   */
+  add(reader: number, keys: string, json: string, count: number): void {
+    if (count === 0) return;
+    const rows = (this.readers[reader] ??= new ReaderRows());
+    rows.reserve(count);
+    const length = Buffer.byteLength(json);
+    if (length > this.batch.length) this.batch = Buffer.alloc(Math.max(length, this.batch.length * 2));
+    const batch = this.batch;
+    batch.write(json, 0, length, 'utf8');
+    let start = 0;
+    for (let k = 0, i = rows.count; k < count; k++, i++) {
+      const end = k === count - 1 ? length : batch.indexOf(NEWLINE, start);
+      if (end < 0) throw new Error(`A staged batch holds fewer than ${count} records.`);
+      const key = k * KEY_LENGTH;
+      const w = i * KEY_WORDS;
+      rows.keys[w] = (keys.charCodeAt(key) << 8) | keys.charCodeAt(key + 1);
+      for (let j = 1; j < KEY_WORDS; j++) rows.keys[w + j] = hex8(keys, key + 2 + 8 * (j - 1));
+      const b = this.bucketFor(rows.keys[w]! * 16 + (rows.keys[w + 1]! >>> 28));
+      rows.bucket[i] = b;
+      rows.at[i] = this.buckets[b]!.size;
+      rows.bytes[i] = end - start;
+      this.gather(b, batch, start, end);
+      start = end + 1;
     }
+    rows.count += count;
+  }
+
+  private bucketFor(id: number): number {
+    let b = this.bucketOf.get(id);
+    if (b === undefined) {
+      b = this.buckets.length;
+      this.bucketOf.set(id, b);
+      this.buckets.push({ size: 0, chunks: [], gathered: undefined, used: 0 });
+    }
+    return b;
+  }
+
+  private gather(b: number, source: Buffer, start: number, end: number): void {
+    const bucket = this.buckets[b]!;
+    const length = end - start;
+    if (bucket.used + length > CHUNK_BYTES) this.writeChunk(bucket);
+    if (length > CHUNK_BYTES) this.writeBytes(bucket, source, start, end);
+    else {
+      bucket.gathered ??= Buffer.allocUnsafe(CHUNK_BYTES);
+      source.copy(bucket.gathered, bucket.used, start, end);
+      bucket.used += length;
+    }
+    bucket.size += length;
+  }
+
+  private writeChunk(bucket: Bucket): void {
+    if (bucket.used === 0) return;
+    this.writeBytes(bucket, bucket.gathered!, 0, bucket.used);
+    bucket.used = 0;
+  }
+
+  private writeBytes(bucket: Bucket, source: Buffer, start: number, end: number): void {
+    const length = end - start;
+    for (let written = 0; written < length; ) written += writeSync(this.fd, source, start + written, length - written, this.size + written);
+    bucket.chunks.push(this.size, length);
+    this.size += length;
+  }
+
+  /** Rows each reader gave, in reader order (their arrival numbers follow one another). */
+  get readerCounts(): number[] {
+    return this.counts ?? Array.from(this.readers, (r) => r?.count ?? 0);
+  }
+
+  /** Ends the input: every bucket written out, every row numbered by arrival, over the readers one after the other. */
+  private end(): void {
+    for (const bucket of this.buckets) {
+      this.writeChunk(bucket);
+      bucket.gathered = undefined;
+    }
+    this.counts = this.readerCounts;
+    const rows = this.readers.filter((r) => r !== undefined);
+    const total = rows.reduce((sum, r) => sum + r.count, 0);
+    this.bucket = new Uint16Array(total);
+    this.at = new Float64Array(total);
+    this.bytes = new Uint32Array(total);
+    this.keys = new Uint32Array(total * KEY_WORDS);
+    let n = 0;
+    for (const r of rows) {
+      this.bucket.set(r.bucket.subarray(0, r.count), n);
+      this.at.set(r.at.subarray(0, r.count), n);
+      this.bytes.set(r.bytes.subarray(0, r.count), n);
+      this.keys.set(r.keys.subarray(0, r.count * KEY_WORDS), n * KEY_WORDS);
+      n += r.count;
+    }
+    this.readers = [];
   }
 
   /**
@@ -58,58 +188,75 @@ export class Staging {
    * many rows were dropped (the summary's `replaced`) and how many remain (the dataset's records).
    */
   dedupe(duplicates: boolean): { replaced: number; records: number } {
-    this.db.exec('COMMIT');
-    this.remaining = this.added;
-    if (!duplicates) return { replaced: 0, records: this.added };
-    this.db.exec('CREATE INDEX rows_pid ON rows (pid)'); // (pid, seq): seq is the rowid
-    const { total, uniq } = this.db.prepare('SELECT count(*) AS total, count(DISTINCT pid) AS uniq FROM rows').get() as { total: number; uniq: number };
-    if (total > uniq)
-      this.db.exec('DELETE FROM rows WHERE seq < (SELECT max(later.seq) FROM rows AS later WHERE later.pid = rows.pid)');
-    this.remaining = uniq;
-    return { replaced: total - uniq, records: uniq };
-  }
-
-  /**
-   * The final order, after dedupe(): `seqs[i]` is the input position (seq) of the record at
-   * position i in (STATE, PID) order; `first` is the first record, and `runs` the others as runs of
-   * at most `runLength` records of one state, each after a PID (RUN_SELECT's parameters).
-   */
-  order(runLength: number): { seqs: Uint32Array; first: { state: string; pid: string; record: string }; runs: Run[] } {
-    const seqs = new Uint32Array(this.remaining);
-    const runs: Run[] = [];
-    let run: Run | undefined;
-    let i = 0;
-    let lastPid = '';
-    // Reads the (state, pid) index alone (seq is the rowid it holds): no record is read here.
-    for (const [state, pid, seq] of this.db.prepare('SELECT state, pid, seq FROM rows ORDER BY state, pid').raw().iterate() as Iterable<[string, string, number]>) {
-      seqs[i++] = seq;
-      if (i === 1) runs.push((run = { state, after: pid, count: 0 })); // the first record is not in a run
-      else if (run!.state === state && run!.count < runLength) run!.count++;
-      else runs.push((run = { state, after: run!.state === state ? lastPid : '', count: 1 }));
-      lastPid = pid;
+    this.end();
+    const total = this.bytes.length;
+    if (!duplicates) return { replaced: 0, records: total };
+    const keys = this.keys;
+    // By PID, then arrival: the last of each run of one PID is the row that stays.
+    const byPid = sortArrivals(Uint32Array.from({ length: total }, (_, i) => i), keys, 1);
+    const dropped = (this.dropped = new Uint8Array(total));
+    let replaced = 0;
+    for (let i = 0; i + 1 < total; i++) {
+      const a = byPid[i]! * KEY_WORDS;
+      const b = byPid[i + 1]! * KEY_WORDS;
+      if (keys[a + 1] === keys[b + 1] && keys[a + 2] === keys[b + 2] && keys[a + 3] === keys[b + 3] && keys[a + 4] === keys[b + 4]) {
+        dropped[byPid[i]!] = 1;
+        replaced++;
+      }
     }
-    if (i !== seqs.length) throw new Error(`The staging table holds ${i} records, expected ${seqs.length}.`);
-    const head = this.db.prepare('SELECT state, pid, record FROM rows ORDER BY state, pid LIMIT 1').get() as { state: string; pid: string; record: string };
-    return { seqs, first: head, runs: runs.filter((r) => r.count > 0) };
+    return { replaced, records: total - replaced };
   }
 
-  /** SQL over this file attached as `source`: the texts of a Run (parameters state, after, count). */
-  static readonly RUN_SELECT = 'SELECT record FROM source.rows WHERE state = ? AND pid > ? ORDER BY pid LIMIT ?';
-
-  /** One field's values (FIELDS index) of the remaining records in (STATE, PID) order. */
-  fieldValues(field: number): IterableIterator<string> {
-    return this.db.prepare(`SELECT json_extract(record, '$[${field}]') FROM rows ORDER BY state, pid`).pluck().iterate() as IterableIterator<string>;
+  /** After dedupe(): the arrival number of the record at each position in (STATE, PID) order. */
+  order(): Uint32Array {
+    const dropped = this.dropped;
+    const kept = new Uint32Array(this.bytes.length - (dropped ? dropped.reduce((sum, d) => sum + d, 0) : 0));
+    for (let i = 0, n = 0; i < this.bytes.length; i++) if (!dropped?.[i]) kept[n++] = i;
+    return sortArrivals(kept, this.keys, 0);
   }
 
-  /**
-   * Closes the file and deletes it in the background (a 200 MB file takes ~0.2 s to delete, which
-   * can overlap with the writer's last step); the promise says when it is gone.
-   */
+  stateOf(arrival: number): string {
+    const word = this.keys[arrival * KEY_WORDS]!;
+    return String.fromCharCode(word >>> 8, word & 0xff);
+  }
+
+  /** The record text of an arrival (asked for in (STATE, PID) order, one bucket is read at a time). */
+  text(arrival: number): string {
+    const b = this.bucket[arrival]!;
+    if (b !== this.loaded) this.load(b);
+    const at = this.at[arrival]!;
+    return this.loadedBytes.toString('utf8', at, at + this.bytes[arrival]!);
+  }
+
+  private load(b: number): void {
+    const bucket = this.buckets[b]!;
+    this.loaded = -1;
+    if (this.loadedBytes.length < bucket.size) this.loadedBytes = Buffer.allocUnsafe(Math.max(bucket.size, this.loadedBytes.length * 2));
+    let into = 0;
+    for (let c = 0; c < bucket.chunks.length; c += 2) {
+      const at = bucket.chunks[c]!;
+      const length = bucket.chunks[c + 1]!;
+      for (let read = 0; read < length; ) {
+        const n = readSync(this.fd, this.loadedBytes, into + read, length - read, at + read);
+        if (n === 0) throw new Error('The staging file is shorter than what was written to it.');
+        read += n;
+      }
+      into += length;
+    }
+    this.loaded = b;
+  }
+
+  /** One field's values (FIELDS index) of the records at `order` (see needsRebuild). */
+  *fieldValues(field: number, order: ArrayLike<number>): Generator<string> {
+    for (let i = 0; i < order.length; i++) yield (JSON.parse(this.text(order[i]!)) as string[])[field]!;
+  }
+
+  /** Closes the file and deletes it in the background; the promise says when it is gone. */
   async disposeInBackground(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.db.close();
-    await Promise.all(['', '-journal', '-wal', '-shm'].map((suffix) => rm(this.path + suffix, { force: true })));
+    closeSync(this.fd);
+    await rm(this.path, { force: true });
   }
 
   /** Closes and deletes the file; safe to call more than once. */
@@ -117,9 +264,25 @@ export class Staging {
     if (this.closed) return;
     this.closed = true;
     try {
-      if (this.db.open) this.db.close();
+      closeSync(this.fd);
     } finally {
-      for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(this.path + suffix, { force: true });
+      rmSync(this.path, { force: true });
     }
   }
+}
+
+/**
+ * Sorts arrival numbers by their keys' words from `fromWord` on (0: STATE then PID; 1: PID alone),
+ * then by arrival. Words are unsigned and compare as the hex digits (and state letters) they hold.
+ */
+function sortArrivals(arrivals: Uint32Array, keys: Uint32Array, fromWord: number): Uint32Array {
+  return arrivals.sort((a, b) => {
+    const x = a * KEY_WORDS;
+    const y = b * KEY_WORDS;
+    for (let j = fromWord; j < KEY_WORDS; j++) {
+      const d = keys[x + j]! - keys[y + j]!;
+      if (d !== 0) return d;
+    }
+    return a - b;
+  });
 }

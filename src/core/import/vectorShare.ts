@@ -1,12 +1,16 @@
-// Which thread builds which vectors of staged rows (rows not in (STATE, PID) order). The reading
-// thread parses, checks and serialises each row (~15 µs) and the writing thread stages it (~8 µs)
-// and has time left, so the fields are shared: the writing thread parses each staged record once
-// (~8 µs) and builds the vectors of WRITER_SHARE of the string fields; the reading thread builds
-// the rest, integers included. Each thread's vectors are whole (every row, in arrival order), so
-// the two sets only need putting side by side. Rows in (STATE, PID) order do not use this: their
-// vectors are all built by the writing thread as it stores them.
+// Which thread builds which vectors of staged rows (rows not in (STATE, PID) order).
+// - Two readers (readShares.ts): each builds every vector over the rows it reads ('all'); the
+//   writing thread only stages. The two sets are merged when they are put in final order.
+// - One reader (a single gzip file, a small input): the reading thread parses, checks and
+//   serialises each row (~15 µs) and the writing thread stages it and has time left, so the
+//   fields are shared ('share'): the writing thread parses each staged record once (~8 µs) and
+//   builds the vectors of WRITER_SHARE of the string fields; the reading thread builds the rest,
+//   integers included. Each thread's vectors are whole (every row, in arrival order).
+// Rows in (STATE, PID) order do not use this: their vectors are all built by the writing thread
+// as it stores them.
 import { FIELDS } from '../../shared/fields';
-import type { BuiltColumn } from '../dataset/columnSet';
+
+export type ReaderBuilds = 'all' | 'share' | 'none';
 
 /** Of every 9 string fields, how many the writing thread builds (tuned on the 200k-row bench). */
 const WRITER_SHARE = 4;
@@ -16,10 +20,11 @@ const byWriter: readonly boolean[] = (() => {
   return FIELDS.map((f) => f.type === 'string' && ordinal++ % 9 < WRITER_SHARE);
 })();
 
-export const readerBuilds = (field: number): boolean => FIELDS[field]!.type !== 'number' && !byWriter[field];
 export const writerBuilds = (field: number): boolean => byWriter[field]!;
 
-/** The two threads' vectors as one set, in field order. */
-export function sideBySide(reader: readonly BuiltColumn[], writer: readonly BuiltColumn[]): BuiltColumn[] {
-  return [...reader, ...writer].sort((a, b) => a.field - b.field);
+/** The fields whose vectors a reader builds, or undefined for none. */
+export function vectorsBuilt(build: ReaderBuilds): ((field: number) => boolean) | undefined {
+  if (build === 'none') return undefined;
+  if (build === 'all') return () => true;
+  return (field) => FIELDS[field]!.type !== 'number' && !byWriter[field];
 }
