@@ -16,7 +16,7 @@ import { generateRecords } from '../../src/core/generate';
 import { importFiles, type ImportSummary } from '../../src/core/import/importFiles';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
-import { readRejects, tempDir, writeCsv } from './helpers';
+import { dumpDataset as dump, readRejects, tempDir, writeCsv } from './helpers';
 
 const PID = fieldIndex('PID');
 const CITY = fieldIndex('CITY');
@@ -33,20 +33,6 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
-}
-
-/** Every table of a dataset file but meta's creation time, as plain values. */
-function dump(path: string): unknown {
-  const db = new Database(path, { readonly: true });
-  try {
-    return {
-      records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').raw().all(),
-      columns: db.prepare('SELECT name, encoding, kind, dict, data FROM columns ORDER BY name').raw().all(),
-      states: db.prepare('SELECT * FROM states ORDER BY state').raw().all(),
-    };
-  } finally {
-    db.close();
-  }
 }
 
 let dir: string;

@@ -71,3 +71,17 @@ export function writeCsv(path: string, records: Iterable<RecordValues>): void {
 
 /** A valid 32-hex PID from a number, e.g. for synthetic rows. */
 export const pidOf = (n: number): string => n.toString(16).toUpperCase().padStart(32, '0');
+
+/** Every table of a dataset file but meta's creation time, as plain values: two imports that must write the same file compare equal. */
+export function dumpDataset(path: string): unknown {
+  const db = new Database(path, { readonly: true });
+  try {
+    return {
+      records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').raw().all(),
+      columns: db.prepare('SELECT name, encoding, kind, dict, data FROM columns ORDER BY name').raw().all(),
+      states: db.prepare('SELECT * FROM states ORDER BY state').raw().all(),
+    };
+  } finally {
+    db.close();
+  }
+}

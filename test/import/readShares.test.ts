@@ -7,13 +7,12 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles, type ImportSummary } from '../../src/core/import/importFiles';
 import { countLines, planShares } from '../../src/core/import/readShares';
 import { inspectSource } from '../../src/core/import/sourceFile';
 import { STATE_CODES } from '../../src/shared/states';
-import { pidOf, readRejects, tempDir } from './helpers';
+import { dumpDataset as dump, pidOf, readRejects, tempDir } from './helpers';
 
 const HEADER = 'PID,STATE,GENDER,CITY,AGE';
 
@@ -50,20 +49,6 @@ function write(name: string, lines: string[], newline: string): string {
   const path = join(dir, name);
   writeFileSync(path, [HEADER, ...lines].join(newline) + newline);
   return path;
-}
-
-/** Every table of a dataset file but meta's creation time. */
-function dump(path: string): unknown {
-  const db = new Database(path, { readonly: true });
-  try {
-    return {
-      records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').raw().all(),
-      columns: db.prepare('SELECT name, encoding, kind, dict, data FROM columns ORDER BY name').raw().all(),
-      states: db.prepare('SELECT * FROM states ORDER BY state').raw().all(),
-    };
-  } finally {
-    db.close();
-  }
 }
 
 async function importBoth(files: string[], name: string): Promise<{ one: ImportSummary; two: ImportSummary }> {
