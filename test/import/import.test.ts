@@ -286,7 +286,12 @@ describe('atomic, cancellable, cleaning up after dead runs', () => {
     const rejectsPath = join(dir, 'leftovers-rejects.csv');
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
     const alive = process.ppid;
-    const names = (pid: number): string[] => [`leftovers.sqlite.building-${pid}`, `leftovers.sqlite.staging-${pid}`, `.leftovers-rejects.csv.partial-${pid}`];
+    const names = (pid: number): string[] => [
+      `leftovers.sqlite.building-${pid}`,
+      `leftovers.sqlite.staging-${pid}`,
+      `.leftovers-rejects.csv.partial-${pid}`,
+      `.leftovers-rejects.csv.partial-${pid}-r1`, // a second reader's rejected rows
+    ];
     for (const name of [...names(dead), ...names(alive)]) writeFileSync(join(dir, name), 'left over');
     await importFiles({ files: [fixture('missing-and-extra.csv')], out, rejectsPath });
     const left = listDir(dir);
