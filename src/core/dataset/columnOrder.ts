@@ -8,9 +8,7 @@
 // distinct values than the dictionary limit stored as hashes, each vector as narrow as its values.
 import { FIELDS } from '../../shared/fields';
 import { DICTIONARY_LIMIT, HASHED_FIELDS, type BuiltColumn } from './columnSet';
-import { stringHash, type Vector, type VectorKind } from './columnVector';
-
-const CTOR = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
+import { stringHash, VECTOR_TYPES as CTOR, type Vector, type VectorKind } from './columnVector';
 
 /** The kind VectorBuilder ends with for values between min and max (and 0), all whole or not. */
 function kindFor(min: number, max: number, whole: boolean): VectorKind {
@@ -24,7 +22,7 @@ function kindFor(min: number, max: number, whole: boolean): VectorKind {
  * values of rows that were later replaced might have kept a dictionary over the remaining rows
  * alone. Its column must be built again from the final records (buildStringColumn).
  */
-export function needsRebuild(parts: readonly BuiltColumn[], withDuplicates: boolean): boolean {
+export function needsRebuild(parts: ReadonlyArray<Pick<BuiltColumn, 'field' | 'encoding'>>, withDuplicates: boolean): boolean {
   return withDuplicates && parts.some((p) => p.encoding === 'hash') && !HASHED_FIELDS.has(FIELDS[parts[0]!.field]!.name);
 }
 

@@ -10,6 +10,7 @@
 import { FIELDS } from '../../shared/fields';
 import type { RecordValues } from './recordFormat';
 import { stringHash, VectorBuilder, type Vector, type VectorKind } from './columnVector';
+import { loadSpilledColumns, type SpilledChunk, type SpilledColumn, type VectorSpill } from './vectorSpill';
 
 /** Records a ColumnSet gathers row by row before it hands them to the builders column by column. */
 const BATCH = 256;
@@ -53,6 +54,9 @@ function scratch(count: number): Float64Array {
 class StringColumn {
   codes = new VectorBuilder();
   dict: Map<string, number> | null;
+  /** Chunks written to a spill, and the hash of each code when codes were spilled before hashes. */
+  readonly chunks: SpilledChunk[] = [];
+  private hashOf: Uint32Array | null = null;
   constructor(private readonly limit: number, hashed: boolean) {
     this.dict = hashed ? null : new Map();
   }
@@ -114,9 +118,13 @@ class StringColumn {
   }
   private switchToHashes(value: string): void {
     const hashOf = new Uint32Array(this.dict!.size);
-    for (const [v, code] of this.dict!) hashOf[code] = stringHash(v);
+    let widest = 0;
+    for (const [v, code] of this.dict!) widest = Math.max(widest, (hashOf[code] = stringHash(v)));
     const { data } = this.codes.finish();
     const hashes = new VectorBuilder();
+    // Every code is some row's (spilled or not): the hashes of all rows so far span [0, widest].
+    hashes.admit(0, widest);
+    if (this.chunks.length > 0) this.hashOf = hashOf;
     for (let i = 0; i < data.length; i++) hashes.push(hashOf[data[i]!]!);
     hashes.push(stringHash(value));
     this.codes = hashes;
@@ -126,6 +134,14 @@ class StringColumn {
   finish(field: number): BuiltColumn {
     const { kind, data } = this.codes.finish();
     return { field, encoding: this.dict ? 'dict' : 'hash', kind, data, dict: this.dict ? [...this.dict.keys()] : null };
+  }
+  spillChunk(spill: VectorSpill): void {
+    const { kind, data } = this.codes.takeChunk();
+    this.chunks.push(spill.write(data, kind, this.dict !== null));
+  }
+  spilled(field: number, path: string): SpilledColumn {
+    const { data, ...rest } = this.finish(field);
+    return { ...rest, path, length: this.chunks.reduce((n, c) => n + c.length, 0), chunks: this.chunks, hashOf: this.hashOf };
   }
 }
 
@@ -144,11 +160,20 @@ export class ColumnSet {
   private readonly ints: VectorBuilder[] = [];
   private readonly stringBatch: string[];
   private readonly intBatch: Float64Array;
+  private readonly intChunks: SpilledChunk[][] = [];
   private batched = 0;
+  private spilledRows = 0;
   count = 0;
 
-  /** `only`: build just the vectors of these fields (two threads can share one set of records). */
-  constructor(dictionaryLimit = DICTIONARY_LIMIT, only?: (field: number) => boolean) {
+  /**
+   * `only`: build just the vectors of these fields (two threads can share one set of records).
+   * `spill`: keep the vectors there, a chunk of records at a time, not in memory (vectorSpill.ts).
+   */
+  constructor(
+    dictionaryLimit = DICTIONARY_LIMIT,
+    only?: (field: number) => boolean,
+    private readonly spill?: VectorSpill,
+  ) {
     FIELDS.forEach((f, i) => {
       if (only && !only(i)) return;
       if (f.type === 'string') {
@@ -157,6 +182,7 @@ export class ColumnSet {
       } else if (f.type === 'integer') {
         this.intFields.push(i);
         this.ints.push(new VectorBuilder());
+        this.intChunks.push([]);
       }
     });
     this.stringBatch = new Array<string>(BATCH * this.stringFields.length).fill('');
@@ -203,10 +229,48 @@ export class ColumnSet {
     const ni = this.intFields.length;
     for (let k = 0; k < ni; k++) this.ints[k]!.pushStrided(this.intBatch, k, ni, n);
     this.batched = 0;
+    if (this.spill && this.count - this.spilledRows >= this.spill.chunkRows) this.spillChunk(this.spill);
+  }
+
+  private spillChunk(spill: VectorSpill): void {
+    for (const column of this.strings) column.spillChunk(spill);
+    this.ints.forEach((builder, k) => {
+      const { kind, data } = builder.takeChunk();
+      this.intChunks[k]!.push(spill.write(data, kind, false));
+    });
+    this.spilledRows = this.count;
+  }
+
+  /**
+   * The finished columns in FIELDS order, for a caller that takes them one at a time (a writer):
+   * read back from the spill one by one when there is one, else finish()'s.
+   */
+  finished(): Iterable<BuiltColumn> {
+    return this.spill ? loadSpilledColumns(this.spilled()) : this.finish();
+  }
+
+  /** The finished columns of a ColumnSet with a spill, as where they are in it (the spill is closed). */
+  spilled(): SpilledColumn[] {
+    const spill = this.spill;
+    if (!spill) throw new Error('This ColumnSet keeps its vectors in memory: use finish().');
+    this.flush();
+    if (this.count > this.spilledRows || this.spilledRows === 0) this.spillChunk(spill);
+    spill.close();
+    const out: SpilledColumn[] = new Array(FIELDS.length);
+    this.strings.forEach((column, k) => (out[this.stringFields[k]!] = column.spilled(this.stringFields[k]!, spill.path)));
+    this.ints.forEach((builder, k) => {
+      const { kind } = builder.finish();
+      const chunks = this.intChunks[k]!;
+      const field = this.intFields[k]!;
+      out[field] = { field, encoding: 'value', kind, dict: null, path: spill.path, length: chunks.reduce((n, c) => n + c.length, 0), chunks, hashOf: null };
+    });
+    this.strings.length = this.ints.length = 0;
+    return out.filter((c) => c !== undefined);
   }
 
   /** The finished columns in FIELDS order (the builders are spent). */
   finish(): BuiltColumn[] {
+    if (this.spill) throw new Error('This ColumnSet spills its vectors: use finished() or spilled().');
     this.flush();
     const out: BuiltColumn[] = new Array(FIELDS.length);
     for (let k = 0; k < this.strings.length; k++) out[this.stringFields[k]!] = this.strings[k]!.finish(this.stringFields[k]!);

@@ -3,7 +3,8 @@
 export type VectorKind = 'u8' | 'u16' | 'u32' | 'i32' | 'f64';
 export type Vector = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
 
-const CTOR = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
+export const VECTOR_TYPES = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
+const CTOR = VECTOR_TYPES;
 
 function kindFor(min: number, max: number): VectorKind {
   if (!Number.isInteger(min) || !Number.isInteger(max)) return 'f64';
@@ -55,6 +56,23 @@ export class VectorBuilder {
     const data = this.data;
     for (let i = 0, j = start, at = this.length; i < count; i++, j += stride) data[at + i] = src[j]!;
     this.length += count;
+  }
+
+  /** Makes room for values from min to max (whole) without adding any. */
+  admit(min: number, max: number): void {
+    if (min < this.min) this.widen(min);
+    if (max > this.max) this.widen(max);
+  }
+
+  /**
+   * The values pushed since the last call, as a view valid until the next push; the builder then
+   * starts over empty but keeps its width and range, so the chunks together end in the kind
+   * finish() would have given them (see vectorSpill.ts).
+   */
+  takeChunk(): { kind: VectorKind; data: Vector } {
+    const chunk = { kind: this.kind, data: this.data.subarray(0, this.length) };
+    this.length = 0;
+    return chunk;
   }
 
   private widen(value: number): void {

@@ -9,6 +9,7 @@ import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { ColumnSet, DICTIONARY_LIMIT, type BuiltColumn } from './columnSet';
 import { vectorToBlob } from './columnVector';
+import { VectorSpill } from './vectorSpill';
 import type { RecordValues } from './recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from './schema';
 
@@ -42,6 +43,7 @@ export class DatasetWriter {
   /** Positions and texts waiting for insertRows (fewer than ROWS_PER_INSERT records). */
   private waiting: Array<number | string> = [];
   private columns: ColumnSet | undefined;
+  private spill: VectorSpill | undefined;
   private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
   private lastState = '';
   private lastPid = '';
@@ -58,7 +60,7 @@ export class DatasetWriter {
     this.tempPath = `${targetPath}.building-${process.pid}`;
     // Our own leftover and those of killed writers to the same target (never a live writer's).
     rmSync(this.tempPath, { force: true });
-    removeStaleFiles(dirname(targetPath), new RegExp(`^${escapeRegExp(basename(targetPath))}\\.building-(\\d+)(?:-journal|-wal|-shm)?$`));
+    removeStaleFiles(dirname(targetPath), new RegExp(`^${escapeRegExp(basename(targetPath))}\\.building-(\\d+)(?:-journal|-wal|-shm|-vectors(?:-\\w+)?)?$`));
     this.db = openSqlite(this.tempPath);
     // A temporary file that is published only when complete needs no journal.
     this.db.pragma('journal_mode = OFF');
@@ -82,10 +84,20 @@ export class DatasetWriter {
   appendWithJson(values: RecordValues, json: string): void {
     if (!this.columns) {
       if (this.count > 0) throw new Error('Records were appended without their values: their vectors go to finish().');
-      this.columns = new ColumnSet(this.dictionaryLimit);
+      this.columns = this.newColumnSet();
     }
     this.appendText(values[STATE_INDEX] as string, values[PID_INDEX] as string, json);
     this.columns.push(values);
+  }
+
+  /**
+   * A ColumnSet for the vectors of records appended by text, kept in a spill beside the file
+   * (vectorSpill.ts) and removed with it: pass its finished() to finish().
+   */
+  newColumnSet(): ColumnSet {
+    if (this.spill) throw new Error('This writer already has a ColumnSet.');
+    this.spill = new VectorSpill(`${this.tempPath}-vectors`);
+    return new ColumnSet(this.dictionaryLimit, undefined, this.spill);
   }
 
   /**
@@ -124,7 +136,7 @@ export class DatasetWriter {
     if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
     for (let i = 0; i < this.waiting.length; i += 2) this.insertRow.run(this.waiting[i], this.waiting[i + 1]);
     this.waiting = [];
-    const built = columns ?? this.columns?.finish() ?? new ColumnSet(this.dictionaryLimit).finish();
+    const built = columns ?? this.columns?.finished() ?? new ColumnSet(this.dictionaryLimit).finish();
     this.columns = undefined;
     const putColumn = this.db.prepare('INSERT INTO columns (name, encoding, kind, dict, data) VALUES (?, ?, ?, ?, ?)');
     const fields = new Set<number>();
@@ -143,6 +155,7 @@ export class DatasetWriter {
     this.db.exec('COMMIT');
     this.db.close();
     this.done = true;
+    this.spill?.remove();
     fsyncPath(this.tempPath);
     renameSync(this.tempPath, this.targetPath);
     fsyncPath(dirname(this.targetPath));
@@ -157,6 +170,7 @@ export class DatasetWriter {
       this.db.close();
     } finally {
       rmSync(this.tempPath, { force: true });
+      this.spill?.remove();
     }
   }
 }

@@ -6,7 +6,6 @@
 // generateDataset runs the generator (and JSON.stringify) on a worker thread while this thread
 // builds the vectors and writes (workerRecords.ts): the two halves take about the same time.
 import { DatasetWriter } from '../dataset/datasetWriter';
-import { ColumnSet } from '../dataset/columnSet';
 import { fieldIndex } from '../../shared/fields';
 import { generateRecords } from './generateRecords';
 import { SEPARATOR, workerTexts } from './workerRecords';
@@ -43,7 +42,7 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit }
     const batches = workerTexts(rows, seed);
     if (batches) {
       // The vectors from the values the worker sent apart: no record is parsed again here.
-      const columns = new ColumnSet(dictionaryLimit);
+      const columns = writer.newColumnSet();
       const stringFields = columns.stringFieldIndexes;
       const state = stringFields.indexOf(fieldIndex('STATE'));
       const pid = stringFields.indexOf(fieldIndex('PID'));
@@ -60,7 +59,7 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit }
           if (++done % PROGRESS_EVERY === 0) onProgress?.(done);
         }
       }
-      finished = writer.finish(columns.finish());
+      finished = writer.finish(columns.finished());
     } else {
       for (const record of generateRecords(rows, seed)) {
         writer.append(record);

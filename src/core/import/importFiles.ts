@@ -10,17 +10,19 @@
 //               here, while the rows come in (STATE, PID) order (the app's own exports); else
 //               (seen in a file's first rows, or when a row breaks the order) every row is read
 //               from the start into the staging file beside the target, by two readers over the
-//               two halves of the input (readShares), which build the vectors in arrival order.
+//               two halves of the input (readShares), which build the vectors in arrival order
+//               and keep them in spill files beside the target (vectorSpill.ts).
 //   3. write    when staged: duplicates are dropped (the row read last wins), the records are
 //               written in (STATE, PID) order into DatasetWriter's file, and the vectors merged
-//               and put in that order (columnOrder). The writer builds `<out>.building-<pid>` and
+//               and put in that order (columnOrder), one field at a time. The writer builds `<out>.building-<pid>` and
 //               renames it over <out> only when complete: a crash, kill or cancel at any moment
 //               leaves the previous dataset as it was.
-import { existsSync, closeSync, openSync, readSync, statSync } from 'node:fs';
+import { existsSync, closeSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { buildStringColumn, ColumnSet, type BuiltColumn } from '../dataset/columnSet';
 import { needsRebuild, permuteColumn } from '../dataset/columnOrder';
+import { loadSpilledColumn, VectorSpill, type SpilledColumn } from '../dataset/vectorSpill';
 import type { RecordValues } from '../dataset/recordFormat';
 import { DatasetWriter } from '../dataset/datasetWriter';
 import { removeLeftovers, stagingPathFor } from './leftovers';
@@ -128,8 +130,17 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
   let writer: DatasetWriter | undefined;
   // The vectors over the staged rows, in arrival order, as each thread built them: by reader
   // (readers in input order), then this thread's share when there is one reader (vectorShare.ts).
-  let readerColumns: BuiltColumn[][] = [];
+  // They are kept in spill files, removed at the end whatever happens.
+  let readerColumns: SpilledColumn[][] = [];
   let writerColumns: ColumnSet | undefined;
+  let writerSpill: VectorSpill | undefined;
+  const spills: string[] = [];
+  const spillPath = (name: string): string => {
+    // Each reading gets new names: a reader of an abandoned reading may still be writing its own.
+    const path = `${out}.building-${process.pid}-vectors-${spills.length}${name}`;
+    spills.push(path);
+    return path;
+  };
   // What the writer stores: for staged rows, each field's vector put in (STATE, PID) order when
   // the writer asks for it.
   let finalColumns: Iterable<BuiltColumn> | undefined;
@@ -170,8 +181,11 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       staged = new StagedRecords(new Staging(stagingPathFor(out)));
       readerColumns = [];
       // One reader: this thread builds a share of the vectors (it has time left); two: none.
-      writerColumns = shares.length === 1 ? new ColumnSet(undefined, writerBuilds) : undefined;
-      await readBatches(sources, shares, take, signal, shares.length === 1 ? 'share' : 'all', (built, reader) => (readerColumns[reader] = built));
+      writerSpill?.close();
+      writerSpill = shares.length === 1 ? new VectorSpill(spillPath('w')) : undefined;
+      writerColumns = writerSpill && new ColumnSet(undefined, writerBuilds, writerSpill);
+      const build = shares.length === 1 ? 'share' : 'all';
+      await readBatches(sources, shares, take, signal, build, (built, reader) => (readerColumns[reader] = built), (reader) => spillPath(`r${reader}`));
     };
     try {
       // Rows in order are written as they come, their vectors built here from their values while
@@ -214,7 +228,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     let written = sorted.written;
     if (staged) {
       const { staging } = staged;
-      const byField = fieldParts([...readerColumns, writerColumns?.finish() ?? []], staging.readerCounts);
+      const byField = fieldParts([...readerColumns, writerColumns?.spilled() ?? []], staging.readerCounts);
       readerColumns = [];
       writerColumns = undefined;
       const order = staging.order();
@@ -259,6 +273,8 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     throw e;
   } finally {
     staged?.staging.dispose();
+    writerSpill?.close();
+    for (const path of spills) rmSync(path, { force: true });
   }
 }
 
@@ -268,12 +284,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
  * share, which covers every arrival of the single reader. A field has one part per thread that
  * built it; `readerCounts` (the staging's rows by reader) checks that they cover the same rows.
  */
-function fieldParts(sets: readonly BuiltColumn[][], readerCounts: readonly number[]): Map<number, BuiltColumn[]> {
-  const byField = new Map<number, BuiltColumn[]>();
+function fieldParts(sets: readonly SpilledColumn[][], readerCounts: readonly number[]): Map<number, SpilledColumn[]> {
+  const byField = new Map<number, SpilledColumn[]>();
   for (const set of sets) for (const column of set) (byField.get(column.field) ?? byField.set(column.field, []).get(column.field)!).push(column);
   const total = readerCounts.reduce((sum, n) => sum + n, 0);
   for (const parts of byField.values()) {
-    const lengths = parts.map((p) => p.data.length);
+    const lengths = parts.map((p) => p.length);
     const covers = parts.length === 1 ? lengths[0] === total : lengths.every((n, k) => n === (readerCounts[k] ?? 0));
     if (!covers) throw new Error(`The vectors built while reading cover ${lengths.join('+')} rows; ${readerCounts.join('+')} were staged.`);
   }
@@ -281,15 +297,12 @@ function fieldParts(sets: readonly BuiltColumn[][], readerCounts: readonly numbe
 }
 
 /**
- * Each field's vector in (STATE, PID) order, made when the writer asks for it (the arrival-order
- * parts are let go as the final vector is made: memory does not double). A field already built
- * in final order (`rebuilt`) is given as is.
+ * Each field's vector in (STATE, PID) order, made when the writer asks for it from its parts read
+ * back from their spills: one field's vectors are in memory at a time. A field already built in
+ * final order (`rebuilt`) is given as is.
  */
-function* inFinalOrder(byField: Map<number, BuiltColumn[]>, order: Uint32Array, rebuilt: Map<number, BuiltColumn>): Generator<BuiltColumn> {
-  for (const [field, parts] of byField) {
-    byField.delete(field);
-    yield rebuilt.get(field) ?? permuteColumn(parts, order);
-  }
+function* inFinalOrder(byField: Map<number, SpilledColumn[]>, order: Uint32Array, rebuilt: Map<number, BuiltColumn>): Generator<BuiltColumn> {
+  for (const [field, parts] of byField) yield rebuilt.get(field) ?? permuteColumn(parts.map(loadSpilledColumn), order);
 }
 
 function rate(rows: number, since: number): number {

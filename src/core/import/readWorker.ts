@@ -1,12 +1,13 @@
 // Worker-thread entry of an import's read side (readRows.ts): parsing, checking and building the
 // vectors are most of an import's CPU time, so they run here while the main thread writes; staged
 // input has two of these, each over its own share of the input (readShares.ts). Messages to the
-// parent: 'ready' once loaded, then RowBatch objects, then (when workerData.build) { columns }: the
-// dataset's vectors over the accepted rows in arrival order, their buffers transferred, then
-// 'done' or { error }. At most IN_FLIGHT batches are sent before the parent acknowledges one
+// parent: 'ready' once loaded, then RowBatch objects, then (when workerData.build) { columns }: where
+// in workerData.spillPath the dataset's vectors over the accepted rows are, in arrival order
+// (vectorSpill.ts), then 'done' or { error }. At most IN_FLIGHT batches are sent before the parent acknowledges one
 // ('ack'), so memory stays bounded when the writer is slower than the reader.
 import { parentPort, workerData } from 'node:worker_threads';
-import { ColumnSet, type BuiltColumn } from '../dataset/columnSet';
+import { ColumnSet } from '../dataset/columnSet';
+import { VectorSpill, type SpilledColumn } from '../dataset/vectorSpill';
 import { readRows, type RowBatch } from './readRows';
 import { MisalignedCut, type FilePart } from './readShares';
 import { vectorsBuilt, type ReaderBuilds } from './vectorShare';
@@ -18,6 +19,8 @@ export interface ReadWorkerData {
   sources: SourceInfo[];
   parts: FilePart[];
   build: ReaderBuilds;
+  /** Where the vectors go while they are built (when build is not 'none'). */
+  spillPath?: string;
 }
 
 export interface WorkerError {
@@ -41,21 +44,16 @@ async function send(batch: RowBatch): Promise<void> {
 }
 
 export interface WorkerColumns {
-  columns: BuiltColumn[];
+  columns: SpilledColumn[];
 }
 
 const data = workerData as ReadWorkerData;
 port.postMessage('ready');
 const only = vectorsBuilt(data.build);
-const columns = only ? new ColumnSet(undefined, only) : undefined;
+const columns = only ? new ColumnSet(undefined, only, new VectorSpill(data.spillPath!)) : undefined;
 readRows(data.sources, data.parts, send, undefined, columns).then(
   () => {
-    if (columns) {
-      // Each vector's whole buffer moves (no copy), spare room included: the import's next step,
-      // putting the vectors in (STATE, PID) order, makes exact-size ones anyway.
-      const built = columns.finish();
-      port.postMessage({ columns: built } satisfies WorkerColumns, built.map((c) => c.data.buffer as ArrayBuffer));
-    }
+    if (columns) port.postMessage({ columns: columns.spilled() } satisfies WorkerColumns);
     port.postMessage('done');
   },
   (e: Error & { code?: string; field?: string }) =>

@@ -3,10 +3,12 @@
 // this thread, the shares one after the other, when no worker can start (the worker's file is not
 // there: a bundle built without it) or AUDIENCE_DESK_IMPORT_WORKER=0. Either way `onBatch` sees
 // each reader's batches in that reader's order, and `onColumns` (when `build` asks for vectors)
-// each reader's vectors over its accepted rows, in arrival order, once that reader has read all.
+// where each reader's vectors over its accepted rows are (in its spill file, vectorSpill.ts), in
+// arrival order, once that reader has read all.
 import { Worker } from 'node:worker_threads';
 import { AppError, type ErrorCode } from '../../shared/errors';
-import { ColumnSet, type BuiltColumn } from '../dataset/columnSet';
+import { ColumnSet } from '../dataset/columnSet';
+import { VectorSpill, type SpilledColumn } from '../dataset/vectorSpill';
 import { readRows, type RowBatch } from './readRows';
 import { MisalignedCut, type FilePart } from './readShares';
 import type { ReadWorkerData, WorkerColumns, WorkerError } from './readWorker';
@@ -16,7 +18,9 @@ import { vectorsBuilt, type ReaderBuilds } from './vectorShare';
 const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
 
 export type OnBatch = (batch: RowBatch, reader: number) => void;
-export type OnColumns = (columns: BuiltColumn[], reader: number) => void;
+export type OnColumns = (columns: SpilledColumn[], reader: number) => void;
+/** The spill file of a reader's vectors (removed by the caller). */
+export type SpillPath = (reader: number) => string;
 
 /**
  * The worker's module. From source (tsx, vitest) it is the .ts file beside this one, loaded through
@@ -47,11 +51,13 @@ export async function readBatches(
   signal?: AbortSignal,
   build: ReaderBuilds = 'none',
   onColumns?: OnColumns,
+  spillPath?: SpillPath,
 ): Promise<'worker' | 'this thread'> {
   if (signal?.aborted) throw cancelled();
+  if (build !== 'none' && !(onColumns && spillPath)) throw new Error('Vectors built while reading need onColumns and spillPath.');
   const workers: Worker[] = [];
-  for (const parts of shares) {
-    const worker = startWorker({ sources: [...sources], parts, build });
+  for (const [reader, parts] of shares.entries()) {
+    const worker = startWorker({ sources: [...sources], parts, build, spillPath: spillPath?.(reader) });
     if (!worker) break;
     workers.push(worker);
   }
@@ -59,9 +65,15 @@ export async function readBatches(
   for (const w of workers) void w.terminate();
   const only = vectorsBuilt(build);
   for (const [reader, parts] of shares.entries()) {
-    const columns = only ? new ColumnSet(undefined, only) : undefined;
-    await readRows(sources, parts, (batch) => onBatch(batch, reader), signal, columns);
-    if (columns) onColumns!(columns.finish(), reader);
+    const spill = only ? new VectorSpill(spillPath!(reader)) : undefined;
+    const columns = spill ? new ColumnSet(undefined, only, spill) : undefined;
+    try {
+      await readRows(sources, parts, (batch) => onBatch(batch, reader), signal, columns);
+    } catch (e) {
+      spill?.close(); // the file itself is the caller's to remove
+      throw e;
+    }
+    if (columns) onColumns!(columns.spilled(), reader);
   }
   return 'this thread';
 }
