@@ -105,6 +105,17 @@ describe('rows in (STATE, PID) order and rows in any order', () => {
     }
   });
 
+  it('notices, once all is read, a PID of sorted rows that comes back only under a later state', async () => {
+    const rows = sortedRows();
+    const pid = rows[10]!.slice(0, 32);
+    rows.push(`${pid},WY,M,Moved,12`); // still in (STATE, PID) order: nothing breaks while reading
+    const { summary: s, progress } = await run([file('moved.csv', rows)], 'moved');
+    expect(writtenWhileReading(progress)).toBe(true);
+    expect(s).toMatchObject({ read: 3001, imported: 3001, replaced: 1, records: 3000 });
+    expect(recordsByPid(s.out).get(pid)).toMatchObject({ STATE: 'WY', CITY: 'MOVED', AGE: 12 });
+    expect(integrity(s.out)).toEqual({ check: 'ok', records: 3000 });
+  });
+
   it('takes per-state files in any order', async () => {
     const rows = sortedRows();
     const a = file('part-a.csv', rows.slice(0, 1500));

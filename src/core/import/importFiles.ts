@@ -193,6 +193,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       // first rows are out of order already says that this cannot work: staged from the start.
       if (sources.some((s) => !s.headInOrder)) throw new NotSorted();
       await readBatches(sources, [wholeFiles(sources)], take, signal);
+      sorted.checkPids();
       writer = sorted.dataset;
     } catch (e) {
       if (!(e instanceof NotSorted)) throw e;
@@ -212,7 +213,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     if (signal?.aborted) throw cancelled();
 
     // 3. Write (staged rows): one record per PID, in (STATE, PID) order, into a new dataset file.
-    const { replaced, records } = staged ? staged.staging.dedupe(staged.duplicates) : { replaced: 0, records: counts.imported };
+    const { replaced, records } = staged ? staged.staging.dedupe() : { replaced: 0, records: counts.imported };
     if (counts.imported === 0) {
       rejects.publish();
       throw new AppError(
@@ -247,7 +248,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       // now, while the staging file is open.
       const rebuilt = new Map<number, BuiltColumn>();
       for (const [field, parts] of byField)
-        if (needsRebuild(parts, staged.duplicates)) rebuilt.set(field, buildStringColumn(field, staging.fieldValues(field, order)));
+        if (needsRebuild(parts, replaced > 0)) rebuilt.set(field, buildStringColumn(field, staging.fieldValues(field, order)));
       finalColumns = inFinalOrder(byField, order, rebuilt);
     }
     if (signal?.aborted) throw cancelled();
