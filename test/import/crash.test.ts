@@ -105,6 +105,7 @@ describe('an import killed with SIGKILL', () => {
 
   it('the next run removes the dead runs\' temporary files and gives the uninterrupted result', async () => {
     expect(temporaries().length).toBeGreaterThan(0); // left by the kills above
+    expect(temporaries().some((n) => n.includes('-vectors'))).toBe(true); // spilled vectors among them
     const run = startImport();
     const result = await run.exit;
     expect(result.code, result.stderr).toBe(0);

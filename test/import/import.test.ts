@@ -291,6 +291,8 @@ describe('atomic, cancellable, cleaning up after dead runs', () => {
       `leftovers.sqlite.staging-${pid}`,
       `.leftovers-rejects.csv.partial-${pid}`,
       `.leftovers-rejects.csv.partial-${pid}-r1`, // a second reader's rejected rows
+      `leftovers.sqlite.building-${pid}-vectors`, // the writer's vectors while built
+      `leftovers.sqlite.building-${pid}-vectors-1r0`, // a reading thread's
     ];
     for (const name of [...names(dead), ...names(alive)]) writeFileSync(join(dir, name), 'left over');
     await importFiles({ files: [fixture('missing-and-extra.csv')], out, rejectsPath });
