@@ -2,7 +2,7 @@
 // row must pass, the rejects file, duplicates, several files into one dataset, and the summary's
 // invariants. Every check reads the dataset file the import wrote.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,6 +238,17 @@ describe('import rules', () => {
   });
 });
 
+/** What this process has open (Linux: /proc/self/fd). */
+function openFiles(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [readlinkSync(join('/proc/self/fd', fd))];
+    } catch {
+      return []; // closed since the listing
+    }
+  });
+}
+
 describe('atomic, cancellable, cleaning up after dead runs', () => {
   let big: string;
   beforeAll(() => {
@@ -266,6 +277,9 @@ describe('atomic, cancellable, cleaning up after dead runs', () => {
     expect(readFileSync(out).equals(before)).toBe(true);
     expect(listDir(dir).filter((n) => n.includes(`cancel-${phase}.sqlite.`) && !n.endsWith('.rejects.csv'))).toEqual([]);
     expect(listDir(dir).filter((n) => n.includes('.partial-'))).toEqual([]);
+    // Nor a removed one kept open, which would hold its disk space while the app runs. (A worker's
+    // own files are closed by Node when it is stopped; this thread's must be closed by the import.)
+    expect(openFiles().filter((target) => target.includes(`cancel-${phase}.sqlite.`))).toEqual([]);
   });
 
   it('reports progress: rows, bytes of the total, and a rate', async () => {

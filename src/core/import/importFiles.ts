@@ -14,9 +14,9 @@
 //               and keep them in spill files beside the target (vectorSpill.ts).
 //   3. write    when staged: duplicates are dropped (the row read last wins), the records are
 //               written in (STATE, PID) order into DatasetWriter's file, and the vectors merged
-//               and put in that order (columnOrder), one field at a time. The writer builds `<out>.building-<pid>` and
-//               renames it over <out> only when complete: a crash, kill or cancel at any moment
-//               leaves the previous dataset as it was.
+//               and put in that order (columnOrder), one field at a time. The writer builds
+//               `<out>.building-<pid>` and renames it over <out> only when complete: a crash,
+//               kill or cancel at any moment leaves the previous dataset as it was.
 import { existsSync, closeSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
@@ -136,7 +136,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
   let writerSpill: VectorSpill | undefined;
   const spills: string[] = [];
   const spillPath = (name: string): string => {
-    // Each reading gets new names: a reader of an abandoned reading may still be writing its own.
+    // Each reading gets its own names, so no file of an abandoned reading is ever written again.
     const path = `${out}.building-${process.pid}-vectors-${spills.length}${name}`;
     spills.push(path);
     return path;

@@ -69,10 +69,17 @@ export class PidFingerprints {
     this.count++;
   }
 
-  /** True when two PIDs added may be the same one: always if they are, by chance (rarely) if not. */
+  /**
+   * True when two PIDs added may be the same one: always if they are, by chance (rarely) if not.
+   * Asked once: the fingerprints are let go once gathered for the sort.
+   */
   mayRepeat(): boolean {
     const all = new Float64Array(this.count);
-    this.blocks.forEach((block, k) => all.set(k === this.blocks.length - 1 ? block.subarray(0, this.used) : block, k * BLOCK));
+    const last = this.blocks.length - 1;
+    this.blocks.forEach((block, k) => all.set(k === last ? block.subarray(0, this.used) : block, k * BLOCK));
+    this.blocks.length = 0;
+    this.used = BLOCK;
+    this.count = 0;
     return repeats(all);
   }
 }

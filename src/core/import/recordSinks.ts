@@ -8,8 +8,9 @@
 // A batch it cannot write (a row out of order, or its PID again in the same state, which must
 // replace the earlier row) throws NotSorted; so does, once everything is read, a PID that came back
 // under a later state (pidFingerprints.ts). The import then reads again from the start into
-// StagedRecords: the staging file, sorted and de-duplicated once everything is read, with the vectors built on the
-// reading threads in arrival order and put in (STATE, PID) order at the end (importFiles).
+// StagedRecords: the staging file, sorted and de-duplicated once everything is read, with the
+// vectors built on the reading threads in arrival order and put in (STATE, PID) order at the end
+// (importFiles).
 import type { DatasetWriter } from '../dataset/datasetWriter';
 import type { RecordValues } from '../dataset/recordFormat';
 import { PidFingerprints } from './pidFingerprints';
