@@ -7,8 +7,16 @@ import vue from '@vitejs/plugin-vue';
 
 export default defineConfig({
   main: {
-    // The import's parsing worker is its own entry: a worker thread loads a file, not a chunk.
-    build: { rollupOptions: { input: { index: resolve('src/main/index.ts'), readWorker: resolve('src/core/import/readWorker.ts') } } },
+    // The import's workers are entries of their own: a worker thread loads a file, not a chunk.
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          readWorker: resolve('src/core/import/readWorker.ts'),
+          orderWorker: resolve('src/core/import/orderWorker.ts'),
+        },
+      },
+    },
   },
   preload: {
     // A sandboxed preload must be one CommonJS file with nothing left to require but electron.

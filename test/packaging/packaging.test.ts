@@ -102,10 +102,18 @@ describe('packaged app (linux dir target)', () => {
     };
     walk('out/main/index.js');
     walk('out/main/readWorker.js');
+    walk('out/main/orderWorker.js');
     expect([...bare].sort()).toEqual(['better-sqlite3', 'fastify', 'papaparse', 'zod']);
     for (const pkg of bare) expect(files.has(`/node_modules/${pkg}/package.json`)).toBe(true);
     expect(files.has('/node_modules/ag-grid-community/package.json')).toBe(false);
     expect(files.has('/node_modules/electron/package.json')).toBe(false);
+  });
+
+  it('starts the import workers from the folder that holds them, not from a shared chunk', () => {
+    // startImportWorker resolves `./<name>.js` from its own chunk: that chunk must be beside them.
+    const starters = listPackage(asar, { isPack: false }).filter((f) => f.startsWith('/out/main/') && f.endsWith('.js') && /new URL\(`\.\/\$\{name\}\./.test(text(f.slice(1))));
+    expect(starters).toEqual(['/out/main/index.js']);
+    for (const worker of ['readWorker', 'orderWorker']) expect(text(`out/main/${worker}.js`).length).toBeGreaterThan(0);
   });
 
   it("unpacks better-sqlite3's native binary (for this platform only) outside the asar", () => {

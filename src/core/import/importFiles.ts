@@ -13,16 +13,17 @@
 //               two halves of the input (readShares), which build the vectors in arrival order
 //               and keep them in spill files beside the target (vectorSpill.ts).
 //   3. write    when staged: duplicates are dropped (the row read last wins), the records are
-//               written in (STATE, PID) order into DatasetWriter's file, and the vectors merged
-//               and put in that order (columnOrder), one field at a time. The writer builds
+//               written in (STATE, PID) order into DatasetWriter's file while a worker merges the
+//               vectors and puts them in that order (finalOrder), one field at a time. The writer builds
 //               `<out>.building-<pid>` and renames it over <out> only when complete: a crash,
 //               kill or cancel at any moment leaves the previous dataset as it was.
 import { existsSync, closeSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { buildStringColumn, ColumnSet, type BuiltColumn } from '../dataset/columnSet';
-import { needsRebuild, permuteColumn } from '../dataset/columnOrder';
-import { loadSpilledColumn, VectorSpill, type SpilledColumn } from '../dataset/vectorSpill';
+import { needsRebuild } from '../dataset/columnOrder';
+import { loadSpilledColumns, VectorSpill, type SpilledColumn } from '../dataset/vectorSpill';
+import { startFinalOrder, type FinalOrder } from './finalOrder';
 import type { RecordValues } from '../dataset/recordFormat';
 import { DatasetWriter } from '../dataset/datasetWriter';
 import { removeLeftovers, stagingPathFor } from './leftovers';
@@ -141,8 +142,9 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     spills.push(path);
     return path;
   };
-  // What the writer stores: for staged rows, each field's vector put in (STATE, PID) order when
-  // the writer asks for it.
+  // What the writer stores: for staged rows, each field's vector put in (STATE, PID) order, on a
+  // worker while this thread writes the records (finalOrder.ts).
+  let finalOrder: FinalOrder | undefined;
   let finalColumns: Iterable<BuiltColumn> | undefined;
   // Bytes of its share each reader has consumed.
   let readerBytes: number[] = [];
@@ -232,7 +234,13 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       const byField = fieldParts([...readerColumns, writerColumns?.spilled() ?? []], staging.readerCounts);
       readerColumns = [];
       writerColumns = undefined;
-      const order = staging.order();
+      // Shared with the worker that puts the vectors in this order while the records are written.
+      const order = new Uint32Array(new SharedArrayBuffer(records * 4));
+      order.set(staging.order());
+      // (Rare) a column that cannot be merged exactly is built again from the staged records
+      // once they are written (see below); the others are merged.
+      const rebuild = [...byField].filter(([, parts]) => needsRebuild(parts, replaced > 0)).map(([field]) => field);
+      finalOrder = startFinalOrder({ fields: [...byField].filter(([field]) => !rebuild.includes(field)), order, outPath: spillPath('final') });
       writer = new DatasetWriter(out, metadata);
       for (let p = 0; p < order.length; ) {
         for (const end = Math.min(order.length, p + RUN_LENGTH); p < end; p++) {
@@ -244,12 +252,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
         if (signal?.aborted) throw cancelled();
         report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsToWrite: records, rowsPerSecond: rate(written, writeStarted) });
       }
-      // (Rare) a column that cannot be merged exactly is built again from the staged records
-      // now, while the staging file is open.
-      const rebuilt = new Map<number, BuiltColumn>();
-      for (const [field, parts] of byField)
-        if (needsRebuild(parts, replaced > 0)) rebuilt.set(field, buildStringColumn(field, staging.fieldValues(field, order)));
-      finalColumns = inFinalOrder(byField, order, rebuilt);
+      const rebuilt = rebuild.map((field) => buildStringColumn(field, staging.fieldValues(field, order)));
+      const ordered = await finalOrder.columns;
+      finalColumns = (function* () {
+        yield* rebuilt;
+        yield* loadSpilledColumns(ordered); // one field at a time, as the writer takes them
+      })();
     }
     if (signal?.aborted) throw cancelled();
     const stagingGone = staged?.staging.disposeInBackground();
@@ -273,6 +281,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     rejects.discard();
     throw e;
   } finally {
+    await finalOrder?.stop();
     staged?.staging.dispose();
     writerSpill?.close();
     for (const path of spills) rmSync(path, { force: true });
@@ -295,15 +304,6 @@ function fieldParts(sets: readonly SpilledColumn[][], readerCounts: readonly num
     if (!covers) throw new Error(`The vectors built while reading cover ${lengths.join('+')} rows; ${readerCounts.join('+')} were staged.`);
   }
   return byField;
-}
-
-/**
- * Each field's vector in (STATE, PID) order, made when the writer asks for it from its parts read
- * back from their spills: one field's vectors are in memory at a time. A field already built in
- * final order (`rebuilt`) is given as is.
- */
-function* inFinalOrder(byField: Map<number, SpilledColumn[]>, order: Uint32Array, rebuilt: Map<number, BuiltColumn>): Generator<BuiltColumn> {
-  for (const [field, parts] of byField) yield rebuilt.get(field) ?? permuteColumn(parts.map(loadSpilledColumn), order);
 }
 
 function rate(rows: number, since: number): number {

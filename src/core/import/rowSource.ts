@@ -5,7 +5,7 @@
 // each reader's batches in that reader's order, and `onColumns` (when `build` asks for vectors)
 // where each reader's vectors over its accepted rows are (in its spill file, vectorSpill.ts), in
 // arrival order, once that reader has read all.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { AppError, type ErrorCode } from '../../shared/errors';
 import { ColumnSet } from '../dataset/columnSet';
 import { VectorSpill, type SpilledColumn } from '../dataset/vectorSpill';
@@ -13,6 +13,7 @@ import { readRows, type RowBatch } from './readRows';
 import { MisalignedCut, type FilePart } from './readShares';
 import type { ReadWorkerData, WorkerColumns, WorkerError } from './readWorker';
 import type { SourceInfo } from './sourceFile';
+import { startImportWorker } from './startImportWorker';
 import { vectorsBuilt, type ReaderBuilds } from './vectorShare';
 
 const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
@@ -21,23 +22,6 @@ export type OnBatch = (batch: RowBatch, reader: number) => void;
 export type OnColumns = (columns: SpilledColumn[], reader: number) => void;
 /** The spill file of a reader's vectors (removed by the caller). */
 export type SpillPath = (reader: number) => string;
-
-/**
- * The worker's module. From source (tsx, vitest) it is the .ts file beside this one, loaded through
- * tsx; a bundle must emit it as readWorker.js beside the chunk holding this module (docs/import.md).
- */
-function startWorker(data: ReadWorkerData): Worker | undefined {
-  if (process.env.AUDIENCE_DESK_IMPORT_WORKER === '0') return undefined;
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './readWorker.ts' : './readWorker.js', import.meta.url);
-  let execArgv: string[] | undefined;
-  if (fromSource && !process.execArgv.some((a) => a.includes('tsx'))) execArgv = [...process.execArgv, '--import', 'tsx'];
-  try {
-    return new Worker(url, { workerData: data, execArgv });
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Reads every share (in parallel on workers), calling onBatch synchronously for each batch; says
@@ -57,12 +41,17 @@ export async function readBatches(
   if (build !== 'none' && !(onColumns && spillPath)) throw new Error('Vectors built while reading need onColumns and spillPath.');
   const workers: Worker[] = [];
   for (const [reader, parts] of shares.entries()) {
-    const worker = startWorker({ sources: [...sources], parts, build, spillPath: spillPath?.(reader) });
+    const worker = startImportWorker('readWorker', { sources: [...sources], parts, build, spillPath: spillPath?.(reader) } satisfies ReadWorkerData);
     if (!worker) break;
     workers.push(worker);
   }
-  if (workers.length === shares.length && (await runWorkers(workers, onBatch, signal, onColumns))) return 'worker';
-  for (const w of workers) void w.terminate();
+  try {
+    if (workers.length === shares.length && (await runWorkers(workers, onBatch, signal, onColumns))) return 'worker';
+  } finally {
+    // Stopped for good before the caller goes on: a worker stopped mid-way may still hold its spill
+    // file open, which the caller is about to remove or write again.
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
   const only = vectorsBuilt(build);
   for (const [reader, parts] of shares.entries()) {
     const spill = only ? new VectorSpill(spillPath!(reader)) : undefined;
