@@ -28,28 +28,33 @@ const NEWLINE = 10;
 /** A bucket's rows are gathered up to this many bytes before they are written as one chunk. */
 const CHUNK_BYTES = 32 * 1024;
 
-/** One reader's rows, in arrival order. */
+/** Rows a block of ReaderRows holds: 2^BLOCK_BITS. */
+const BLOCK_BITS = 16;
+const BLOCK = 1 << BLOCK_BITS;
+
+/** Where a block's rows are: their bucket, place in it, length, and key. */
+interface RowBlock {
+  bucket: Uint16Array;
+  /** Where each row's text starts among its bucket's bytes (a Float64: a bucket may pass 4 GB). */
+  at: Float64Array;
+  bytes: Uint32Array;
+  keys: Uint32Array;
+}
+
+/**
+ * One reader's rows, in arrival order, in blocks of BLOCK rows: arrays that doubled as they grew
+ * would hold up to twice what the rows need, and three times while one is copied to the next.
+ */
 class ReaderRows {
   count = 0;
-  bucket = new Uint16Array(1024);
-  /** Where each row's text starts among its bucket's bytes (a Float64: a bucket may pass 4 GB). */
-  at = new Float64Array(1024);
-  bytes = new Uint32Array(1024);
-  keys = new Uint32Array(1024 * KEY_WORDS);
+  blocks: RowBlock[] = [];
 
-  reserve(rows: number): void {
-    const need = this.count + rows;
-    if (need <= this.bytes.length) return;
-    const size = Math.max(need, this.bytes.length * 2);
-    const grow = <T extends Float64Array | Uint32Array | Uint16Array>(old: T, length: number): T => {
-      const next = new (old.constructor as new (n: number) => T)(length);
-      next.set(old);
-      return next;
-    };
-    this.bucket = grow(this.bucket, size);
-    this.at = grow(this.at, size);
-    this.bytes = grow(this.bytes, size);
-    this.keys = grow(this.keys, size * KEY_WORDS);
+  /** The block of row `i` (the next row, or one before it). */
+  blockOf(i: number): RowBlock {
+    const b = i >>> BLOCK_BITS;
+    if (b === this.blocks.length)
+      this.blocks.push({ bucket: new Uint16Array(BLOCK), at: new Float64Array(BLOCK), bytes: new Uint32Array(BLOCK), keys: new Uint32Array(BLOCK * KEY_WORDS) });
+    return this.blocks[b]!;
   }
 }
 
@@ -94,7 +99,6 @@ export class Staging {
   add(reader: number, keys: string, json: string, count: number): void {
     if (count === 0) return;
     const rows = (this.readers[reader] ??= new ReaderRows());
-    rows.reserve(count);
     const length = Buffer.byteLength(json);
     if (length > this.batch.length) this.batch = Buffer.alloc(Math.max(length, this.batch.length * 2));
     const batch = this.batch;
@@ -104,13 +108,15 @@ export class Staging {
       const end = k === count - 1 ? length : batch.indexOf(NEWLINE, start);
       if (end < 0) throw new Error(`A staged batch holds fewer than ${count} records.`);
       const key = k * KEY_LENGTH;
-      const w = i * KEY_WORDS;
-      rows.keys[w] = (keys.charCodeAt(key) << 8) | keys.charCodeAt(key + 1);
-      for (let j = 1; j < KEY_WORDS; j++) rows.keys[w + j] = hex8(keys, key + 2 + 8 * (j - 1));
-      const b = this.bucketFor(rows.keys[w]! * 16 + (rows.keys[w + 1]! >>> 28));
-      rows.bucket[i] = b;
-      rows.at[i] = this.buckets[b]!.size;
-      rows.bytes[i] = end - start;
+      const block = rows.blockOf(i);
+      const r = i & (BLOCK - 1);
+      const w = r * KEY_WORDS;
+      block.keys[w] = (keys.charCodeAt(key) << 8) | keys.charCodeAt(key + 1);
+      for (let j = 1; j < KEY_WORDS; j++) block.keys[w + j] = hex8(keys, key + 2 + 8 * (j - 1));
+      const b = this.bucketFor(block.keys[w]! * 16 + (block.keys[w + 1]! >>> 28));
+      block.bucket[r] = b;
+      block.at[r] = this.buckets[b]!.size;
+      block.bytes[r] = end - start;
       this.gather(b, batch, start, end);
       start = end + 1;
     }
@@ -173,11 +179,15 @@ export class Staging {
     this.keys = new Uint32Array(total * KEY_WORDS);
     let n = 0;
     for (const r of rows) {
-      this.bucket.set(r.bucket.subarray(0, r.count), n);
-      this.at.set(r.at.subarray(0, r.count), n);
-      this.bytes.set(r.bytes.subarray(0, r.count), n);
-      this.keys.set(r.keys.subarray(0, r.count * KEY_WORDS), n * KEY_WORDS);
-      n += r.count;
+      for (const [k, block] of r.blocks.entries()) {
+        const length = Math.min(BLOCK, r.count - k * BLOCK);
+        this.bucket.set(block.bucket.subarray(0, length), n);
+        this.at.set(block.at.subarray(0, length), n);
+        this.bytes.set(block.bytes.subarray(0, length), n);
+        this.keys.set(block.keys.subarray(0, length * KEY_WORDS), n * KEY_WORDS);
+        n += length;
+      }
+      r.blocks = []; // let go as soon as copied
     }
     this.readers = [];
   }
