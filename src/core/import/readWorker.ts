@@ -1,10 +1,10 @@
 // Worker-thread entry of an import's read side (readRows.ts): parsing, checking and building the
 // vectors are most of an import's CPU time, so they run here while the main thread writes; staged
 // input has two of these, each over its own share of the input (readShares.ts). Messages to the
-// parent: 'ready' once loaded, then RowBatch objects, then (when workerData.build) { columns }: where
-// in workerData.spillPath the dataset's vectors over the accepted rows are, in arrival order
-// (vectorSpill.ts), then 'done' or { error }. At most IN_FLIGHT batches are sent before the parent acknowledges one
-// ('ack'), so memory stays bounded when the writer is slower than the reader.
+// parent: 'ready' once loaded, then RowBatch objects, then (when workerData.build) { columns }:
+// where in workerData.spillPath the dataset's vectors over the accepted rows are, in arrival order
+// (vectorSpill.ts), then 'done' or { error }. At most IN_FLIGHT batches are sent before the parent
+// acknowledges one ('ack'), so memory stays bounded when the writer is slower than the reader.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ColumnSet } from '../dataset/columnSet';
 import { VectorSpill, type SpilledColumn } from '../dataset/vectorSpill';
