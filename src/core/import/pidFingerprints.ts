@@ -27,20 +27,22 @@ export function pidFingerprint(a: number, b: number, c: number, d: number): numb
 // MurmurHash3 (x86, 32-bit) of four words: every input bit reaches every output bit, so PIDs with
 // a structure (counting up, differing in one digit) spread like random ones.
 function murmur(a: number, b: number, c: number, d: number, seed: number): number {
-  let h = seed;
-  for (const word of [a, b, c, d]) {
-    let k = Math.imul(word, 0xcc9e2d51);
-    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  }
+  let h = step(step(step(step(seed, a), b), c), d);
   h ^= 16;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   return h ^ (h >>> 16);
+}
+
+/** One word into the hash (no array per call: this runs for every row). */
+function step(h: number, word: number): number {
+  let k = Math.imul(word, 0xcc9e2d51);
+  k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+  h ^= k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
 }
 
 /** Whether sorted fingerprints hold two equal neighbours (sorts `fingerprints` in place). */
