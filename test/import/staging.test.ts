@@ -1,7 +1,7 @@
-// The staging file (staging.ts) on its own: rows from two readers, one of them past a block of
-// 65,536 rows, with PIDs that come back (some under another state). dedupe() keeps the row read
-// last of each PID, order() gives the rest in (STATE, PID) order, and text() and stateOf() give
-// each row back as it came.
+// The staging file (staging.ts) on its own: rows from two readers, 75,000 in all, with PIDs that
+// come back (some under another state). dedupe() keeps the row read last of each PID, order()
+// gives the arrival of each of the rest in (STATE, PID) order, and records() the rows themselves
+// in the same order, as they came.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ it('keeps the row read last of each PID and gives the rest back in (STATE, PID) 
   const rows = Array.from({ length: 75_000 }, (_, i) => {
     const state = STATE_CODES[(i * 7) % STATE_CODES.length]!;
     const pid = pidOf((i % 60_000) * 7919);
-    return { reader: i < 70_000 ? 0 : 1, state, pid, json: JSON.stringify([state, pid, i, 'é'.repeat(i % 5)]) };
+    return { reader: i < 70_000 ? 0 : 1, arrival: i, state, pid, json: JSON.stringify([state, pid, i, 'é'.repeat(i % 5)]) };
   });
   const staging = new Staging(join(dir, 'staging'));
   try {
@@ -32,9 +32,11 @@ it('keeps the row read last of each PID and gives the rest back in (STATE, PID) 
     expect(staging.dedupe()).toEqual({ replaced: 15_000, records: 60_000 });
     const last = new Map(rows.map((r) => [r.pid, r]));
     const expected = [...last.values()].sort((a, b) => (a.state + a.pid < b.state + b.pid ? -1 : 1));
-    const order = staging.order();
-    expect(Array.from(order, (a) => staging.text(a))).toEqual(expected.map((r) => r.json));
-    expect(Array.from(order, (a) => staging.stateOf(a))).toEqual(expected.map((r) => r.state));
+    const order = new Uint32Array(60_000);
+    staging.order(order);
+    expect(Array.from(order)).toEqual(expected.map((r) => r.arrival));
+    expect([...staging.records()]).toEqual(expected.map((r) => ({ state: r.state, text: r.json })));
+    expect(() => staging.order(new Uint32Array(59_999))).toThrow(/more records/i);
   } finally {
     staging.dispose();
   }

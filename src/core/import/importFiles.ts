@@ -236,23 +236,22 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       writerColumns = undefined;
       // Shared with the worker that puts the vectors in this order while the records are written.
       const order = new Uint32Array(new SharedArrayBuffer(records * 4));
-      order.set(staging.order());
+      staging.order(order);
       // (Rare) a column that cannot be merged exactly is built again from the staged records
       // once they are written (see below); the others are merged.
       const rebuild = [...byField].filter(([, parts]) => needsRebuild(parts, replaced > 0)).map(([field]) => field);
       finalOrder = startFinalOrder({ fields: [...byField].filter(([field]) => !rebuild.includes(field)), order, outPath: spillPath('final') });
       writer = new DatasetWriter(out, metadata);
-      for (let p = 0; p < order.length; ) {
-        for (const end = Math.min(order.length, p + RUN_LENGTH); p < end; p++) {
-          const arrival = order[p]!;
-          writer.appendText(staging.stateOf(arrival), null, staging.text(arrival)); // sorted by staging.order()
-        }
+      for (const { state, text } of staging.records()) {
+        writer.appendText(state, null, text); // in (STATE, PID) order: the staging sorted them
+        if (writer.count % RUN_LENGTH !== 0 && writer.count !== records) continue;
         written = writer.count;
         await yieldToEventLoop(); // lets a cancel (or a signal handler) in
         if (signal?.aborted) throw cancelled();
         report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsToWrite: records, rowsPerSecond: rate(written, writeStarted) });
       }
-      const rebuilt = rebuild.map((field) => buildStringColumn(field, staging.fieldValues(field, order)));
+      if (writer.count !== records) throw new Error(`${writer.count} records were written of ${records} staged.`);
+      const rebuilt = rebuild.map((field) => buildStringColumn(field, staging.fieldValues(field)));
       const ordered = await finalOrder.columns;
       finalColumns = (function* () {
         yield* rebuilt;

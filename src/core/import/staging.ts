@@ -3,15 +3,18 @@
 // file is read; then the duplicates are dropped (the row read last wins) and the records go to the
 // dataset in order.
 //
-// The record texts go to a flat file beside the target, appended as they arrive, with no index
-// to keep up (~1 µs a row, where a SQLite table with a (STATE, PID) index cost ~10 µs of the thread
-// that also receives the rows). Rows are grouped on the way into buckets, one per STATE and first
-// hex digit of the PID, each gathered in memory and written as a chunk when full: in (STATE, PID)
-// order the buckets come one after the other, so writing the dataset reads the file one bucket at
-// a time (a few large reads, not one read a record, which cost ~5 µs each). What stays in memory
-// is ~36 bytes a row: where its text is, and its key (STATE, PID) packed in five 32-bit words for
-// the sort. The file is temporary (deleted when the import ends, however it ends) and never
-// synced: a crash leaves it to the next import's clean-up (leftovers.ts).
+// Rows go to a flat file beside the target, appended as they arrive, with no index to keep up
+// (~1 µs a row, where a SQLite table with a (STATE, PID) index cost ~10 µs of the thread that also
+// receives the rows). They are grouped on the way into buckets, one per STATE and first hex digit
+// of the PID; in (STATE, PID) order the buckets come one after the other. A bucket has two streams,
+// each gathered in memory and written as a chunk when full: its rows' headers (where the row came
+// from, its key, its text's length: HEADER_WORDS words) and their texts. Nothing of a row stays in
+// memory but its PID's fingerprint (8 bytes, to tell whether any PID came twice): the keys are
+// read back and sorted one bucket at a time, first to give the final order of every row (for the
+// vectors) and then again to write the records, reading the file one bucket at a time (a few large
+// reads, not one a record, which cost ~5 µs each). The file is temporary (deleted when the import
+// ends, however it ends) and never synced: a crash leaves it to the next import's clean-up
+// (leftovers.ts).
 //
 // Rows come from one or more readers (reading threads, each over a contiguous share of the input);
 // each reader's rows are numbered in the order they arrive, and all rows ("arrivals") by reader,
@@ -19,72 +22,63 @@
 // always a later row.
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { hex8, pidFingerprint, repeats } from './pidFingerprints';
+import { hex8, PidFingerprints } from './pidFingerprints';
 import { KEY_LENGTH } from './readRows';
 
-/** Words of a key: STATE's two character codes, then the PID's 128 bits as four words. */
+/** A row's header: reader, number within the reader, key (STATE's two character codes, then the PID's 128 bits as four words), text bytes. */
+const HEADER_WORDS = 8;
+const READER = 0;
+const NUMBER = 1;
+const KEY = 2;
 const KEY_WORDS = 5;
+const LENGTH = 7;
+const HEADER_BYTES = HEADER_WORDS * 4;
 const NEWLINE = 10;
-/** A bucket's rows are gathered up to this many bytes before they are written as one chunk. */
-const CHUNK_BYTES = 32 * 1024;
+/** A bucket's texts are gathered up to this many bytes before they are written as one chunk. */
+const TEXT_CHUNK_BYTES = 32 * 1024;
+/** Its headers, up to this many (816 buckets at most: their buffers stay small). */
+const HEADER_CHUNK_BYTES = 4 * 1024;
 
-/** Rows a block of ReaderRows holds: 2^BLOCK_BITS. */
-const BLOCK_BITS = 16;
-const BLOCK = 1 << BLOCK_BITS;
-
-/** Where a block's rows are: their bucket, place in it, length, and key. */
-interface RowBlock {
-  bucket: Uint16Array;
-  /** Where each row's text starts among its bucket's bytes (a Float64: a bucket may pass 4 GB). */
-  at: Float64Array;
-  bytes: Uint32Array;
-  keys: Uint32Array;
-}
-
-/**
- * One reader's rows, in arrival order, in blocks of BLOCK rows: arrays that doubled as they grew
- * would hold up to twice what the rows need, and three times while one is copied to the next.
- */
-class ReaderRows {
-  count = 0;
-  blocks: RowBlock[] = [];
-
-  /** The block of row `i` (the next row, or one before it). */
-  blockOf(i: number): RowBlock {
-    const b = i >>> BLOCK_BITS;
-    if (b === this.blocks.length)
-      this.blocks.push({ bucket: new Uint16Array(BLOCK), at: new Float64Array(BLOCK), bytes: new Uint32Array(BLOCK), keys: new Uint32Array(BLOCK * KEY_WORDS) });
-    return this.blocks[b]!;
-  }
-}
-
-/** The rows of one STATE and first PID digit: their texts one after the other, written in chunks. */
-interface Bucket {
-  /** Bytes of the bucket so far (written and gathered). */
-  size: number;
+/** Bytes of one stream of a bucket, gathered in memory and written to the file in chunks. */
+class Stream {
+  size = 0;
   /** Where each written chunk is in the file, and its length: [at, length, at, length, ...]. */
-  chunks: number[];
+  chunks: number[] = [];
   gathered: Buffer | undefined;
-  used: number;
+  used = 0;
+  constructor(readonly chunkBytes: number) {}
+}
+
+/** The rows of one STATE and first PID digit. */
+interface Bucket {
+  /** STATE's two character codes and the digit, as one number: buckets sort as their keys do. */
+  id: number;
+  rows: number;
+  headers: Stream;
+  texts: Stream;
+}
+
+/** One bucket read back: its rows' headers, their texts one after the other, and where each starts. */
+interface LoadedBucket {
+  headers: Uint32Array;
+  texts: Buffer;
+  textAt: Float64Array;
 }
 
 export class Staging {
   private readonly fd: number;
   private size = 0;
-  private readers: ReaderRows[] = [];
   private readonly buckets: Bucket[] = [];
   private readonly bucketOf = new Map<number, number>();
   private batch = Buffer.alloc(1 << 20);
-  // After end(): every row by arrival number.
-  private bucket = new Uint16Array(0);
-  private at = new Float64Array(0);
-  private bytes = new Uint32Array(0);
-  private keys = new Uint32Array(0);
+  private readonly header = new Uint32Array(HEADER_WORDS);
+  private readonly counts: number[] = [];
+  private readonly pids = new PidFingerprints();
+  private ended = false;
+  /** After the input ends: the first arrival number of each reader's rows. */
+  private bases: number[] = [];
+  /** After dedupe(), when a PID came twice: the arrivals a later row of their PID replaces. */
   private dropped: Uint8Array | undefined;
-  private counts: number[] | undefined;
-  // The bucket read back last (texts are asked for in (STATE, PID) order: one bucket after another).
-  private loaded = -1;
-  private loadedBytes = Buffer.alloc(0);
   private closed = false;
 
   constructor(readonly path: string) {
@@ -97,99 +91,87 @@ export class Staging {
    * escapes inside a text), `keys` their keys (readRows.ts: STATE then PID, KEY_LENGTH each).
    */
   add(reader: number, keys: string, json: string, count: number): void {
+    if (this.ended) throw new Error('The staging input has ended.');
     if (count === 0) return;
-    const rows = (this.readers[reader] ??= new ReaderRows());
+    while (this.counts.length <= reader) this.counts.push(0);
     const length = Buffer.byteLength(json);
     if (length > this.batch.length) this.batch = Buffer.alloc(Math.max(length, this.batch.length * 2));
     const batch = this.batch;
     batch.write(json, 0, length, 'utf8');
+    const header = this.header;
+    const headerBytes = new Uint8Array(header.buffer);
     let start = 0;
-    for (let k = 0, i = rows.count; k < count; k++, i++) {
+    for (let k = 0; k < count; k++) {
       const end = k === count - 1 ? length : batch.indexOf(NEWLINE, start);
       if (end < 0) throw new Error(`A staged batch holds fewer than ${count} records.`);
       const key = k * KEY_LENGTH;
-      const block = rows.blockOf(i);
-      const r = i & (BLOCK - 1);
-      const w = r * KEY_WORDS;
-      block.keys[w] = (keys.charCodeAt(key) << 8) | keys.charCodeAt(key + 1);
-      for (let j = 1; j < KEY_WORDS; j++) block.keys[w + j] = hex8(keys, key + 2 + 8 * (j - 1));
-      const b = this.bucketFor(block.keys[w]! * 16 + (block.keys[w + 1]! >>> 28));
-      block.bucket[r] = b;
-      block.at[r] = this.buckets[b]!.size;
-      block.bytes[r] = end - start;
-      this.gather(b, batch, start, end);
+      header[READER] = reader;
+      header[NUMBER] = this.counts[reader]!++;
+      header[KEY] = (keys.charCodeAt(key) << 8) | keys.charCodeAt(key + 1);
+      for (let j = 1; j < KEY_WORDS; j++) header[KEY + j] = hex8(keys, key + 2 + 8 * (j - 1));
+      header[LENGTH] = end - start;
+      this.pids.add(keys, key + 2);
+      const bucket = this.bucketFor(header[KEY]! * 16 + (header[KEY + 1]! >>> 28));
+      bucket.rows++;
+      this.gather(bucket.headers, headerBytes, 0, HEADER_BYTES);
+      this.gather(bucket.texts, batch, start, end);
       start = end + 1;
     }
-    rows.count += count;
   }
 
-  private bucketFor(id: number): number {
+  private bucketFor(id: number): Bucket {
     let b = this.bucketOf.get(id);
     if (b === undefined) {
       b = this.buckets.length;
       this.bucketOf.set(id, b);
-      this.buckets.push({ size: 0, chunks: [], gathered: undefined, used: 0 });
+      this.buckets.push({ id, rows: 0, headers: new Stream(HEADER_CHUNK_BYTES), texts: new Stream(TEXT_CHUNK_BYTES) });
     }
-    return b;
+    return this.buckets[b]!;
   }
 
-  private gather(b: number, source: Buffer, start: number, end: number): void {
-    const bucket = this.buckets[b]!;
+  private gather(stream: Stream, source: Uint8Array, start: number, end: number): void {
     const length = end - start;
-    if (bucket.used + length > CHUNK_BYTES) this.writeChunk(bucket);
-    if (length > CHUNK_BYTES) this.writeBytes(bucket, source, start, end);
+    if (stream.used + length > stream.chunkBytes) this.writeChunk(stream);
+    if (length > stream.chunkBytes) this.writeBytes(stream, source, start, end);
     else {
-      bucket.gathered ??= Buffer.allocUnsafe(CHUNK_BYTES);
-      source.copy(bucket.gathered, bucket.used, start, end);
-      bucket.used += length;
+      stream.gathered ??= Buffer.allocUnsafe(stream.chunkBytes);
+      stream.gathered.set(source.subarray(start, end), stream.used);
+      stream.used += length;
     }
-    bucket.size += length;
+    stream.size += length;
   }
 
-  private writeChunk(bucket: Bucket): void {
-    if (bucket.used === 0) return;
-    this.writeBytes(bucket, bucket.gathered!, 0, bucket.used);
-    bucket.used = 0;
+  private writeChunk(stream: Stream): void {
+    if (stream.used === 0) return;
+    this.writeBytes(stream, stream.gathered!, 0, stream.used);
+    stream.used = 0;
   }
 
-  private writeBytes(bucket: Bucket, source: Buffer, start: number, end: number): void {
+  private writeBytes(stream: Stream, source: Uint8Array, start: number, end: number): void {
     const length = end - start;
     for (let written = 0; written < length; ) written += writeSync(this.fd, source, start + written, length - written, this.size + written);
-    bucket.chunks.push(this.size, length);
+    stream.chunks.push(this.size, length);
     this.size += length;
   }
 
   /** Rows each reader gave, in reader order (their arrival numbers follow one another). */
   get readerCounts(): number[] {
-    return this.counts ?? Array.from(this.readers, (r) => r?.count ?? 0);
+    return [...this.counts];
   }
 
-  /** Ends the input: every bucket written out, every row numbered by arrival, over the readers one after the other. */
+  /** Ends the input: every bucket written out, the buckets in (STATE, PID digit) order. */
   private end(): void {
+    if (this.ended) return;
+    this.ended = true;
     for (const bucket of this.buckets) {
-      this.writeChunk(bucket);
-      bucket.gathered = undefined;
-    }
-    this.counts = this.readerCounts;
-    const rows = this.readers.filter((r) => r !== undefined);
-    const total = rows.reduce((sum, r) => sum + r.count, 0);
-    this.bucket = new Uint16Array(total);
-    this.at = new Float64Array(total);
-    this.bytes = new Uint32Array(total);
-    this.keys = new Uint32Array(total * KEY_WORDS);
-    let n = 0;
-    for (const r of rows) {
-      for (const [k, block] of r.blocks.entries()) {
-        const length = Math.min(BLOCK, r.count - k * BLOCK);
-        this.bucket.set(block.bucket.subarray(0, length), n);
-        this.at.set(block.at.subarray(0, length), n);
-        this.bytes.set(block.bytes.subarray(0, length), n);
-        this.keys.set(block.keys.subarray(0, length * KEY_WORDS), n * KEY_WORDS);
-        n += length;
+      for (const stream of [bucket.headers, bucket.texts]) {
+        this.writeChunk(stream);
+        stream.gathered = undefined;
       }
-      r.blocks = []; // let go as soon as copied
     }
-    this.readers = [];
+    this.buckets.sort((a, b) => a.id - b.id);
+    let sum = 0;
+    this.bases = this.counts.map((n) => ((sum += n), sum - n));
   }
 
   /**
@@ -198,70 +180,123 @@ export class Staging {
    */
   dedupe(): { replaced: number; records: number } {
     this.end();
-    const total = this.bytes.length;
-    const keys = this.keys;
+    const total = this.counts.reduce((sum, n) => sum + n, 0);
     // Most imports repeat no PID: sorted fingerprints say so at a fraction of the cost of sorting
-    // the rows by PID, which is done only when two of them are equal (pidFingerprints.ts).
-    const fingerprints = new Float64Array(total);
-    for (let i = 0, w = 0; i < total; i++, w += KEY_WORDS) fingerprints[i] = pidFingerprint(keys[w + 1]!, keys[w + 2]!, keys[w + 3]!, keys[w + 4]!);
-    if (!repeats(fingerprints)) return { replaced: 0, records: total };
+    // every row's PID, which is done only when two of them are equal (pidFingerprints.ts).
+    if (!this.pids.mayRepeat()) return { replaced: 0, records: total };
+    // Every row's PID and arrival, read back from the headers (the one time all keys are in memory).
+    const pids = new Uint32Array(total * 4);
+    const arrivals = new Uint32Array(total);
+    let n = 0;
+    for (const bucket of this.buckets) {
+      const { headers } = this.load(bucket, false);
+      for (let h = 0; h < headers.length; h += HEADER_WORDS, n++) {
+        arrivals[n] = this.arrivalOf(headers, h);
+        pids.set(headers.subarray(h + KEY + 1, h + KEY + KEY_WORDS), n * 4);
+      }
+    }
     // By PID, then arrival: the last of each run of one PID is the row that stays.
-    const byPid = sortArrivals(Uint32Array.from({ length: total }, (_, i) => i), keys, 1);
+    const byPid = Uint32Array.from({ length: total }, (_, i) => i).sort((a, b) => {
+      for (let j = 0; j < 4; j++) {
+        const d = pids[a * 4 + j]! - pids[b * 4 + j]!;
+        if (d !== 0) return d;
+      }
+      return arrivals[a]! - arrivals[b]!;
+    });
     const dropped = (this.dropped = new Uint8Array(total));
     let replaced = 0;
     for (let i = 0; i + 1 < total; i++) {
-      const a = byPid[i]! * KEY_WORDS;
-      const b = byPid[i + 1]! * KEY_WORDS;
-      if (keys[a + 1] === keys[b + 1] && keys[a + 2] === keys[b + 2] && keys[a + 3] === keys[b + 3] && keys[a + 4] === keys[b + 4]) {
-        dropped[byPid[i]!] = 1;
+      const a = byPid[i]! * 4;
+      const b = byPid[i + 1]! * 4;
+      if (pids[a] === pids[b] && pids[a + 1] === pids[b + 1] && pids[a + 2] === pids[b + 2] && pids[a + 3] === pids[b + 3]) {
+        dropped[arrivals[byPid[i]!]!] = 1;
         replaced++;
       }
     }
     return { replaced, records: total - replaced };
   }
 
-  /** After dedupe(): the arrival number of the record at each position in (STATE, PID) order. */
-  order(): Uint32Array {
+  /** After dedupe(): fills `into` with the arrival number of the record at each position in (STATE, PID) order. */
+  order(into: Uint32Array): void {
+    let p = 0;
+    for (const bucket of this.buckets) {
+      const { headers } = this.load(bucket, false);
+      for (const h of this.sorted(headers)) {
+        if (p === into.length) throw new Error('More records are staged than the order has room for.');
+        into[p++] = this.arrivalOf(headers, h);
+      }
+    }
+    if (p !== into.length) throw new Error(`The staging holds ${p} records; ${into.length} were expected.`);
+  }
+
+  /** After dedupe(): each record's STATE and text, in (STATE, PID) order (the order order() gives). */
+  *records(): Generator<{ state: string; text: string }> {
+    for (const bucket of this.buckets) {
+      const { headers, texts, textAt } = this.load(bucket, true);
+      const key = headers[KEY]!;
+      const state = String.fromCharCode(key >>> 8, key & 0xff);
+      for (const h of this.sorted(headers)) {
+        const at = textAt[h / HEADER_WORDS]!;
+        yield { state, text: texts.toString('utf8', at, at + headers[h + LENGTH]!) };
+      }
+    }
+  }
+
+  /** One field's values (FIELDS index) of the records in (STATE, PID) order (see needsRebuild). */
+  *fieldValues(field: number): Generator<string> {
+    for (const { text } of this.records()) yield (JSON.parse(text) as string[])[field]!;
+  }
+
+  private arrivalOf(headers: Uint32Array, h: number): number {
+    return this.bases[headers[h + READER]!]! + headers[h + NUMBER]!;
+  }
+
+  /**
+   * The offsets in `headers` of a bucket's rows that stay (not replaced), sorted by PID. Within a
+   * bucket STATE is one, and after dedupe() a PID is there once.
+   */
+  private sorted(headers: Uint32Array): Uint32Array {
     const dropped = this.dropped;
-    const kept = new Uint32Array(this.bytes.length - (dropped ? dropped.reduce((sum, d) => sum + d, 0) : 0));
-    for (let i = 0, n = 0; i < this.bytes.length; i++) if (!dropped?.[i]) kept[n++] = i;
-    return sortArrivals(kept, this.keys, 0);
+    const kept = new Uint32Array(headers.length / HEADER_WORDS);
+    let n = 0;
+    for (let h = 0; h < headers.length; h += HEADER_WORDS) if (!dropped?.[this.arrivalOf(headers, h)]) kept[n++] = h;
+    return kept.subarray(0, n).sort((a, b) => {
+      for (let j = 1; j < KEY_WORDS; j++) {
+        const d = headers[a + KEY + j]! - headers[b + KEY + j]!;
+        if (d !== 0) return d;
+      }
+      return 0;
+    });
   }
 
-  stateOf(arrival: number): string {
-    const word = this.keys[arrival * KEY_WORDS]!;
-    return String.fromCharCode(word >>> 8, word & 0xff);
+  private load(bucket: Bucket, withTexts: boolean): LoadedBucket {
+    if (bucket.headers.size !== bucket.rows * HEADER_BYTES) throw new Error('A staging bucket lost track of its rows.');
+    const headers = new Uint32Array(bucket.rows * HEADER_WORDS);
+    this.readStream(bucket.headers, new Uint8Array(headers.buffer));
+    if (!withTexts) return { headers, texts: Buffer.alloc(0), textAt: new Float64Array(0) };
+    const texts = this.readStream(bucket.texts, Buffer.allocUnsafe(bucket.texts.size));
+    // The texts follow one another in arrival order, as the headers do.
+    const textAt = new Float64Array(bucket.rows);
+    for (let r = 0, at = 0; r < bucket.rows; r++) {
+      textAt[r] = at;
+      at += headers[r * HEADER_WORDS + LENGTH]!;
+    }
+    return { headers, texts, textAt };
   }
 
-  /** The record text of an arrival (asked for in (STATE, PID) order, one bucket is read at a time). */
-  text(arrival: number): string {
-    const b = this.bucket[arrival]!;
-    if (b !== this.loaded) this.load(b);
-    const at = this.at[arrival]!;
-    return this.loadedBytes.toString('utf8', at, at + this.bytes[arrival]!);
-  }
-
-  private load(b: number): void {
-    const bucket = this.buckets[b]!;
-    this.loaded = -1;
-    if (this.loadedBytes.length < bucket.size) this.loadedBytes = Buffer.allocUnsafe(Math.max(bucket.size, this.loadedBytes.length * 2));
-    let into = 0;
-    for (let c = 0; c < bucket.chunks.length; c += 2) {
-      const at = bucket.chunks[c]!;
-      const length = bucket.chunks[c + 1]!;
+  private readStream<T extends Uint8Array>(stream: Stream, into: T): T {
+    let to = 0;
+    for (let c = 0; c < stream.chunks.length; c += 2) {
+      const at = stream.chunks[c]!;
+      const length = stream.chunks[c + 1]!;
       for (let read = 0; read < length; ) {
-        const n = readSync(this.fd, this.loadedBytes, into + read, length - read, at + read);
+        const n = readSync(this.fd, into, to + read, length - read, at + read);
         if (n === 0) throw new Error('The staging file is shorter than what was written to it.');
         read += n;
       }
-      into += length;
+      to += length;
     }
-    this.loaded = b;
-  }
-
-  /** One field's values (FIELDS index) of the records at `order` (see needsRebuild). */
-  *fieldValues(field: number, order: ArrayLike<number>): Generator<string> {
-    for (let i = 0; i < order.length; i++) yield (JSON.parse(this.text(order[i]!)) as string[])[field]!;
+    return into;
   }
 
   /** Closes the file and deletes it in the background; the promise says when it is gone. */
@@ -282,20 +317,4 @@ export class Staging {
       rmSync(this.path, { force: true });
     }
   }
-}
-
-/**
- * Sorts arrival numbers by their keys' words from `fromWord` on (0: STATE then PID; 1: PID alone),
- * then by arrival. Words are unsigned and compare as the hex digits (and state letters) they hold.
- */
-function sortArrivals(arrivals: Uint32Array, keys: Uint32Array, fromWord: number): Uint32Array {
-  return arrivals.sort((a, b) => {
-    const x = a * KEY_WORDS;
-    const y = b * KEY_WORDS;
-    for (let j = fromWord; j < KEY_WORDS; j++) {
-      const d = keys[x + j]! - keys[y + j]!;
-      if (d !== 0) return d;
-    }
-    return a - b;
-  });
 }
