@@ -4,12 +4,13 @@
 // summary, the row read last winning across the halves. A cut inside a quoted field is found and
 // the input read again on one reader. AUDIENCE_DESK_IMPORT_SPLIT_BYTES lowers the size past which
 // an input is cut, so that small files are cut too.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles, type ImportSummary } from '../../src/core/import/importFiles';
-import { countLines, planShares } from '../../src/core/import/readShares';
+import { readRows } from '../../src/core/import/readRows';
+import { countLines, planShares, wholeFiles, type FilePart } from '../../src/core/import/readShares';
 import { inspectSource } from '../../src/core/import/sourceFile';
 import { STATE_CODES } from '../../src/shared/states';
 import { dumpDataset as dump, pidOf, readRejects, tempDir } from './helpers';
@@ -67,7 +68,7 @@ function expectSame({ one, two }: { one: ImportSummary; two: ImportSummary }): v
 }
 
 describe('the cut between two readers', () => {
-  it('falls just after a line end near the middle of a plain file, never inside a gzip file', () => {
+  it('falls just after a line end near the middle of a plain file, inside a gzip file only when no file boundary is near', () => {
     splitting(true);
     for (const newline of ['\n', '\r\n', '\r']) {
       const path = write(`cut-${newline.length}-${newline.charCodeAt(0)}.csv`, mixedRows(400), newline);
@@ -80,8 +81,15 @@ describe('the cut between two readers', () => {
       if (newline === '\r') expect(text[cut]).not.toBe(0x0a);
     }
     const gz = join(dir, 'whole.csv.gz');
-    writeFileSync(gz, gzipSync([HEADER, ...mixedRows(400)].join('\n') + '\n'));
-    expect(planShares([inspectSource(gz)], 2)).toHaveLength(1);
+    const inflated = Buffer.from([HEADER, ...mixedRows(400)].join('\n') + '\n');
+    writeFileSync(gz, gzipSync(inflated));
+    // One gzip file: both readers read it whole, cut past its inflated middle.
+    const [before, after] = planShares([inspectSource(gz)], 2);
+    const at = before![0]!.inflated!.at;
+    expect(before).toEqual([{ file: 0, start: 0, end: statSync(gz).size, header: true, inflated: { at, side: 'before' } }]);
+    expect(after).toEqual([{ file: 0, start: 0, end: statSync(gz).size, header: false, inflated: { at, side: 'after' } }]);
+    expect(at / inflated.length).toBeGreaterThan(0.5);
+    expect(at / inflated.length).toBeLessThan(0.6);
     // Two gzip files: cut between them.
     const gz2 = join(dir, 'whole2.csv.gz');
     writeFileSync(gz2, gzipSync([HEADER, ...mixedRows(300)].join('\n') + '\n'));
@@ -133,6 +141,60 @@ describe('two readers import what one reader imports', () => {
     expectSame(await importBoth([g1, g2], 'gzips'));
   });
 
+  it('for one gzipped file, cut inside: each reader inflates it and finds the same cut (LF, CRLF, lone CR)', async () => {
+    for (const newline of ['\n', '\r\n', '\r']) {
+      const name = `inflated-${newline.length}-${newline.charCodeAt(0)}`;
+      const text = [HEADER, ...mixedRows(3000)].join(newline) + newline;
+      const path = join(dir, `${name}.csv.gz`);
+      writeFileSync(path, gzipSync(text));
+      splitting(true);
+      expect(planShares([inspectSource(path)], 2)[1]![0]!.inflated?.side).toBe('after');
+      const both = await importBoth([path], name);
+      expectSame(both);
+      // Rejects after the cut carry their line in the file.
+      const lines = text.split(newline);
+      const late = readRejects(both.two.rejectsPath).filter((r) => Number(r.line) > lines.length * 0.6);
+      expect(late.length).toBeGreaterThan(10);
+      for (const r of late) expect(lines[Number(r.line) - 1]).toBe(r.row.split(newline)[0]);
+    }
+  });
+
+  it('for one gzipped file, the rows before and after the cut are the rows of the whole file, each once', async () => {
+    for (const newline of ['\n', '\r\n', '\r']) {
+      const path = join(dir, `halves-${newline.length}-${newline.charCodeAt(0)}.csv.gz`);
+      writeFileSync(path, gzipSync([HEADER, ...mixedRows(2000)].join(newline) + newline));
+      splitting(true);
+      const sources = [inspectSource(path)];
+      const read = async (parts: FilePart[]): Promise<{ accepted: string[]; rejected: unknown[] }> => {
+        const accepted: string[] = [];
+        const rejected: unknown[] = [];
+        await readRows(sources, parts, (b) => {
+          if (b.json !== '') accepted.push(...b.json.split('\n'));
+          rejected.push(...b.rejects.map((r) => [r.line, r.raw]));
+        });
+        return { accepted, rejected };
+      };
+      const [before, after] = planShares(sources, 2);
+      // Reader 0 stops at a row's end (no MisalignedCut), reader 1 starts at the next row.
+      const first = await read(before!);
+      const second = await read(after!);
+      const whole = await read(wholeFiles(sources));
+      expect(first.accepted.length).toBeGreaterThan(800);
+      expect([...first.accepted, ...second.accepted]).toEqual(whole.accepted);
+      expect([...first.rejected, ...second.rejected]).toEqual(whole.rejected);
+    }
+  });
+
+  it('for a gzipped file whose trailer misstates its size (several members): still what one reader gives', async () => {
+    // gzip members one after the other inflate as one text; the trailer speaks of the last alone.
+    const rows = mixedRows(2000);
+    const path = join(dir, 'members.csv.gz');
+    writeFileSync(path, Buffer.concat([gzipSync([HEADER, ...rows.slice(0, 1990)].join('\n') + '\n'), gzipSync(rows.slice(1990).join('\n') + '\n')]));
+    splitting(true);
+    expect(planShares([inspectSource(path)], 2)).toHaveLength(2);
+    expectSame(await importBoth([path], 'members'));
+  });
+
   it('when the cut falls inside a quoted field: the file is read again on one reader', async () => {
     const rows = mixedRows(600);
     // A quoted field of many lines across the middle of the file.
@@ -147,5 +209,12 @@ describe('two readers import what one reader imports', () => {
     const both = await importBoth([path], 'quoted');
     expectSame(both);
     expect(both.two.imported).toBe(both.one.imported);
+    // The same inside a gzip file.
+    const gz = join(dir, 'quoted-middle.csv.gz');
+    writeFileSync(gz, gzipSync(text));
+    const at = planShares([inspectSource(gz)], 2)[0]![0]!.inflated!.at;
+    expect(at).toBeGreaterThan(Buffer.byteLength(text.slice(0, open)));
+    expect(at).toBeLessThan(Buffer.byteLength(text.slice(0, text.indexOf('line 399"'))));
+    expectSame(await importBoth([gz], 'quoted-gz'));
   });
 });

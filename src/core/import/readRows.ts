@@ -11,6 +11,7 @@ import { fieldIndex } from '../../shared/fields';
 import { RowReader } from './rowReader';
 import { RowChecker } from './rowRules';
 import { countLines, MisalignedCut, type FilePart } from './readShares';
+import { InflatedCut } from './inflatedCut';
 import { openText, readFailure, type SourceInfo } from './sourceFile';
 import type { RejectedRow } from './types';
 
@@ -49,19 +50,21 @@ const cancelled = (): AppError => new AppError('invalid_request', 'The import wa
  */
 export async function readRows(sources: readonly SourceInfo[], parts: readonly FilePart[], emit: BatchSink, signal?: AbortSignal, columns?: ColumnSet): Promise<void> {
   let before = 0;
-  for (const part of parts) {
-    await readPart(part, sources[part.file]!, before, emit, signal, columns);
-    before += part.end - part.start;
-  }
+  for (const part of parts) before += await readPart(part, sources[part.file]!, before, emit, signal, columns);
 }
 
-async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: number, emit: BatchSink, signal: AbortSignal | undefined, columns: ColumnSet | undefined): Promise<void> {
+/** Reads one part; says how many of the file's bytes it counts as its own (for progress). */
+async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: number, emit: BatchSink, signal: AbortSignal | undefined, columns: ColumnSet | undefined): Promise<number> {
   const fileIndex = part.file;
-  // A part that starts inside the file numbers its lines from there.
-  const firstLine = part.start === 0 ? 1 : (await countLines(info.path, part.start)) + 1;
+  const inflated = part.inflated && new InflatedCut(part.inflated.at, part.inflated.side, info.newline);
+  // A part that starts inside the file numbers its lines from there (inside a gzip file, from
+  // the line breaks its cut skipped, known once its first text comes).
+  let firstLine = part.start === 0 ? 1 : (await countLines(info.path, part.start)) + 1;
   // A part that stops inside the file must stop at a row's end (readShares.ts).
-  const cut = part.end < info.size;
-  const { file, text } = openText(info, part.start, part.end);
+  const cutAtEnd = (): boolean => (inflated ? inflated.side === 'before' && inflated.found : part.end < info.size);
+  const { file, text } = openText(info, part.start, part.end, inflated);
+  // Compressed bytes read before a gzip part's cut belong to the other reader's progress.
+  let skipped = 0;
   const checker = new RowChecker(info.map);
   const values = checker.values;
   const ready: RowBatch[] = [];
@@ -74,14 +77,15 @@ async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: numb
   function close(): void {
     batch.keys = keys.join('');
     batch.json = jsons.join('\n');
-    batch.bytesRead = shareBytesBefore + file.bytesRead;
+    batch.bytesRead = shareBytesBefore + file.bytesRead - skipped;
     ready.push(batch);
     batch = newBatch();
     keys = [];
     jsons = [];
   }
   let header = part.header;
-  const reader: RowReader = new RowReader(info.delimiter, info.newline, { line: firstLine, fileStart: part.start === 0 }, {
+  const newReader = (): RowReader => {
+   const made: RowReader = new RowReader(info.delimiter, info.newline, { line: firstLine, fileStart: part.start === 0 && inflated?.side !== 'after' }, {
     row(cells, line, utf8) {
       if (header) {
         header = false;
@@ -90,8 +94,8 @@ async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: numb
         return;
       }
       batch.read++;
-      if (!utf8) batch.rejects.push({ line, field: '', reason: 'not valid UTF-8 text', raw: reader.rawRow() });
-      else if (!checker.check(cells, reader.upperCase)) batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: reader.rawRow() });
+      if (!utf8) batch.rejects.push({ line, field: '', reason: 'not valid UTF-8 text', raw: made.rawRow() });
+      else if (!checker.check(cells, made.upperCase)) batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: made.rawRow() });
       else {
         keys.push((values[STATE] as string) + (values[PID] as string));
         jsons.push(JSON.stringify(values));
@@ -106,6 +110,10 @@ async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: numb
       if (batch.read >= BATCH_ROWS) close();
     },
   });
+    return made;
+  };
+  // The part after a gzip cut knows its first line once the cut is found, when its first text comes.
+  let reader: RowReader | undefined = inflated?.side === 'after' ? undefined : newReader();
   const chunks = text[Symbol.asyncIterator]() as AsyncIterator<string>;
   try {
     for (let ended = false; !ended; ) {
@@ -113,15 +121,21 @@ async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: numb
       try {
         const next = await chunks.next();
         ended = next.done === true;
+        if (!reader) {
+          if (ended) break; // nothing after the cut, or no cut at all
+          firstLine = inflated!.linesBefore + 1;
+          skipped = file.bytesRead;
+          reader = newReader();
+        }
         if (!ended) reader.push(next.value);
-        else if (!cut) reader.end();
+        else if (!cutAtEnd()) reader.end();
         else if (reader.pending > 0) throw new MisalignedCut();
         if (reader.pending > MAX_ROW_CHARS)
           throw new AppError('invalid_request', `${info.path}: the row starting near line ${reader.nextLine} is longer than ${MAX_ROW_CHARS / 1024 / 1024} MB; is a quote never closed?`, 'files');
       } catch (e) {
         if (signal?.aborted) throw cancelled();
         if (e instanceof MisalignedCut) throw e;
-        throw readFailure(info.path, e as NodeJS.ErrnoException, reader.nextLine);
+        throw readFailure(info.path, e as NodeJS.ErrnoException, reader?.nextLine ?? firstLine);
       }
       if (ended) close();
       // Batches wait for the end of a chunk: emit may wait (for a worker's credit), the parser cannot.
@@ -130,4 +144,6 @@ async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: numb
   } finally {
     text.destroy();
   }
+  if (!inflated) return part.end - part.start;
+  return inflated.side === 'before' ? file.bytesRead : part.end - skipped;
 }

@@ -8,6 +8,7 @@ import Papa from 'papaparse';
 import { AppError } from '../../shared/errors';
 import { fieldIndex } from '../../shared/fields';
 import { mapHeader, type HeaderMap } from './rowRules';
+import type { InflatedCut } from './inflatedCut';
 import type { Delimiter } from './types';
 
 /** How much of a file is read to find its header line (compressed bytes for gzip). */
@@ -119,15 +120,21 @@ function headInOrder(text: string, delimiter: Delimiter, newline: Newline, map: 
 
 /**
  * A file's text, decoded chunk by chunk (a character split between chunks is decoded whole); of a
- * plain file, bytes [start, end) alone (readShares.ts cuts at a line end, a character boundary).
+ * plain file, bytes [start, end) alone (readShares.ts cuts at a line end, a character boundary);
+ * of a gzip file, the inflated text before or after `cut` (inflatedCut.ts), when one is given.
  */
-export function openText(info: SourceInfo, start = 0, end = info.size): { file: ReadStream; text: Readable } {
+export function openText(info: SourceInfo, start = 0, end = info.size, cut?: InflatedCut): { file: ReadStream; text: Readable } {
   if (info.gzip && (start !== 0 || end !== info.size)) throw new Error('A gzip file is read whole.');
+  if (cut && !info.gzip) throw new Error('A plain file is cut by its byte range.');
   // createReadStream's `end` is inclusive; a part of nothing reads nothing.
   const file = createReadStream(info.path, { highWaterMark: CHUNK_BYTES, ...(info.gzip ? {} : { start, end: Math.max(start, end) - 1 }) });
   // pipeline() forwards an error of the file (or of gunzip) to the stream we read, and destroys both
   // when reading stops early.
-  const text = info.gzip ? pipeline(file, createGunzip({ chunkSize: CHUNK_BYTES }), () => undefined) : file;
+  const text = !info.gzip
+    ? file
+    : cut
+      ? pipeline(file, createGunzip({ chunkSize: CHUNK_BYTES }), cut, () => undefined)
+      : pipeline(file, createGunzip({ chunkSize: CHUNK_BYTES }), () => undefined);
   text.setEncoding('utf8');
   return { file, text };
 }
