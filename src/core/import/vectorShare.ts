@@ -1,8 +1,9 @@
 // Which thread builds which vectors of staged rows (rows not in (STATE, PID) order).
 // - Two readers (readShares.ts): each builds every vector over the rows it reads ('all'); the
 //   writing thread only stages. The two sets are merged when they are put in final order.
-// - One reader (a single gzip file, a small input): the reading thread parses, checks and
-//   serialises each row (~15 µs) and the writing thread stages it and has time left, so the
+// - One reader (a small input, or a cut that fell inside a quoted field): the reading thread
+//   parses, checks and serialises each row (~15 µs) and the writing thread stages it and has time
+//   left, so the
 //   fields are shared ('share'): the writing thread parses each staged record once (~8 µs) and
 //   builds the vectors of WRITER_SHARE of the string fields; the reading thread builds the rest,
 //   integers included. Each thread's vectors are whole (every row, in arrival order).
