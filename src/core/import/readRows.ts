@@ -85,31 +85,31 @@ async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: numb
   }
   let header = part.header;
   const newReader = (): RowReader => {
-   const made: RowReader = new RowReader(info.delimiter, info.newline, { line: firstLine, fileStart: part.start === 0 && inflated?.side !== 'after' }, {
-    row(cells, line, utf8) {
-      if (header) {
-        header = false;
-        if (cells.length !== info.header.length || cells.some((c, k) => c !== info.header[k]))
-          throw new AppError('invalid_request', `${info.path}: the header line holds a quoted line break; write the header on one line.`, 'files');
-        return;
-      }
-      batch.read++;
-      if (!utf8) batch.rejects.push({ line, field: '', reason: 'not valid UTF-8 text', raw: made.rawRow() });
-      else if (!checker.check(cells, made.upperCase)) batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: made.rawRow() });
-      else {
-        keys.push((values[STATE] as string) + (values[PID] as string));
-        jsons.push(JSON.stringify(values));
-        columns?.push(values);
-        batch.accepted++;
-      }
-      if (batch.read >= BATCH_ROWS) close();
-    },
-    broken(line, raw, reason) {
-      batch.read++;
-      batch.rejects.push({ line, field: '', reason, raw });
-      if (batch.read >= BATCH_ROWS) close();
-    },
-  });
+    const made: RowReader = new RowReader(info.delimiter, info.newline, { line: firstLine, fileStart: part.start === 0 && inflated?.side !== 'after' }, {
+      row(cells, line, utf8) {
+        if (header) {
+          header = false;
+          if (cells.length !== info.header.length || cells.some((c, k) => c !== info.header[k]))
+            throw new AppError('invalid_request', `${info.path}: the header line holds a quoted line break; write the header on one line.`, 'files');
+          return;
+        }
+        batch.read++;
+        if (!utf8) batch.rejects.push({ line, field: '', reason: 'not valid UTF-8 text', raw: made.rawRow() });
+        else if (!checker.check(cells, made.upperCase)) batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: made.rawRow() });
+        else {
+          keys.push((values[STATE] as string) + (values[PID] as string));
+          jsons.push(JSON.stringify(values));
+          columns?.push(values);
+          batch.accepted++;
+        }
+        if (batch.read >= BATCH_ROWS) close();
+      },
+      broken(line, raw, reason) {
+        batch.read++;
+        batch.rejects.push({ line, field: '', reason, raw });
+        if (batch.read >= BATCH_ROWS) close();
+      },
+    });
     return made;
   };
   // The part after a gzip cut knows its first line once the cut is found, when its first text comes.
