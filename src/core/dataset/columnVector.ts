@@ -4,7 +4,6 @@ export type VectorKind = 'u8' | 'u16' | 'u32' | 'i32' | 'f64';
 export type Vector = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
 
 export const VECTOR_TYPES = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
-const CTOR = VECTOR_TYPES;
 
 function kindFor(min: number, max: number): VectorKind {
   if (!Number.isInteger(min) || !Number.isInteger(max)) return 'f64';
@@ -87,7 +86,7 @@ export class VectorBuilder {
   }
 
   private grow(kind: VectorKind, capacity: number): void {
-    const next = new CTOR[kind](capacity);
+    const next = new VECTOR_TYPES[kind](capacity);
     next.set(this.data.subarray(0, this.length));
     this.kind = kind;
     this.data = next;
@@ -103,7 +102,7 @@ export function vectorToBlob(data: Vector): Buffer {
 }
 
 export function blobToVector(kind: VectorKind, blob: Uint8Array): Vector {
-  const Ctor = CTOR[kind];
+  const Ctor = VECTOR_TYPES[kind];
   if (!Ctor) throw new Error(`Unknown vector kind ${kind}`);
   // Copy into a fresh, aligned buffer: SQLite's blob may start at any byte offset.
   const copy = new Uint8Array(blob.byteLength);

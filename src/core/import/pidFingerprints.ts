@@ -20,7 +20,7 @@ export function hex8(text: string, at: number): number {
 }
 
 /** A 53-bit fingerprint of a PID given as its four 32-bit words (exact in a float64). */
-export function pidFingerprint(a: number, b: number, c: number, d: number): number {
+function pidFingerprint(a: number, b: number, c: number, d: number): number {
   return (murmur(a, b, c, d, 0x9747b28c) >>> 0) * 0x200000 + (murmur(a, b, c, d, 0x2545f491) >>> 11);
 }
 
@@ -45,13 +45,6 @@ function step(h: number, word: number): number {
   return (Math.imul(h, 5) + 0xe6546b64) | 0;
 }
 
-/** Whether sorted fingerprints hold two equal neighbours (sorts `fingerprints` in place). */
-export function repeats(fingerprints: Float64Array): boolean {
-  fingerprints.sort();
-  for (let i = 1; i < fingerprints.length; i++) if (fingerprints[i] === fingerprints[i - 1]) return true;
-  return false;
-}
-
 /** Rows are kept in blocks of this many: no doubling, so no spare room and no copy as they grow. */
 const BLOCK = 1 << 16;
 
@@ -73,7 +66,7 @@ export class PidFingerprints {
 
   /**
    * True when two PIDs added may be the same one: always if they are, by chance (rarely) if not.
-   * Asked once: the fingerprints are let go once gathered for the sort.
+   * Asked once: the fingerprints are let go once gathered, then sorted to compare neighbours.
    */
   mayRepeat(): boolean {
     const all = new Float64Array(this.count);
@@ -82,6 +75,8 @@ export class PidFingerprints {
     this.blocks.length = 0;
     this.used = BLOCK;
     this.count = 0;
-    return repeats(all);
+    all.sort();
+    for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) return true;
+    return false;
   }
 }
