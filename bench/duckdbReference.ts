@@ -62,7 +62,11 @@ export function whereSql(state: string, filters: Filters): string {
 export class DuckReference {
   private constructor(private readonly connection: DuckDBConnection) {}
 
-  static async load(dataset: Dataset, csvPath: string, storage: DuckStorage = { where: 'memory' }): Promise<{ duck: DuckReference; seconds: number; reused: boolean }> {
+  static async load(
+    dataset: Dataset,
+    csvPath: string,
+    storage: DuckStorage = { where: 'memory' },
+  ): Promise<{ duck: DuckReference; seconds: number; reused: boolean }> {
     const started = performance.now();
     const onDisk = storage.where !== 'memory';
     const options: Record<string, string> = storage.memoryLimit ? { memory_limit: storage.memoryLimit } : {};
@@ -71,7 +75,8 @@ export class DuckReference {
     if (onDisk && existsSync(storage.where)) {
       try {
         const reader = await connection.runAndReadAll('SELECT count(*) FROM people');
-        if (Number(reader.getRows()[0]![0]) === dataset.records) return { duck: new DuckReference(connection), seconds: (performance.now() - started) / 1000, reused: true };
+        if (Number(reader.getRows()[0]![0]) === dataset.records)
+          return { duck: new DuckReference(connection), seconds: (performance.now() - started) / 1000, reused: true };
       } catch {
         // no complete table yet: load it below
       }
@@ -81,7 +86,9 @@ export class DuckReference {
     await connection.run(`CREATE TABLE people (${FIELDS.map((f) => `"${f.name}" ${DUCK_TYPE[f.type]}`).join(', ')})`);
     for (let from = 0; from < dataset.records; from += CSV_CHUNK_RECORDS) {
       await writeCsv(dataset, csvPath, from, Math.min(dataset.records, from + CSV_CHUNK_RECORDS));
-      await connection.run(`INSERT INTO people SELECT * FROM read_csv(${literal(csvPath)}, header = true, quote = '"', escape = '"', columns = {${columns}})`);
+      await connection.run(
+        `INSERT INTO people SELECT * FROM read_csv(${literal(csvPath)}, header = true, quote = '"', escape = '"', columns = {${columns}})`,
+      );
       rmSync(csvPath, { force: true });
     }
     if (onDisk) await connection.run('CHECKPOINT');
@@ -94,16 +101,22 @@ export class DuckReference {
   }
 
   async previewPids(state: string, filters: Filters, limit: number, skip: number): Promise<string[]> {
-    const reader = await this.connection.runAndReadAll(`SELECT PID, FNAME, LNAME, CITY, STATE FROM people WHERE ${whereSql(state, filters)} ORDER BY PID LIMIT ${limit} OFFSET ${skip}`);
+    const reader = await this.connection.runAndReadAll(
+      `SELECT PID, FNAME, LNAME, CITY, STATE FROM people WHERE ${whereSql(state, filters)} ORDER BY PID LIMIT ${limit} OFFSET ${skip}`,
+    );
     return reader.getRows().map((r) => String(r[0]));
   }
 
   async searchPids(state: string, filters: Filters, limit: number, skip: number): Promise<string[]> {
-    const reader = await this.connection.runAndReadAll(`SELECT * FROM people WHERE ${whereSql(state, filters)} ORDER BY PID LIMIT ${limit} OFFSET ${skip}`);
+    const reader = await this.connection.runAndReadAll(
+      `SELECT * FROM people WHERE ${whereSql(state, filters)} ORDER BY PID LIMIT ${limit} OFFSET ${skip}`,
+    );
     return reader.getRowObjects().map((r) => String(r.PID));
   }
 
   async exportCsv(state: string, path: string): Promise<void> {
-    await this.connection.run(`COPY (SELECT * FROM people WHERE STATE = ${literal(state)} ORDER BY PID) TO ${literal(path)} (HEADER, DELIMITER ',')`);
+    await this.connection.run(
+      `COPY (SELECT * FROM people WHERE STATE = ${literal(state)} ORDER BY PID) TO ${literal(path)} (HEADER, DELIMITER ',')`,
+    );
   }
 }

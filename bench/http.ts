@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { httpLoad, type HttpResult } from './httpLoad';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '1' }, runs: { type: 'string', default: '1' }, prof: { type: 'string' }, record: { type: 'boolean', default: false }, seconds: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '1' },
+    runs: { type: 'string', default: '1' },
+    prof: { type: 'string' },
+    record: { type: 'boolean', default: false },
+    seconds: { type: 'string', default: '10' },
+  },
+});
 const datasetPath = join(import.meta.dirname, 'data', `bench-${values.rows}-${values.seed}.sqlite`);
 if (!existsSync(datasetPath)) throw new Error(`No ${datasetPath}: run npm run bench -- --rows ${values.rows} first.`);
 const results: HttpResult[] = [];
@@ -18,7 +27,9 @@ for (let run = 0; run < Number(values.runs); run++) {
   const r = await httpLoad(datasetPath, home, { seconds: Number(values.seconds), serverNodeOptions });
   rmSync(home, { recursive: true, force: true });
   results.push(r);
-  console.log(`${Math.round(r.requestsPerSecond)} requests/s, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, ${r.requests} requests; CPU ms a request: server ${r.serverCpuMsPerRequest?.toFixed(3)}, load generator ${r.loadGeneratorCpuMsPerRequest.toFixed(3)}`);
+  console.log(
+    `${Math.round(r.requestsPerSecond)} requests/s, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, ${r.requests} requests; CPU ms a request: server ${r.serverCpuMsPerRequest?.toFixed(3)}, load generator ${r.loadGeneratorCpuMsPerRequest.toFixed(3)}`,
+  );
 }
 if (values.record) {
   const path = join(import.meta.dirname, `results-${values.rows}.json`);

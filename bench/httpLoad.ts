@@ -28,10 +28,18 @@ export interface HttpLoadOptions {
 
 export async function httpLoad(datasetPath: string, home: string, options: HttpLoadOptions = {}): Promise<HttpResult> {
   const { seconds = 10, connections = 16 } = options;
-  const key = execFileSync('tsx', ['src/cli/index.ts', 'keys', 'create', '--name', 'bench', '--home', home], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  const key = execFileSync('tsx', ['src/cli/index.ts', 'keys', 'create', '--name', 'bench', '--home', home], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .at(-1)!;
   const started = performance.now();
-  const env = options.serverNodeOptions ? { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${options.serverNodeOptions}` } : process.env;
-  const child = spawn('tsx', ['src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const env = options.serverNodeOptions
+    ? { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${options.serverNodeOptions}` }
+    : process.env;
+  const child = spawn('tsx', ['src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -44,14 +52,28 @@ export async function httpLoad(datasetPath: string, home: string, options: HttpL
     });
     await fetch(`${url}/api/health`);
     const startupMs = performance.now() - started;
-    const seed = [['GENDER', ['F']], ['MARRIEDCD', ['M']], ['AGE', ['20-24', '25-29', '45-49']]];
+    const seed = [
+      ['GENDER', ['F']],
+      ['MARRIEDCD', ['M']],
+      ['AGE', ['20-24', '25-29', '45-49']],
+    ];
     const bodies = [
       ...[0, 500, 2000, 8000].map((skip) => ({ path: '/api/audiences/preview', body: { state: 'CA', limit: 50, skip, filters: seed } })),
       ...[0, 3000, 20000, 60000].map((skip) => ({ path: '/api/audiences/preview', body: { state: 'CA', limit: 50, skip } })),
       // Search at the API's default page size: a full record is ~8 KB of JSON, so page size, not
       // the engine, sets the cost of a search request (100 records = 0.8 MB; see README).
       ...[0, 5000].map((skip) => ({ path: '/api/audiences/search', body: { state: 'TX', limit: 25, skip, filters: seed.slice(0, 2) } })),
-      { path: '/api/audiences/preview', body: { state: 'NY', limit: 0, filters: [['CPI_TRAVEL_INDEX', ['5-9']], ['CT_STRMSUB_SVC1', ['Y']]] } },
+      {
+        path: '/api/audiences/preview',
+        body: {
+          state: 'NY',
+          limit: 0,
+          filters: [
+            ['CPI_TRAVEL_INDEX', ['5-9']],
+            ['CT_STRMSUB_SVC1', ['Y']],
+          ],
+        },
+      },
     ];
     const serverCpuBefore = processTreeCpuMs(child.pid!);
     const ownCpuBefore = process.cpuUsage();

@@ -20,7 +20,9 @@ function stat(pid: number): { ppid: number; ticks: number } | null {
 export function processTreeCpuMs(root: number): number | null {
   let pids: number[];
   try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+    pids = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
   } catch {
     return null;
   }

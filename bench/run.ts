@@ -18,7 +18,16 @@ import { httpLoad } from './httpLoad';
 import { summarize, timeIt, type Summary } from './stats';
 import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from './workload';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '1' }, repeat: { type: 'string', default: '15' }, duckdb: { type: 'string' }, 'duckdb-memory': { type: 'string', default: '6GB' }, 'no-http': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '1' },
+    repeat: { type: 'string', default: '15' },
+    duckdb: { type: 'string' },
+    'duckdb-memory': { type: 'string', default: '6GB' },
+    'no-http': { type: 'boolean', default: false },
+  },
+});
 const rows = Number(values.rows);
 const seed = Number(values.seed);
 const repeat = Number(values.repeat);
@@ -38,9 +47,17 @@ const openMs = performance.now() - startOpen;
 const engine = new AudienceEngine(dataset, { selectionCacheBytes: 0 });
 const warmEngine = new AudienceEngine(dataset);
 const duckOnDisk = (values.duckdb ?? (rows > 2_000_000 ? 'file' : 'memory')) === 'file';
-const duckStorage = duckOnDisk ? { where: join(dataDir, `bench-${rows}-${seed}.duckdb`), memoryLimit: values['duckdb-memory'] } : { where: 'memory' as const };
-console.log(`loading DuckDB (${duckOnDisk ? `database file, memory_limit ${duckStorage.memoryLimit}` : 'in memory'}) with the same ${dataset.records} records…`);
-const { duck, seconds: duckLoadSeconds, reused: duckReused } = await DuckReference.load(dataset, join(dataDir, `bench-${rows}-${seed}.csv`), duckStorage);
+const duckStorage = duckOnDisk
+  ? { where: join(dataDir, `bench-${rows}-${seed}.duckdb`), memoryLimit: values['duckdb-memory'] }
+  : { where: 'memory' as const };
+console.log(
+  `loading DuckDB (${duckOnDisk ? `database file, memory_limit ${duckStorage.memoryLimit}` : 'in memory'}) with the same ${dataset.records} records…`,
+);
+const {
+  duck,
+  seconds: duckLoadSeconds,
+  reused: duckReused,
+} = await DuckReference.load(dataset, join(dataDir, `bench-${rows}-${seed}.csv`), duckStorage);
 
 const request = (a: AudienceSpec, limit = 0, skip = 0) => normalizeAudienceRequest({ state: a.state, filters: a.filters, limit, skip });
 const rowsOut: Array<{ what: string; engine: Summary; duckdb: Summary }> = [];
@@ -62,23 +79,49 @@ async function compare(what: string, cases: Array<{ ours: () => unknown; theirs:
 const counts = countAudiences(warmEngine);
 for (let k = 1; k <= 5; k++) {
   const group = counts.filter((a) => a.filters.length === k);
-  await compare(`count, ${group[0]!.label}`, group.map((a) => ({ ours: () => engine.count(request(a)), theirs: () => duck.count(a.state, a.filters) })));
+  await compare(
+    `count, ${group[0]!.label}`,
+    group.map((a) => ({ ours: () => engine.count(request(a)), theirs: () => duck.count(a.state, a.filters) })),
+  );
 }
 for (const a of pagingAudiences()) {
   const total = engine.count(request(a));
-  await compare(`preview 50 at 11 skips, ${a.label} (cache off)`, spreadSkips(total, 50).map((skip) => ({ ours: () => engine.preview(request(a, 50, skip)), theirs: () => duck.previewPids(a.state, a.filters, 50, skip) })));
-  await compare(`preview 50 at 11 skips, ${a.label} (paging a cached audience)`, spreadSkips(total, 50).map((skip) => ({ ours: () => warmEngine.preview(request(a, 50, skip)), theirs: () => duck.previewPids(a.state, a.filters, 50, skip) })));
-  await compare(`search 100 full records at 11 skips, ${a.label}`, spreadSkips(total, 100).map((skip) => ({ ours: () => engine.search(request(a, 100, skip)).texts.map(storedRecordToJson), theirs: () => duck.searchPids(a.state, a.filters, 100, skip) })));
+  await compare(
+    `preview 50 at 11 skips, ${a.label} (cache off)`,
+    spreadSkips(total, 50).map((skip) => ({
+      ours: () => engine.preview(request(a, 50, skip)),
+      theirs: () => duck.previewPids(a.state, a.filters, 50, skip),
+    })),
+  );
+  await compare(
+    `preview 50 at 11 skips, ${a.label} (paging a cached audience)`,
+    spreadSkips(total, 50).map((skip) => ({
+      ours: () => warmEngine.preview(request(a, 50, skip)),
+      theirs: () => duck.previewPids(a.state, a.filters, 50, skip),
+    })),
+  );
+  await compare(
+    `search 100 full records at 11 skips, ${a.label}`,
+    spreadSkips(total, 100).map((skip) => ({
+      ours: () => engine.search(request(a, 100, skip)).texts.map(storedRecordToJson),
+      theirs: () => duck.searchPids(a.state, a.filters, 100, skip),
+    })),
+  );
 }
 
 // Export of the largest state, in a child process for a clean peak-memory figure.
 const exportOut = join(dataDir, 'export-CA.csv');
-const exported = JSON.parse(execFileSync('tsx', ['bench/exportChild.ts', datasetPath, 'CA', exportOut], { encoding: 'utf8' }).trim().split('\n').at(-1)!) as { records: number; seconds: number; maxRssMb: number };
+const exported = JSON.parse(
+  execFileSync('tsx', ['bench/exportChild.ts', datasetPath, 'CA', exportOut], { encoding: 'utf8' }).trim().split('\n').at(-1)!,
+) as { records: number; seconds: number; maxRssMb: number };
 const duckExportMs = await timeIt(() => duck.exportCsv('CA', join(dataDir, 'export-CA-duckdb.csv')));
-let sqliteCliRowsPerSecond: number | null = null;
+let sqliteCliRowsPerSecond: number | null;
 try {
   const t = performance.now();
-  execFileSync('sh', ['-c', `sqlite3 -csv ${JSON.stringify(datasetPath)} "SELECT * FROM people WHERE STATE='CA' ORDER BY _pos" > ${JSON.stringify(join(dataDir, 'export-CA-sqlite3.csv'))}`]);
+  execFileSync('sh', [
+    '-c',
+    `sqlite3 -csv ${JSON.stringify(datasetPath)} "SELECT * FROM people WHERE STATE='CA' ORDER BY _pos" > ${JSON.stringify(join(dataDir, 'export-CA-sqlite3.csv'))}`,
+  ]);
   sqliteCliRowsPerSecond = exported.records / ((performance.now() - t) / 1000);
 } catch {
   sqliteCliRowsPerSecond = null; // no sqlite3 shell on this machine
@@ -98,16 +141,47 @@ if (!values['no-http']) {
 
 const fmt = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 console.log(`\n${dataset.records} records (${(statSync(datasetPath).size / 1e9).toFixed(2)} GB file); ${repeat} runs a query; ms`);
-console.log('| workload | engine median | engine p95 | DuckDB median | DuckDB p95 | p95 ratio (engine/DuckDB) |\n|---|---|---|---|---|---|');
-for (const r of rowsOut) console.log(`| ${r.what} | ${fmt(r.engine.median)} | ${fmt(r.engine.p95)} | ${fmt(r.duckdb.median)} | ${fmt(r.duckdb.p95)} | ${(r.engine.p95 / r.duckdb.p95).toFixed(2)} |`);
+console.log(
+  '| workload | engine median | engine p95 | DuckDB median | DuckDB p95 | p95 ratio (engine/DuckDB) |\n|---|---|---|---|---|---|',
+);
+for (const r of rowsOut)
+  console.log(
+    `| ${r.what} | ${fmt(r.engine.median)} | ${fmt(r.engine.p95)} | ${fmt(r.duckdb.median)} | ${fmt(r.duckdb.p95)} | ${(r.engine.p95 / r.duckdb.p95).toFixed(2)} |`,
+  );
 const exportRate = exported.records / exported.seconds;
-console.log(`export CA to CSV: ${exported.records} records, ${Math.round(exportRate)} records/s, peak RSS ${Math.round(exported.maxRssMb)} MB (DuckDB COPY: ${Math.round(exported.records / (duckExportMs / 1000))} records/s; sqlite3 -csv: ${sqliteCliRowsPerSecond ? Math.round(sqliteCliRowsPerSecond) + ' records/s' : 'not installed'})`);
-if (http) console.log(`HTTP, 16 connections, 10 s, mixed preview/search: ${Math.round(http.requestsPerSecond)} requests/s, p99 ${http.p99Ms} ms, non-2xx ${http.non2xx}; CPU ms a request: server ${http.serverCpuMsPerRequest?.toFixed(3)}, load generator ${http.loadGeneratorCpuMsPerRequest.toFixed(3)}`);
-console.log(`generation: ${Math.round(generation.records / generation.seconds)} records/s; dataset open: ${openMs.toFixed(0)} ms; serve start-up to first answer (incl. tsx): ${http ? http.startupMs.toFixed(0) + ' ms' : 'not measured'}; DuckDB load: ${duckLoadSeconds.toFixed(1)} s${duckReused ? ' (reused its database file)' : ''}`);
+console.log(
+  `export CA to CSV: ${exported.records} records, ${Math.round(exportRate)} records/s, peak RSS ${Math.round(exported.maxRssMb)} MB (DuckDB COPY: ${Math.round(exported.records / (duckExportMs / 1000))} records/s; sqlite3 -csv: ${sqliteCliRowsPerSecond ? Math.round(sqliteCliRowsPerSecond) + ' records/s' : 'not installed'})`,
+);
+if (http)
+  console.log(
+    `HTTP, 16 connections, 10 s, mixed preview/search: ${Math.round(http.requestsPerSecond)} requests/s, p99 ${http.p99Ms} ms, non-2xx ${http.non2xx}; CPU ms a request: server ${http.serverCpuMsPerRequest?.toFixed(3)}, load generator ${http.loadGeneratorCpuMsPerRequest.toFixed(3)}`,
+  );
+console.log(
+  `generation: ${Math.round(generation.records / generation.seconds)} records/s; dataset open: ${openMs.toFixed(0)} ms; serve start-up to first answer (incl. tsx): ${http ? http.startupMs.toFixed(0) + ' ms' : 'not measured'}; DuckDB load: ${duckLoadSeconds.toFixed(1)} s${duckReused ? ' (reused its database file)' : ''}`,
+);
 
-writeFileSync(join(import.meta.dirname, `results-${rows}.json`), JSON.stringify({
-  rows: dataset.records, repeat, duckdb: duckOnDisk ? `persistent database file, memory_limit ${duckStorage.memoryLimit}` : 'in memory', measuredAt: new Date().toISOString(), workloads: rowsOut,
-  export: { ...exported, recordsPerSecond: exportRate, duckdbRecordsPerSecond: exported.records / (duckExportMs / 1000), sqlite3RecordsPerSecond: sqliteCliRowsPerSecond },
-  http, duckdbLoadSeconds: duckReused ? null : duckLoadSeconds, generationRecordsPerSecond: generation.records / generation.seconds, datasetOpenMs: openMs,
-}, null, 2) + '\n');
+writeFileSync(
+  join(import.meta.dirname, `results-${rows}.json`),
+  JSON.stringify(
+    {
+      rows: dataset.records,
+      repeat,
+      duckdb: duckOnDisk ? `persistent database file, memory_limit ${duckStorage.memoryLimit}` : 'in memory',
+      measuredAt: new Date().toISOString(),
+      workloads: rowsOut,
+      export: {
+        ...exported,
+        recordsPerSecond: exportRate,
+        duckdbRecordsPerSecond: exported.records / (duckExportMs / 1000),
+        sqlite3RecordsPerSecond: sqliteCliRowsPerSecond,
+      },
+      http,
+      duckdbLoadSeconds: duckReused ? null : duckLoadSeconds,
+      generationRecordsPerSecond: generation.records / generation.seconds,
+      datasetOpenMs: openMs,
+    },
+    null,
+    2,
+  ) + '\n',
+);
 dataset.close();

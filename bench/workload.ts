@@ -21,10 +21,40 @@ export function countAudiences(engine: AudienceEngine): AudienceSpec[] {
     const homeowner = String(engine.valueCounts({ state, filters: [] }, fieldIndex('HOMEOWNERC'), 1)[0]?.value ?? 'H');
     const sets: Array<[string, Filters]> = [
       ['1 filter: GENDER', [['GENDER', ['F']]]],
-      ['2 filters: GENDER, MARRIEDCD', [['GENDER', ['F']], ['MARRIEDCD', ['M']]]],
-      ['3 filters: seed (GENDER, MARRIEDCD, AGE bands)', [['GENDER', ['F']], ['MARRIEDCD', ['M']], ['AGE', ['20-24', '25-29', '45-49']]]],
-      ['4 filters: CPI band, CT flag, MS N+, HOMEOWNERC', [['CPI_TRAVEL_INDEX', ['5-9']], ['CT_STRMSUB_SVC1', ['Y']], ['MS_BOOKS', ['2+']], ['HOMEOWNERC', [homeowner]]]],
-      ['5 filters: ZIP list, AGE, GENDER, CT flag, CPI', [['ZIP', topZips], ['AGE', ['65+']], ['GENDER', ['M']], ['CT_POLITICAL_PARTYAFF_IND', ['Y']], ['CPI_PETS_DOGS_INDEX', ['3-9']]]],
+      [
+        '2 filters: GENDER, MARRIEDCD',
+        [
+          ['GENDER', ['F']],
+          ['MARRIEDCD', ['M']],
+        ],
+      ],
+      [
+        '3 filters: seed (GENDER, MARRIEDCD, AGE bands)',
+        [
+          ['GENDER', ['F']],
+          ['MARRIEDCD', ['M']],
+          ['AGE', ['20-24', '25-29', '45-49']],
+        ],
+      ],
+      [
+        '4 filters: CPI band, CT flag, MS N+, HOMEOWNERC',
+        [
+          ['CPI_TRAVEL_INDEX', ['5-9']],
+          ['CT_STRMSUB_SVC1', ['Y']],
+          ['MS_BOOKS', ['2+']],
+          ['HOMEOWNERC', [homeowner]],
+        ],
+      ],
+      [
+        '5 filters: ZIP list, AGE, GENDER, CT flag, CPI',
+        [
+          ['ZIP', topZips],
+          ['AGE', ['65+']],
+          ['GENDER', ['M']],
+          ['CT_POLITICAL_PARTYAFF_IND', ['Y']],
+          ['CPI_PETS_DOGS_INDEX', ['3-9']],
+        ],
+      ],
     ];
     for (const [label, filters] of sets) out.push({ label, state, filters });
   }
@@ -35,7 +65,15 @@ export function countAudiences(engine: AudienceEngine): AudienceSpec[] {
 export function pagingAudiences(): AudienceSpec[] {
   return [
     { label: 'CA, no filters', state: 'CA', filters: [] },
-    { label: 'CA, seed filters', state: 'CA', filters: [['GENDER', ['F']], ['MARRIEDCD', ['M']], ['AGE', ['20-24', '25-29', '45-49']]] },
+    {
+      label: 'CA, seed filters',
+      state: 'CA',
+      filters: [
+        ['GENDER', ['F']],
+        ['MARRIEDCD', ['M']],
+        ['AGE', ['20-24', '25-29', '45-49']],
+      ],
+    },
   ];
 }
 

@@ -65,7 +65,12 @@ describe('normalizeAudienceRequest', () => {
       field: 'AGE',
       index: 7,
       kind: 'integer',
-      bands: [{ lo: 25, hi: 29 }, { lo: 65, hi: Infinity }, { lo: 40, hi: 40 }, { lo: 33, hi: 33 }],
+      bands: [
+        { lo: 25, hi: 29 },
+        { lo: 65, hi: Infinity },
+        { lo: 40, hi: 40 },
+        { lo: 33, hi: 33 },
+      ],
     });
     for (const bad of ['30-20', 'abc', '-5', '2.5', '1-2-3', '', ' 5', 2.5, -1])
       expect(failure({ state: 'CA', filters: [['AGE', [bad]]] }).field).toBe('AGE');
@@ -78,10 +83,28 @@ describe('normalizeAudienceRequest', () => {
   });
 
   it('gives the same cache key whatever the order of filters and values', () => {
-    const a = normalizeAudienceRequest({ state: 'ca', filters: [['GENDER', ['M', 'F']], ['AGE', ['20-24', '65+']]] });
-    const b = normalizeAudienceRequest({ state: 'CA', filters: [['AGE', ['65+', '20-24']], ['gender', ['f', 'm']]] });
+    const a = normalizeAudienceRequest({
+      state: 'ca',
+      filters: [
+        ['GENDER', ['M', 'F']],
+        ['AGE', ['20-24', '65+']],
+      ],
+    });
+    const b = normalizeAudienceRequest({
+      state: 'CA',
+      filters: [
+        ['AGE', ['65+', '20-24']],
+        ['gender', ['f', 'm']],
+      ],
+    });
     expect(audienceKey(a)).toBe(audienceKey(b));
-    const c = normalizeAudienceRequest({ state: 'CA', filters: [['AGE', ['65+']], ['gender', ['f', 'm']]] });
+    const c = normalizeAudienceRequest({
+      state: 'CA',
+      filters: [
+        ['AGE', ['65+']],
+        ['gender', ['f', 'm']],
+      ],
+    });
     expect(audienceKey(c)).not.toBe(audienceKey(a));
   });
 });

@@ -20,7 +20,11 @@ function documentedHouseholdRow(): string[] {
   const doc = readFileSync(new URL('audience-query-service.md', SPEC_DIR), 'utf8');
   const line = doc.split('\n').find((l) => l.startsWith('| HOMEOWNERC'));
   expect(line, 'the interface document lists the HOMEOWNERC ... LANGUAGECD row').toBeDefined();
-  return line!.split('|')[1]!.replace(/\(`M` or `S`\)/, '').split(',').map((s) => s.trim());
+  return line!
+    .split('|')[1]!
+    .replace(/\(`M` or `S`\)/, '')
+    .split(',')
+    .map((s) => s.trim());
 }
 
 describe('field catalog', () => {

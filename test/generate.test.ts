@@ -58,7 +58,12 @@ describe('generateRecords', () => {
     FIELDS.forEach((f, i) => {
       for (const r of records) {
         const v = r[i];
-        const ok = f.type === 'string' ? typeof v === 'string' : f.type === 'integer' ? Number.isInteger(v) : typeof v === 'number' && Number.isFinite(v);
+        const ok =
+          f.type === 'string'
+            ? typeof v === 'string'
+            : f.type === 'integer'
+              ? Number.isInteger(v)
+              : typeof v === 'number' && Number.isFinite(v);
         if (!ok) throw new Error(`${f.name} = ${JSON.stringify(v)} is not ${f.type}`);
       }
     });
@@ -67,18 +72,50 @@ describe('generateRecords', () => {
   it('keeps text upper case and identifiers in their documented shapes', () => {
     FIELDS.forEach((f, i) => {
       if (f.type !== 'string') return;
-      for (const r of records) if ((r[i] as string) !== (r[i] as string).toUpperCase()) throw new Error(`${f.name} not upper case: ${r[i]}`);
+      for (const r of records)
+        if ((r[i] as string) !== (r[i] as string).toUpperCase()) throw new Error(`${f.name} not upper case: ${r[i]}`);
     });
     const shapes: Record<string, RegExp> = {
-      PID: /^[0-9A-F]{32}$/, HHID: /^[0-9A-F]{96}$/, GENDER: /^[FM]$/, DOB: /^(19|20)\d\d(0[1-9]|1[0-2])$/, ADDRID: /^\d+$/,
-      HOUSE: /^\d+$/, ZIP: /^\d{5}$/, Z4: /^\d{4}$/, DPC: /^\d{2}$/, CRTE: /^[CR]\d{3}$/, DPV: /^[YSD]$/, VACANT: /^[YN]$/,
-      STATECD: /^\d{2}$/, CNTYCD: /^\d{3}$/, CENSUSTRACT: /^\d{6}$/, CENSUSBLCK: /^[1-9]\d{3}$/, CBSA: /^(\d{5})?$/, MSA: /^(\d{4})?$/,
-      CNTYSIZECD: /^[ABCD]$/, GEOLEVEL: /^[BTZ]$/, PHONE: /^(\d{10})?$/, PHONE2: /^(\d{10})?$/, PHONE3: /^(\d{10})?$/,
-      DNC: /^Y?$/, DNC2: /^Y?$/, DNC3: /^Y?$/, MARRIEDCD: /^[MS]$/, YRBLD: /^((19|20)\d\d)?$/, SUFFIX: /^(|JR|SR|II|III|IV)$/,
-      MNAME: /^[A-Z]*$/, FNAME: /^[A-Z]+$/, LNAME: /^[A-Z]+$/, CITY: /^[A-Z0-9][A-Z0-9 .'-]*$/, INTERNAL7: /^[A-Z]$/, INTERNAL9: /^[A-Z]$/,
+      PID: /^[0-9A-F]{32}$/,
+      HHID: /^[0-9A-F]{96}$/,
+      GENDER: /^[FM]$/,
+      DOB: /^(19|20)\d\d(0[1-9]|1[0-2])$/,
+      ADDRID: /^\d+$/,
+      HOUSE: /^\d+$/,
+      ZIP: /^\d{5}$/,
+      Z4: /^\d{4}$/,
+      DPC: /^\d{2}$/,
+      CRTE: /^[CR]\d{3}$/,
+      DPV: /^[YSD]$/,
+      VACANT: /^[YN]$/,
+      STATECD: /^\d{2}$/,
+      CNTYCD: /^\d{3}$/,
+      CENSUSTRACT: /^\d{6}$/,
+      CENSUSBLCK: /^[1-9]\d{3}$/,
+      CBSA: /^(\d{5})?$/,
+      MSA: /^(\d{4})?$/,
+      CNTYSIZECD: /^[ABCD]$/,
+      GEOLEVEL: /^[BTZ]$/,
+      PHONE: /^(\d{10})?$/,
+      PHONE2: /^(\d{10})?$/,
+      PHONE3: /^(\d{10})?$/,
+      DNC: /^Y?$/,
+      DNC2: /^Y?$/,
+      DNC3: /^Y?$/,
+      MARRIEDCD: /^[MS]$/,
+      YRBLD: /^((19|20)\d\d)?$/,
+      SUFFIX: /^(|JR|SR|II|III|IV)$/,
+      MNAME: /^[A-Z]*$/,
+      FNAME: /^[A-Z]+$/,
+      LNAME: /^[A-Z]+$/,
+      CITY: /^[A-Z0-9][A-Z0-9 .'-]*$/,
+      INTERNAL7: /^[A-Z]$/,
+      INTERNAL9: /^[A-Z]$/,
     };
-    for (const [name, shape] of Object.entries(shapes)) for (const v of col(name)) if (!shape.test(String(v))) throw new Error(`${name} = ${v}`);
-    for (const f of FIELDS) if (/^INTERNAL\d*$/.test(f.name) && !['INTERNAL7', 'INTERNAL9'].includes(f.name)) expect(new Set(col(f.name))).toEqual(new Set(['']));
+    for (const [name, shape] of Object.entries(shapes))
+      for (const v of col(name)) if (!shape.test(String(v))) throw new Error(`${name} = ${v}`);
+    for (const f of FIELDS)
+      if (/^INTERNAL\d*$/.test(f.name) && !['INTERNAL7', 'INTERNAL9'].includes(f.name)) expect(new Set(col(f.name))).toEqual(new Set(['']));
     expect(share(col('MNAME'), (v) => String(v).length === 1)).toBeGreaterThan(0.4);
     expect(share(col('SUFFIX'), (v) => v === '')).toBeGreaterThan(0.95);
     for (const r of records) if (r[at('SUFFIX')] !== '') expect(r[at('GENDER')]).toBe('M');
@@ -87,16 +124,43 @@ describe('generateRecords', () => {
   it('keeps scores, flags and census values in their documented ranges', () => {
     FIELDS.forEach((f, i) => {
       const values = records.map((r) => r[i]);
-      if (f.group === 'interest_index') expect(values.every((v) => (v as number) >= 0 && (v as number) <= 9), f.name).toBe(true);
+      if (f.group === 'interest_index')
+        expect(
+          values.every((v) => (v as number) >= 0 && (v as number) <= 9),
+          f.name,
+        ).toBe(true);
       if (f.group === 'mail_order_score') {
-        expect(values.every((v) => (v as number) >= 0 && (v as number) <= 20), f.name).toBe(true);
-        expect(share(values, (v) => v === 0), f.name).toBeGreaterThan(0.4);
+        expect(
+          values.every((v) => (v as number) >= 0 && (v as number) <= 20),
+          f.name,
+        ).toBe(true);
+        expect(
+          share(values, (v) => v === 0),
+          f.name,
+        ).toBeGreaterThan(0.4);
       }
-      if (f.group === 'behaviour_flag') expect(values.every((v) => v === 'Y' || v === ''), f.name).toBe(true);
-      if (f.group === 'census' && f.name.startsWith('CENSPCT_')) expect(values.every((v) => (v as number) >= 0 && (v as number) <= 100), f.name).toBe(true);
+      if (f.group === 'behaviour_flag')
+        expect(
+          values.every((v) => v === 'Y' || v === ''),
+          f.name,
+        ).toBe(true);
+      if (f.group === 'census' && f.name.startsWith('CENSPCT_'))
+        expect(
+          values.every((v) => (v as number) >= 0 && (v as number) <= 100),
+          f.name,
+        ).toBe(true);
     });
     // Flag rates differ from field to field, and no field is all one value.
-    const flagRates = FIELDS.flatMap((f, i) => (f.group === 'behaviour_flag' ? [share(records.map((r) => r[i]), (v) => v === 'Y')] : []));
+    const flagRates = FIELDS.flatMap((f, i) =>
+      f.group === 'behaviour_flag'
+        ? [
+            share(
+              records.map((r) => r[i]),
+              (v) => v === 'Y',
+            ),
+          ]
+        : [],
+    );
     expect(Math.min(...flagRates)).toBeGreaterThan(0.005);
     expect(Math.max(...flagRates)).toBeLessThan(0.95);
     expect(new Set(flagRates.map((r) => r.toFixed(2))).size).toBeGreaterThan(20);
@@ -106,7 +170,15 @@ describe('generateRecords', () => {
     for (const r of records) {
       const medAge = r[at('CENS_POP_MEDAGE')] as number;
       const hhSize = r[at('CENS_HH_AVGSIZE')] as number;
-      if (sum(race, r) !== 100 || sum(ages, r) !== 100 || sum(['CENSPCT_HU_OWNED', 'CENSPCT_HU_RENTED'], r) !== 100 || medAge < 18 || medAge > 65 || hhSize < 150 || hhSize > 420)
+      if (
+        sum(race, r) !== 100 ||
+        sum(ages, r) !== 100 ||
+        sum(['CENSPCT_HU_OWNED', 'CENSPCT_HU_RENTED'], r) !== 100 ||
+        medAge < 18 ||
+        medAge > 65 ||
+        hhSize < 150 ||
+        hhSize > 420
+      )
         throw new Error(`census values of ZIP ${r[at('ZIP')]} out of range`);
     }
     // Census values are the ZIP's: everyone in a ZIP agrees.
@@ -152,7 +224,28 @@ describe('generateRecords', () => {
   });
 
   it('groups people into households of 1 to 6 at one address in one state', () => {
-    const shared = ['ADDRID', 'ADDRESS', 'HOUSE', 'PREDIR', 'STREET', 'STRTYPE', 'POSTDIR', 'APTTYPE', 'APTNB', 'CITY', 'STATE', 'ZIP', 'Z4', 'LATITUDE', 'LONGITUDE', 'HHNBR', 'LOR', 'HOMEOWNERC', 'DWELLTYPE', 'EHI'].map(at);
+    const shared = [
+      'ADDRID',
+      'ADDRESS',
+      'HOUSE',
+      'PREDIR',
+      'STREET',
+      'STRTYPE',
+      'POSTDIR',
+      'APTTYPE',
+      'APTNB',
+      'CITY',
+      'STATE',
+      'ZIP',
+      'Z4',
+      'LATITUDE',
+      'LONGITUDE',
+      'HHNBR',
+      'LOR',
+      'HOMEOWNERC',
+      'DWELLTYPE',
+      'EHI',
+    ].map(at);
     const households = new Map<string, number[]>();
     records.forEach((r, i) => {
       const list = households.get(r[at('HHID')] as string) ?? [];
@@ -169,7 +262,9 @@ describe('generateRecords', () => {
       const consecutive = members[size - 1]! - members[0]! === size - 1;
       const oneAddress = members.every((m) => shared.every((i) => records[m]![i] === head[i]));
       if (size > 6 || head[at('HHNBR')] !== size || !consecutive || !oneAddress || (married !== 0 && married !== 2))
-        throw new Error(`household ${head[at('HHID')]}: size ${size}, HHNBR ${head[at('HHNBR')]}, married ${married}, consecutive ${consecutive}, one address ${oneAddress}`);
+        throw new Error(
+          `household ${head[at('HHID')]}: size ${size}, HHNBR ${head[at('HHNBR')]}, married ${married}, consecutive ${consecutive}, one address ${oneAddress}`,
+        );
       sameLast += members.filter((m) => records[m]![at('LNAME')] === head[at('LNAME')]).length;
     }
     expect(sameLast / ROWS).toBeGreaterThan(0.8);
@@ -187,7 +282,8 @@ describe('generateRecords', () => {
       });
       if (p2) expect(p1).not.toBe('');
       if (p3) expect(p2).not.toBe('');
-      for (const p of [p1, p2, p3]) if (p) expect(codes.get(r[at('STATE')] as string)!.has(p.slice(0, 3)), `${p} in ${r[at('STATE')]}`).toBe(true);
+      for (const p of [p1, p2, p3])
+        if (p) expect(codes.get(r[at('STATE')] as string)!.has(p.slice(0, 3)), `${p} in ${r[at('STATE')]}`).toBe(true);
     }
     const phone = col('PHONE');
     expect(share(phone, (v) => v !== '')).toBeGreaterThan(share(col('PHONE2'), (v) => v !== ''));
@@ -218,8 +314,14 @@ describe('generateRecords', () => {
     expect(last[0]![1] / ROWS).toBeLessThan(0.015);
     expect(last.map(([n]) => n)).toEqual(expect.arrayContaining(['JOHNSON', 'WILLIAMS', 'JONES', 'BROWN']));
     expect(new Set(col('LNAME')).size).toBeGreaterThan(10_000);
-    const male = top(records.filter((r) => r[at('GENDER')] === 'M').map((r) => r[at('FNAME')]), 5).map(([n]) => n);
-    const female = top(records.filter((r) => r[at('GENDER')] === 'F').map((r) => r[at('FNAME')]), 5).map(([n]) => n);
+    const male = top(
+      records.filter((r) => r[at('GENDER')] === 'M').map((r) => r[at('FNAME')]),
+      5,
+    ).map(([n]) => n);
+    const female = top(
+      records.filter((r) => r[at('GENDER')] === 'F').map((r) => r[at('FNAME')]),
+      5,
+    ).map(([n]) => n);
     expect(male).toEqual(expect.arrayContaining(['JAMES', 'JOHN', 'ROBERT']));
     expect(female[0]).toBe('MARY');
   });
@@ -239,7 +341,9 @@ describe('generateDataset', () => {
       try {
         expect(db.prepare('SELECT count(*) AS n FROM people').get()).toEqual({ n: 12_345 });
         expect(db.prepare('SELECT count(*) AS n FROM states').get()).toEqual({ n: 51 });
-        const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((m) => [m.key, m.value]));
+        const meta = Object.fromEntries(
+          (db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((m) => [m.key, m.value]),
+        );
         expect(meta).toMatchObject({ generator: 'audience-desk', seed: '5', rows: '12345' });
       } finally {
         db.close();

@@ -14,7 +14,21 @@ import {
   type RecordValues,
 } from '../src/core/dataset/recordFormat';
 
-const tricky = ['', 'PLAIN', 'A,B', 'SAY "HI"', 'LINE\nBREAK', 'CR\rLF\r\n', 'BACK\\SLASH', '\\"', 'ÑANDÚ 東京', '\u0001CTRL', ',', '"', ' LEADING'];
+const tricky = [
+  '',
+  'PLAIN',
+  'A,B',
+  'SAY "HI"',
+  'LINE\nBREAK',
+  'CR\rLF\r\n',
+  'BACK\\SLASH',
+  '\\"',
+  'ÑANDÚ 東京',
+  '\u0001CTRL',
+  ',',
+  '"',
+  ' LEADING',
+];
 
 describe('rendering a stored record without parsing it', () => {
   it('matches recordToCsvLine and recordToJson for generated records', () => {
@@ -36,7 +50,9 @@ describe('rendering a stored record without parsing it', () => {
         const text = JSON.stringify(values as RecordValues);
         expect(storedRecordToCsvLine(text), `${f.name} ${JSON.stringify(v)}`).toBe(recordToCsvLine(values));
         expect(storedRecordToJson(text), `${f.name} ${JSON.stringify(v)}`).toBe(recordToJson(values));
-        expect(storedRecordsToJsonBytes('[', [Buffer.from(text)], ']').toString('utf8'), `${f.name} ${JSON.stringify(v)}`).toBe(`[${recordToJson(values)}]`);
+        expect(storedRecordsToJsonBytes('[', [Buffer.from(text)], ']').toString('utf8'), `${f.name} ${JSON.stringify(v)}`).toBe(
+          `[${recordToJson(values)}]`,
+        );
         const wanted = [0, 2, 4, 18, 19];
         expect(parseStoredValues(text, wanted)).toEqual(wanted.map((k) => values[k]));
         // A text cut anywhere gives the values or nothing, never values misread from inside a string.

@@ -102,7 +102,9 @@ describe('DatasetWriter spill', () => {
 
   it('is removed when the dataset is published, and when it is abandoned', () => {
     const records = [...generateRecords(700, 5)] as RecordValues[];
-    records.sort((a, b) => (`${a[fieldIndex('STATE')]}${a[fieldIndex('PID')]}` < `${b[fieldIndex('STATE')]}${b[fieldIndex('PID')]}` ? -1 : 1));
+    records.sort((a, b) =>
+      `${a[fieldIndex('STATE')]}${a[fieldIndex('PID')]}` < `${b[fieldIndex('STATE')]}${b[fieldIndex('PID')]}` ? -1 : 1,
+    );
     const done = new DatasetWriter(join(dir, 'done.sqlite'));
     for (const r of records) done.append(r);
     expect(existsSync(`${done.tempPath}-vectors`)).toBe(true);

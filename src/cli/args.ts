@@ -6,7 +6,11 @@ export class UsageError extends Error {}
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parse(argv: string[], options: Options, positionals = 0): { values: Record<string, string | undefined>; positionals: string[] } {
+export function parse(
+  argv: string[],
+  options: Options,
+  positionals = 0,
+): { values: Record<string, string | undefined>; positionals: string[] } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: positionals > 0 });

@@ -52,7 +52,13 @@ export function isAppUrl(loc: AppLocation, url: string): boolean {
   if (!parsed) return false;
   if (onDevServer(loc)) return parsed.origin === new URL(loc.devServerUrl).origin;
   const index = new URL(APP_INDEX_URL);
-  return parsed.protocol === index.protocol && parsed.host === index.host && !parsed.username && !parsed.password && parsed.pathname === index.pathname;
+  return (
+    parsed.protocol === index.protocol &&
+    parsed.host === index.host &&
+    !parsed.username &&
+    !parsed.password &&
+    parsed.pathname === index.pathname
+  );
 }
 
 /**

@@ -100,10 +100,14 @@ function baseHeaders(): Record<string, string> {
 /** The answer to one app:// request: the file with its type and the CSP, 404 otherwise, 405 for writes. */
 export async function serveAppRequest(root: string, request: Request): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return new Response('Method not allowed', { status: 405, headers: { ...baseHeaders(), Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' } });
+    return new Response('Method not allowed', {
+      status: 405,
+      headers: { ...baseHeaders(), Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   }
   const file = resolveAppFile(root, request.url);
-  if (file === null) return new Response('Not found', { status: 404, headers: { ...baseHeaders(), 'Content-Type': 'text/plain; charset=utf-8' } });
+  if (file === null)
+    return new Response('Not found', { status: 404, headers: { ...baseHeaders(), 'Content-Type': 'text/plain; charset=utf-8' } });
   let body: Buffer;
   try {
     body = await readFileAsync(file);

@@ -26,7 +26,10 @@ export function isTrustedSender(event: IpcMainInvokeEvent, win: BrowserWindow | 
   return isAppUrl(frame.url);
 }
 
-const refused = (): Envelope<never> => ({ ok: false, error: { code: 'forbidden', message: 'This caller may not use Audience Desk operations.' } });
+const refused = (): Envelope<never> => ({
+  ok: false,
+  error: { code: 'forbidden', message: 'This caller may not use Audience Desk operations.' },
+});
 
 /** Registers all channels; returns their names (each registered exactly once, or this throws). */
 export function registerIpc(ipcMain: IpcMain, options: IpcOptions): string[] {

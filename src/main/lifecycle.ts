@@ -30,7 +30,12 @@ export interface RunningApp {
 }
 
 function location(): AppLocation {
-  return { isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath, devServerUrl: process.env.ELECTRON_RENDERER_URL };
+  return {
+    isPackaged: app.isPackaged,
+    appPath: app.getAppPath(),
+    resourcesPath: process.resourcesPath,
+    devServerUrl: process.env.ELECTRON_RENDERER_URL,
+  };
 }
 
 /** The remembered dataset if it still opens, else the bundled one; without either the app says `unavailable`. */

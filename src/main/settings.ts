@@ -28,7 +28,16 @@ const VALID: { [K in keyof SettingValues]: (v: unknown) => boolean } = {
   'window.bounds': (v) => {
     const b = v as WindowBounds;
     const int = (n: unknown) => Number.isSafeInteger(n);
-    return typeof v === 'object' && v !== null && int(b.width) && int(b.height) && b.width >= 400 && b.height >= 300 && (b.x === undefined || int(b.x)) && (b.y === undefined || int(b.y));
+    return (
+      typeof v === 'object' &&
+      v !== null &&
+      int(b.width) &&
+      int(b.height) &&
+      b.width >= 400 &&
+      b.height >= 300 &&
+      (b.x === undefined || int(b.x)) &&
+      (b.y === undefined || int(b.y))
+    );
   },
   'dataset.last': (v) => v === null || (typeof v === 'string' && v.length > 0),
   'api.port': (v) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 65535,

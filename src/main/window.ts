@@ -9,7 +9,9 @@ import type { Settings, WindowBounds } from './settings';
 /** Remembered bounds, unless the screen they were on is gone (then only the size is kept). */
 function usableBounds(bounds: WindowBounds): WindowBounds {
   if (bounds.x === undefined || bounds.y === undefined) return { width: bounds.width, height: bounds.height };
-  const visible = screen.getAllDisplays().some(({ workArea: a }) => bounds.x! >= a.x - 50 && bounds.y! >= a.y - 50 && bounds.x! < a.x + a.width && bounds.y! < a.y + a.height);
+  const visible = screen
+    .getAllDisplays()
+    .some(({ workArea: a }) => bounds.x! >= a.x - 50 && bounds.y! >= a.y - 50 && bounds.x! < a.x + a.width && bounds.y! < a.y + a.height);
   return visible ? bounds : { width: bounds.width, height: bounds.height };
 }
 

@@ -77,7 +77,10 @@ export class ApiServer {
   private readonly originRules: Array<(path: string, port: number) => readonly string[]> = [];
   private port = 0;
 
-  constructor(private readonly core: Core, private readonly options: ApiServerOptions = {}) {
+  constructor(
+    private readonly core: Core,
+    private readonly options: ApiServerOptions = {},
+  ) {
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.inFlight = new InFlightLimit(options.maxInFlight);
     this.keyInFlight = new InFlightLimit(options.maxInFlightPerKey ?? DEFAULT_MAX_IN_FLIGHT_PER_KEY);
@@ -90,7 +93,8 @@ export class ApiServer {
       http: { headersTimeout: options.headersTimeoutMs ?? 10_000, connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000 },
       clientErrorHandler: answerClientError,
       // A path that is not a valid URL (e.g. `/api/%ff`) is refused by the router itself: same envelope.
-      frameworkErrors: (_error, _request, reply) => sendError(reply, new AppError('invalid_request', 'The request path is not a valid URL.')),
+      frameworkErrors: (_error, _request, reply) =>
+        sendError(reply, new AppError('invalid_request', 'The request path is not a valid URL.')),
       return503OnClosing: true,
     });
     this.installParsers();
@@ -124,7 +128,11 @@ export class ApiServer {
       const site = request.headers['sec-fetch-site'];
       const path = request.url.split('?')[0]!;
       const extra = this.originRules.flatMap((rule) => rule(path, this.port));
-      checkOrigin(typeof origin === 'string' ? origin : undefined, typeof site === 'string' ? site : undefined, extra.length ? [...allowed, ...extra] : allowed);
+      checkOrigin(
+        typeof origin === 'string' ? origin : undefined,
+        typeof site === 'string' ? site : undefined,
+        extra.length ? [...allowed, ...extra] : allowed,
+      );
       const release = this.inFlight.acquire();
       if (!release) {
         reply.header('Retry-After', '1');
@@ -223,4 +231,3 @@ export class ApiServer {
     await this.app.close();
   }
 }
-

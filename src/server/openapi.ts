@@ -19,23 +19,40 @@ export function buildOpenApiDocument(): object {
   const errors = Object.fromEntries(
     [...new Set(Object.entries(ERROR_STATUS).map(([, s]) => s))].map((status) => [
       String(status),
-      errorResponse(Object.entries(ERROR_STATUS).filter(([, s]) => s === status).map(([c]) => c).join(', ')),
+      errorResponse(
+        Object.entries(ERROR_STATUS)
+          .filter(([, s]) => s === status)
+          .map(([c]) => c)
+          .join(', '),
+      ),
     ]),
   );
   const operation = (summary: string, response: string) => ({
     summary,
     security: [{ apiKey: [] }],
     requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/AudienceRequest' } } } },
-    responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${response}` } } } }, ...errors },
+    responses: {
+      '200': { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${response}` } } } },
+      ...errors,
+    },
   });
   return {
     openapi: '3.1.0',
     info: { title: 'Audience Desk loopback API', version: '1' },
     servers: [{ url: 'http://127.0.0.1:{port}', variables: { port: { default: '0' } } }],
     paths: {
-      '/api/audiences/preview': { post: operation('Count an audience and page through compact records (ascending PID).', 'PreviewResponse') },
-      '/api/audiences/search': { post: operation('Count an audience and page through full 374-field records (ascending PID).', 'SearchResponse') },
-      '/api/health': { get: { summary: 'Liveness and record count (no key).', responses: { '200': { description: 'OK', content: JSON_TYPE }, '503': errorResponse('unavailable') } } },
+      '/api/audiences/preview': {
+        post: operation('Count an audience and page through compact records (ascending PID).', 'PreviewResponse'),
+      },
+      '/api/audiences/search': {
+        post: operation('Count an audience and page through full 374-field records (ascending PID).', 'SearchResponse'),
+      },
+      '/api/health': {
+        get: {
+          summary: 'Liveness and record count (no key).',
+          responses: { '200': { description: 'OK', content: JSON_TYPE }, '503': errorResponse('unavailable') },
+        },
+      },
       '/api/openapi.json': { get: { summary: 'This document (no key).', responses: { '200': { description: 'OK', content: JSON_TYPE } } } },
     },
     components: {
@@ -57,7 +74,11 @@ export function buildOpenApiDocument(): object {
               items: {
                 type: 'array',
                 prefixItems: [
-                  { type: 'string', enum: FIELDS.filter((f) => f.type !== 'number').map((f) => f.name), description: 'Field name, any case.' },
+                  {
+                    type: 'string',
+                    enum: FIELDS.filter((f) => f.type !== 'number').map((f) => f.name),
+                    description: 'Field name, any case.',
+                  },
                   { type: 'array', minItems: 1, maxItems: FILTER_VALUES_MAX, items: { type: ['string', 'integer'] } },
                 ],
                 minItems: 2,
@@ -98,7 +119,11 @@ export function buildOpenApiDocument(): object {
             error: {
               type: 'object',
               required: ['code', 'message'],
-              properties: { code: { type: 'string', enum: Object.keys(ERROR_STATUS) }, message: { type: 'string' }, field: { type: 'string' } },
+              properties: {
+                code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+                message: { type: 'string' },
+                field: { type: 'string' },
+              },
             },
           },
         },

@@ -15,7 +15,10 @@ interface Bucket {
 
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
-  constructor(private readonly limit: RateLimit = DEFAULT_RATE_LIMIT, private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    private readonly limit: RateLimit = DEFAULT_RATE_LIMIT,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** 0 when the request may go ahead, else the whole seconds to wait. */
   take(key: string): number {

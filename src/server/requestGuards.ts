@@ -60,7 +60,12 @@ export function loggablePath(path: string): string {
   return LOGGABLE_PATH.test(clean) ? clean : '(unrecognized path)';
 }
 
-const BAD_REQUEST_BODY = JSON.stringify({ error: { code: 'invalid_request', message: 'The request is not valid HTTP/1.1 (malformed request line or headers, or headers too large).' } });
+const BAD_REQUEST_BODY = JSON.stringify({
+  error: {
+    code: 'invalid_request',
+    message: 'The request is not valid HTTP/1.1 (malformed request line or headers, or headers too large).',
+  },
+});
 
 /**
  * Fastify's `clientErrorHandler`: what the HTTP parser refuses before any route runs. A malformed

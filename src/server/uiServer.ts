@@ -37,7 +37,10 @@ const cookieName = (port: number): string => `adk_ui_${port}`;
 /** Every rpc answer is an Envelope, refusals included (Host, Origin, body size...), with the error's HTTP status. */
 function sendEnvelopeError(reply: FastifyReply, error: unknown): void {
   const appError = toAppError(error);
-  reply.code(appError.status).type(JSON_TYPE).send(JSON.stringify({ ok: false, error: appError.toBody().error }));
+  reply
+    .code(appError.status)
+    .type(JSON_TYPE)
+    .send(JSON.stringify({ ok: false, error: appError.toBody().error }));
 }
 
 export async function registerUi(server: ApiServer, options: UiOptions): Promise<UiMount> {
@@ -53,12 +56,16 @@ export async function registerUi(server: ApiServer, options: UiOptions): Promise
     checkJsonContentType(request.headers['content-type']);
   };
 
-  app.post(`${RPC_PREFIX}*`, { onRequest: requireHeaderToken, errorHandler: (e, _req, reply) => sendEnvelopeError(reply, e) }, async (request, reply) => {
-    const name = (request.params as { '*': string })['*'];
-    const envelope = await dispatch(handlers, name, request.body);
-    const status = envelope.ok ? 200 : (ERROR_STATUS[envelope.error.code as ErrorCode] ?? 500);
-    reply.code(status).type(JSON_TYPE).send(JSON.stringify(envelope));
-  });
+  app.post(
+    `${RPC_PREFIX}*`,
+    { onRequest: requireHeaderToken, errorHandler: (e, _req, reply) => sendEnvelopeError(reply, e) },
+    async (request, reply) => {
+      const name = (request.params as { '*': string })['*'];
+      const envelope = await dispatch(handlers, name, request.body);
+      const status = envelope.ok ? 200 : (ERROR_STATUS[envelope.error.code as ErrorCode] ?? 500);
+      reply.code(status).type(JSON_TYPE).send(JSON.stringify(envelope));
+    },
+  );
 
   /** The page and its files: the URL's token (which then sets the cookie) or that cookie. */
   const requirePageToken = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {

@@ -39,5 +39,8 @@ export async function readStaticFile(root: string, relative: string): Promise<St
 }
 
 export function hasIndex(root: string): Promise<boolean> {
-  return stat(join(root, 'index.html')).then((s) => s.isFile(), () => false);
+  return stat(join(root, 'index.html')).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }

@@ -32,8 +32,7 @@ export interface IntBand {
 }
 
 export type NormalizedFilter =
-  | { field: string; index: number; kind: 'string'; values: string[] }
-  | { field: string; index: number; kind: 'integer'; bands: IntBand[] };
+  { field: string; index: number; kind: 'string'; values: string[] } | { field: string; index: number; kind: 'integer'; bands: IntBand[] };
 
 export interface NormalizedAudience {
   state: string;
@@ -63,8 +62,7 @@ function describeIssue(issue: z.core.$ZodIssue): AppError {
       return invalid(`"${root}" must be a whole number of 0 or more.`, root);
     case 'filters':
       if (i === undefined) return invalid('"filters" must be an array of [name, [values...]] pairs.', 'filters');
-      if (part === 1)
-        return invalid(`Filter ${Number(i) + 1} must have a non-empty array of string values.`, 'filters');
+      if (part === 1) return invalid(`Filter ${Number(i) + 1} must have a non-empty array of string values.`, 'filters');
       return invalid(`Filter ${Number(i) + 1} must be a pair [name, [values...]].`, 'filters');
     default:
       return invalid('The request must be an object with state, limit, skip and filters.');
@@ -133,16 +131,12 @@ function normalizeFilter(raw: RawFilter, position: number): NormalizedFilter {
   const index = fieldIndex(name);
   if (index < 0) {
     const near = closestFieldName(name);
-    throw invalid(
-      `Filter ${position} names an unknown field ${shown(name)}${near ? `; did you mean ${near}?` : '.'}`,
-      'filters',
-    );
+    throw invalid(`Filter ${position} names an unknown field ${shown(name)}${near ? `; did you mean ${near}?` : '.'}`, 'filters');
   }
   const def = FIELDS[index]!;
   if (values.length === 0 || values.length > FILTER_VALUES_MAX)
     throw invalid(`Filter on ${def.name} must have between 1 and ${FILTER_VALUES_MAX} values.`, def.name);
-  if (def.type === 'number')
-    throw invalid(`${def.name} cannot be filtered by equality; a geographic filter does not exist yet.`, def.name);
+  if (def.type === 'number') throw invalid(`${def.name} cannot be filtered by equality; a geographic filter does not exist yet.`, def.name);
   if (def.type === 'integer') {
     return { field: def.name, index, kind: 'integer', bands: values.map((v) => parseIntBand(def.name, v)) };
   }
@@ -164,7 +158,10 @@ export function normalizeAudienceRequest(body: unknown): NormalizedAudience {
   const { state, limit, skip, filters = [] } = parsed.data;
   if (!isStateCode(state))
     throw invalid(`Unknown state ${shown(state)}: use a two-letter USPS code of one of the 50 states or DC.`, 'state');
-  for (const [key, value] of [['limit', limit], ['skip', skip]] as const) {
+  for (const [key, value] of [
+    ['limit', limit],
+    ['skip', skip],
+  ] as const) {
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0))
       throw invalid(`"${key}" must be a whole number of 0 or more.`, key);
   }
@@ -180,7 +177,14 @@ export function normalizeAudienceRequest(body: unknown): NormalizedAudience {
 /** A stable text for an audience's state and filters: the key of result caches. */
 export function audienceKey(a: Pick<NormalizedAudience, 'state' | 'filters'>): string {
   const parts = a.filters
-    .map((f) => (f.kind === 'string' ? `${f.index}=s:${JSON.stringify(f.values)}` : `${f.index}=i:${f.bands.map((b) => `${b.lo}-${b.hi}`).sort().join(',')}`))
+    .map((f) =>
+      f.kind === 'string'
+        ? `${f.index}=s:${JSON.stringify(f.values)}`
+        : `${f.index}=i:${f.bands
+            .map((b) => `${b.lo}-${b.hi}`)
+            .sort()
+            .join(',')}`,
+    )
     .sort();
   return `${a.state}|${parts.join('&')}`;
 }

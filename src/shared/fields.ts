@@ -6,14 +6,7 @@ import { FIELD_ROWS } from './fieldRows';
 
 export type FieldType = 'string' | 'integer' | 'number';
 export type FieldGroup =
-  | 'identity'
-  | 'household'
-  | 'cluster'
-  | 'mail_order_score'
-  | 'interest_index'
-  | 'behaviour_flag'
-  | 'census'
-  | 'reserved';
+  'identity' | 'household' | 'cluster' | 'mail_order_score' | 'interest_index' | 'behaviour_flag' | 'census' | 'reserved';
 
 export interface FieldDef {
   readonly name: string;

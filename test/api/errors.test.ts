@@ -35,9 +35,18 @@ describe('error envelope and codes', () => {
     const { info, key } = api.core.keys.create('soon revoked');
     api.core.keys.revoke(info.id);
     const bodies = [];
-    const keyHeaders: Array<Record<string, string>> = [{}, { 'x-api-key': 'adk_' + 'A'.repeat(43) }, { 'x-api-key': key }, { 'x-api-key': 'short' }];
+    const keyHeaders: Array<Record<string, string>> = [
+      {},
+      { 'x-api-key': 'adk_' + 'A'.repeat(43) },
+      { 'x-api-key': key },
+      { 'x-api-key': 'short' },
+    ];
     for (const headers of keyHeaders) {
-      const res = await fetch(api.url + '/api/audiences/preview', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"state":"CA"}' });
+      const res = await fetch(api.url + '/api/audiences/preview', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"state":"CA"}',
+      });
       bodies.push(await expectError(res, 401, 'unauthorized'));
     }
     expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
@@ -59,7 +68,11 @@ describe('error envelope and codes', () => {
   });
 
   it('404 not_found and 405 method_not_allowed with Allow', async () => {
-    await expectError(await fetch(api.url + '/api/audiences/other', { method: 'POST', headers: { 'x-api-key': api.key } }), 404, 'not_found');
+    await expectError(
+      await fetch(api.url + '/api/audiences/other', { method: 'POST', headers: { 'x-api-key': api.key } }),
+      404,
+      'not_found',
+    );
     await expectError(await fetch(api.url + '/nowhere'), 404, 'not_found');
     const get = await fetch(api.url + '/api/audiences/search', { headers: { 'x-api-key': api.key } });
     expect(get.headers.get('allow')).toBe('POST');
@@ -71,7 +84,11 @@ describe('error envelope and codes', () => {
 
   it('413 payload_too_large and 415 unsupported_media_type', async () => {
     await expectError(await api.post('/api/audiences/search', 'x'.repeat(300 * 1024)), 413, 'payload_too_large');
-    await expectError(await api.post('/api/audiences/search', 'state=CA', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
+    await expectError(
+      await api.post('/api/audiences/search', 'state=CA', { 'content-type': 'application/x-www-form-urlencoded' }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('503 unavailable while no dataset is open', async () => {
@@ -97,7 +114,21 @@ describe('error envelope and codes', () => {
   });
 
   it('documents every code the server can send', () => {
-    expect(Object.keys(ERROR_STATUS)).toEqual(expect.arrayContaining(['invalid_json', 'invalid_request', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error', 'unavailable']));
+    expect(Object.keys(ERROR_STATUS)).toEqual(
+      expect.arrayContaining([
+        'invalid_json',
+        'invalid_request',
+        'unauthorized',
+        'forbidden',
+        'not_found',
+        'method_not_allowed',
+        'payload_too_large',
+        'unsupported_media_type',
+        'rate_limited',
+        'internal_error',
+        'unavailable',
+      ]),
+    );
   });
 });
 

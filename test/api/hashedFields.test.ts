@@ -46,11 +46,17 @@ describe('hashed string fields', () => {
       [['PID', [pids[0]!]]],
       [['PID', pids]],
       [['pid', [pids[1]!.toLowerCase()]]],
-      [['LNAME', [lname]], ['GENDER', ['F']]],
+      [
+        ['LNAME', [lname]],
+        ['GENDER', ['F']],
+      ],
       [['PHONE2', ['']]],
       [['PHONE2', ['', oracle.distinct('CA', 'PHONE2').at(-1) as string]]],
       [['PHONE', ['0000000000']]],
-      [['ADDRESS', [oracle.distinct('CA', 'ADDRESS')[3] as string]], ['AGE', ['18-60']]],
+      [
+        ['ADDRESS', [oracle.distinct('CA', 'ADDRESS')[3] as string]],
+        ['AGE', ['18-60']],
+      ],
     ];
     for (const filters of cases) expect(await total(filters), JSON.stringify(filters)).toBe(oracle.count('CA', filters));
     const body = (await (await api.post('/api/audiences/search', { state: 'CA', filters: [['PID', [pids[2]!]]] })).json()) as any;

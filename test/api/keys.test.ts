@@ -18,7 +18,12 @@ describe('API keys', () => {
   it('lists keys with name, prefix, creation and last use, never the secret', async () => {
     const { info, key } = api.core.keys.create('Analyst laptop');
     expect(key).toMatch(/^adk_[A-Za-z0-9_-]{43}$/);
-    expect(api.core.keys.list().find((k) => k.id === info.id)).toMatchObject({ name: 'Analyst laptop', prefix: key.slice(0, 8), lastUsedAt: null, revokedAt: null });
+    expect(api.core.keys.list().find((k) => k.id === info.id)).toMatchObject({
+      name: 'Analyst laptop',
+      prefix: key.slice(0, 8),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     expect((await api.post('/api/audiences/preview', { state: 'CA', limit: 0 }, { 'x-api-key': key })).status).toBe(200);
     expect(api.core.keys.list().find((k) => k.id === info.id)!.lastUsedAt).not.toBeNull();
     expect(JSON.stringify(api.core.keys.list())).not.toContain(key);

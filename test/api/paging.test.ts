@@ -19,7 +19,13 @@ async function total(state: string, filters: unknown[]): Promise<number> {
 describe('paging', () => {
   it.each([
     ['CA', []],
-    ['CA', [['GENDER', ['M']], ['AGE', ['25-44']]]],
+    [
+      'CA',
+      [
+        ['GENDER', ['M']],
+        ['AGE', ['25-44']],
+      ],
+    ],
     ['PA', [['MARRIEDCD', ['S']]]],
   ])('pages of %s %j are consecutive, disjoint and cover the audience in PID order', async (state, filters) => {
     const expected = oracle.pids(state as string, filters as any);

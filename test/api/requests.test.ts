@@ -26,13 +26,20 @@ describe('media type and body', () => {
     const res = await api.post('/api/audiences/preview', { state: 'CA', limit: 0 }, { 'content-type': 'application/json; charset=utf-8' });
     expect(res.status).toBe(200);
   });
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx'])('refuses %s with 415', async (type) => {
-    const res = await api.post('/api/audiences/preview', '{"state":"CA"}', { 'content-type': type });
-    expect(res.status).toBe(415);
-    expect(((await res.json()) as any).error.code).toBe('unsupported_media_type');
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx'])(
+    'refuses %s with 415',
+    async (type) => {
+      const res = await api.post('/api/audiences/preview', '{"state":"CA"}', { 'content-type': type });
+      expect(res.status).toBe(415);
+      expect(((await res.json()) as any).error.code).toBe('unsupported_media_type');
+    },
+  );
   it('refuses a request with no content type with 415', async () => {
-    const res = await fetch(api.url + '/api/audiences/preview', { method: 'POST', headers: { 'x-api-key': api.key }, body: '{"state":"CA"}' });
+    const res = await fetch(api.url + '/api/audiences/preview', {
+      method: 'POST',
+      headers: { 'x-api-key': api.key },
+      body: '{"state":"CA"}',
+    });
     expect(res.status).toBe(415);
   });
   it('refuses a body over 256 KiB with 413', async () => {
@@ -108,35 +115,75 @@ describe('filters', () => {
     expect((await preview({ state: 'FL', limit: 0, filters: [] })).body.total).toBe(oracle.count('FL'));
   });
   it('refuses more than 64 entries, malformed entries and value lists out of bounds', async () => {
-    for (const filters of [Array(65).fill(['GENDER', ['F']]), [['GENDER']], [['GENDER', 'F']], [['GENDER', []]], [['GENDER', Array(1001).fill('F')]], [[1, ['F']]], 'GENDER'])
+    for (const filters of [
+      Array(65).fill(['GENDER', ['F']]),
+      [['GENDER']],
+      [['GENDER', 'F']],
+      [['GENDER', []]],
+      [['GENDER', Array(1001).fill('F')]],
+      [[1, ['F']]],
+      'GENDER',
+    ])
       expect((await preview({ state: 'CA', filters })).body.error.code).toBe('invalid_request');
     expect((await preview({ state: 'CA', limit: 0, filters: Array(64).fill(['GENDER', ['F']]) })).status).toBe(200);
   });
   it('takes field names in any case and names an unknown one with the closest known name', async () => {
-    expect((await preview({ state: 'CA', limit: 0, filters: [['gender', ['f']]] })).body.total).toBe(oracle.count('CA', [['GENDER', ['F']]]));
+    expect((await preview({ state: 'CA', limit: 0, filters: [['gender', ['f']]] })).body.total).toBe(
+      oracle.count('CA', [['GENDER', ['F']]]),
+    );
     const r = await preview({ state: 'CA', filters: [['MARIEDCD', ['M']]] });
     expect(r.status).toBe(400);
     expect(r.body.error.message).toMatch(/MARIEDCD.*MARRIEDCD/);
   });
   it('ANDs entries, ORs values within one entry, and ANDs two entries on the same field', async () => {
     const cases: Array<Array<[string, Array<string | number>]>> = [
-      [['GENDER', ['F']], ['MARRIEDCD', ['M']], ['AGE', ['25-29', '45-49']]],
+      [
+        ['GENDER', ['F']],
+        ['MARRIEDCD', ['M']],
+        ['AGE', ['25-29', '45-49']],
+      ],
       [['GENDER', ['F', 'M']]],
-      [['AGE', ['20-40']], ['AGE', ['35-60']]],
-      [['AGE', ['30-39']], ['AGE', ['50-59']]],
-      [['CPI_TRAVEL_INDEX', ['5-9']], ['MS_BOOKS', ['1+']], ['CT_STRMSUB_SVC1', ['Y']]],
-      [['HOMEOWNERC', oracle.distinct('CA', 'HOMEOWNERC').slice(0, 2) as string[]], ['LOR', ['3+']]],
+      [
+        ['AGE', ['20-40']],
+        ['AGE', ['35-60']],
+      ],
+      [
+        ['AGE', ['30-39']],
+        ['AGE', ['50-59']],
+      ],
+      [
+        ['CPI_TRAVEL_INDEX', ['5-9']],
+        ['MS_BOOKS', ['1+']],
+        ['CT_STRMSUB_SVC1', ['Y']],
+      ],
+      [
+        ['HOMEOWNERC', oracle.distinct('CA', 'HOMEOWNERC').slice(0, 2) as string[]],
+        ['LOR', ['3+']],
+      ],
     ];
     for (const filters of cases) {
       const r = await preview({ state: 'CA', limit: 0, filters });
       expect(r.status, JSON.stringify(filters)).toBe(200);
       expect(r.body.total, JSON.stringify(filters)).toBe(oracle.count('CA', filters));
     }
-    expect((await preview({ state: 'CA', limit: 0, filters: [['AGE', ['30-39']], ['AGE', ['50-59']]] })).body.total).toBe(0);
+    expect(
+      (
+        await preview({
+          state: 'CA',
+          limit: 0,
+          filters: [
+            ['AGE', ['30-39']],
+            ['AGE', ['50-59']],
+          ],
+        })
+      ).body.total,
+    ).toBe(0);
   });
   it('matches string fields after upper-casing, and "" matches empty fields', async () => {
     const city = oracle.distinct('CA', 'CITY')[0] as string;
-    expect((await preview({ state: 'CA', limit: 0, filters: [['CITY', [city.toLowerCase()]]] })).body.total).toBe(oracle.count('CA', [['CITY', [city]]]));
+    expect((await preview({ state: 'CA', limit: 0, filters: [['CITY', [city.toLowerCase()]]] })).body.total).toBe(
+      oracle.count('CA', [['CITY', [city]]]),
+    );
     const emptyCount = oracle.count('CA', [['PHONE2', ['']]]);
     expect(emptyCount).toBeGreaterThan(0);
     expect((await preview({ state: 'CA', limit: 0, filters: [['PHONE2', ['']]] })).body.total).toBe(emptyCount);

@@ -12,7 +12,10 @@ beforeAll(() => {
   oracle = harness.oracle();
 });
 
-const FILTERS: Array<[string, string[]]> = [['GENDER', ['F']], ['AGE', ['35-64']]];
+const FILTERS: Array<[string, string[]]> = [
+  ['GENDER', ['F']],
+  ['AGE', ['35-64']],
+];
 
 describe('responses', () => {
   it('preview: exactly total and results; each result exactly pid, fname, lname, city, state; ascending PID', async () => {
@@ -51,7 +54,9 @@ describe('responses', () => {
     const s = (await (await api.post('/api/audiences/search', { state: 'OH', limit: 300, filters: FILTERS })).json()) as any;
     expect(p.total).toBe(s.total);
     expect(p.results.map((r: any) => r.pid)).toEqual(s.results.map((r: any) => r.PID));
-    expect(p.results.map((r: any) => [r.fname, r.lname, r.city, r.state])).toEqual(s.results.map((r: any) => [r.FNAME, r.LNAME, r.CITY, r.STATE]));
+    expect(p.results.map((r: any) => [r.fname, r.lname, r.city, r.state])).toEqual(
+      s.results.map((r: any) => [r.FNAME, r.LNAME, r.CITY, r.STATE]),
+    );
   });
 
   it('sends JSON with charset, Cache-Control: no-store and no CORS headers', async () => {

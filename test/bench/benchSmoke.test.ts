@@ -44,10 +44,14 @@ describe('benchmark workload', () => {
     for (const a of pagingAudiences()) {
       const total = engine.count(request(a));
       for (const skip of spreadSkips(total, 50)) {
-        expect(engine.preview(request(a, 50, skip)).results.map((r) => r.pid)).toEqual(await duck.previewPids(a.state, a.filters, 50, skip));
+        expect(engine.preview(request(a, 50, skip)).results.map((r) => r.pid)).toEqual(
+          await duck.previewPids(a.state, a.filters, 50, skip),
+        );
       }
       for (const skip of spreadSkips(total, 100)) {
-        expect(engine.search(request(a, 100, skip)).texts.map((t) => JSON.parse(t)[0])).toEqual(await duck.searchPids(a.state, a.filters, 100, skip));
+        expect(engine.search(request(a, 100, skip)).texts.map((t) => JSON.parse(t)[0])).toEqual(
+          await duck.searchPids(a.state, a.filters, 100, skip),
+        );
       }
     }
   });

@@ -21,7 +21,11 @@ let origin: string;
 beforeAll(async () => {
   await ensureBuilt();
   home = mkdtempSync(join(tmpdir(), 'audience-desk-browser-'));
-  child = spawn(join('node_modules', '.bin', 'tsx'), ['src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', home], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(
+    join('node_modules', '.bin', 'tsx'),
+    ['src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', home],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const lines = await new Promise<string>((resolve, reject) => {
     let out = '';
     let err = '';
@@ -51,7 +55,11 @@ afterAll(async () => {
 const json = async (r: Response): Promise<any> => r.json();
 
 const rpc = (op: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${api}/ui/rpc/${op}`, { method: 'POST', headers: { 'content-type': 'application/json', [RPC_TOKEN_HEADER]: token, ...headers }, body: JSON.stringify(body) });
+  fetch(`${api}/ui/rpc/${op}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [RPC_TOKEN_HEADER]: token, ...headers },
+    body: JSON.stringify(body),
+  });
 
 /** node:http, because fetch will not send a forged Host header. */
 function rawGet(path: string, headers: Record<string, string>): Promise<number> {
@@ -110,7 +118,13 @@ describe('the page', () => {
 
   it('never serves files outside the renderer folder', async () => {
     const cookie = (await fetch(ui)).headers.get('set-cookie')!.split(';')[0]!;
-    for (const path of ['/ui/..%2f..%2fpackage.json', '/ui/%2e%2e/%2e%2e/package.json', '/ui/../package.json', '/ui/.hidden', '/ui/assets/'])
+    for (const path of [
+      '/ui/..%2f..%2fpackage.json',
+      '/ui/%2e%2e/%2e%2e/package.json',
+      '/ui/../package.json',
+      '/ui/.hidden',
+      '/ui/assets/',
+    ])
       expect([400, 404]).toContain((await fetch(api + path, { headers: { cookie } })).status);
   });
 });
@@ -118,7 +132,11 @@ describe('the page', () => {
 describe('rpc', () => {
   it('answers nothing without the token header (a cookie is not enough)', async () => {
     const cookie = (await fetch(ui)).headers.get('set-cookie')!.split(';')[0]!;
-    const attempts: Array<Record<string, string>> = [{ [RPC_TOKEN_HEADER]: '' }, { [RPC_TOKEN_HEADER]: 'wrong' }, { [RPC_TOKEN_HEADER]: '', cookie }];
+    const attempts: Array<Record<string, string>> = [
+      { [RPC_TOKEN_HEADER]: '' },
+      { [RPC_TOKEN_HEADER]: 'wrong' },
+      { [RPC_TOKEN_HEADER]: '', cookie },
+    ];
     for (const headers of attempts) {
       const r = await rpc('dataset/info', {}, headers);
       expect(r.status).toBe(401);
@@ -134,7 +152,11 @@ describe('rpc', () => {
       const info = await (await rpc('dataset/info', {})).json();
       expect(info).toMatchObject({ ok: true, value: { records: inject('testRows') } });
       const filters = [['GENDER', ['F']]];
-      const r = await fetch(api + rpcPath('audience/count'), { method: 'POST', headers: { 'content-type': 'application/json', [RPC_TOKEN_HEADER]: token }, body: JSON.stringify({ state: 'CA', filters }) });
+      const r = await fetch(api + rpcPath('audience/count'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [RPC_TOKEN_HEADER]: token },
+        body: JSON.stringify({ state: 'CA', filters }),
+      });
       expect((await json(r)).value.total).toBe(oracle.count('CA', filters as never));
     } finally {
       oracle.close();
@@ -150,13 +172,21 @@ describe('rpc', () => {
       expect(r.status).toBe(404);
       expect(await r.json()).toMatchObject({ ok: false, error: { code: 'not_found' } });
     }
-    r = await fetch(`${api}/ui/rpc/dataset/info`, { method: 'POST', headers: { 'content-type': 'text/plain', [RPC_TOKEN_HEADER]: token }, body: '{}' });
+    r = await fetch(`${api}/ui/rpc/dataset/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', [RPC_TOKEN_HEADER]: token },
+      body: '{}',
+    });
     expect(r.status).toBe(415);
     expect(await r.json()).toMatchObject({ ok: false, error: { code: 'unsupported_media_type' } });
     r = await rpc('audiences/save', { name: 'x'.repeat(300 * 1024), state: 'CA', filters: [] });
     expect(r.status).toBe(413);
     expect(await r.json()).toMatchObject({ ok: false, error: { code: 'payload_too_large' } });
-    r = await fetch(`${api}/ui/rpc/dataset/info`, { method: 'POST', headers: { 'content-type': 'application/json', [RPC_TOKEN_HEADER]: token }, body: '{not json' });
+    r = await fetch(`${api}/ui/rpc/dataset/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [RPC_TOKEN_HEADER]: token },
+      body: '{not json',
+    });
     expect(r.status).toBe(400);
     expect(await r.json()).toMatchObject({ ok: false, error: { code: 'invalid_json' } });
   });

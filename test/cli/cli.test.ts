@@ -64,13 +64,29 @@ describe('cli', () => {
 
   it('export writes the audience file', async () => {
     const out = join(dir, 'out.csv');
-    const r = await cli('export', '--db', inject('datasetPath'), '--state', 'WY', '--filters', '[["GENDER",["F"]]]', '--format', 'csv', '--out', out, '--home', join(dir, 'home'));
+    const r = await cli(
+      'export',
+      '--db',
+      inject('datasetPath'),
+      '--state',
+      'WY',
+      '--filters',
+      '[["GENDER",["F"]]]',
+      '--format',
+      'csv',
+      '--out',
+      out,
+      '--home',
+      join(dir, 'home'),
+    );
     expect(r.code).toBe(0);
     expect(readFileSync(out, 'utf8').split('\r\n')[0]).toMatch(/^PID,HHID,/);
   });
 
   it('serve prints the real port for --port 0, answers, and stops cleanly on SIGTERM', async () => {
-    const child = spawn('tsx', ['src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', join(dir, 'home')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('tsx', ['src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', join(dir, 'home')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d) => {

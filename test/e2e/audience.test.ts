@@ -7,7 +7,10 @@ import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk
 
 let desk: Desk;
 const STATE = 'CA';
-const FILTERS = [['GENDER', ['F']], ['AGE', ['25-34', '35-44', '45-54']]];
+const FILTERS = [
+  ['GENDER', ['F']],
+  ['AGE', ['25-34', '35-44', '45-54']],
+];
 
 beforeAll(async () => {
   desk = await startDesk(inject('datasetPath'));
@@ -69,7 +72,9 @@ describe('audience in the browser', () => {
     await expect.poll(() => page.getByTestId('grid-range').innerText()).toContain(`of ${count(total)}`);
     await shot(page, '02-grid-deep');
 
-    const previews = desk.rpcCalls.filter((c) => c.op === 'audience/preview' && JSON.stringify(c.input.filters) === JSON.stringify(FILTERS));
+    const previews = desk.rpcCalls.filter(
+      (c) => c.op === 'audience/preview' && JSON.stringify(c.input.filters) === JSON.stringify(FILTERS),
+    );
     expect(previews.every((c) => c.input.limit === 100 && (c.input.skip as number) % 100 === 0)).toBe(true);
     expect(previews.length).toBeLessThan(Math.ceil(total / 100));
   });
@@ -102,7 +107,10 @@ describe('audience in the browser', () => {
     await row.locator('[col-id="fname"]').focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    const nextPid = await page.locator(`.ag-row[row-index="${rowIndex + 1}"] [col-id="pid"]`).first().innerText();
+    const nextPid = await page
+      .locator(`.ag-row[row-index="${rowIndex + 1}"] [col-id="pid"]`)
+      .first()
+      .innerText();
     await expect.poll(() => page.getByTestId('record-pid').innerText()).toBe(nextPid);
     await page.keyboard.press('Escape');
     await page.getByTestId('record-drawer').waitFor({ state: 'detached' });

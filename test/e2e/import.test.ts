@@ -21,7 +21,8 @@ const FNAME = fieldIndex('FNAME');
 const GENDER = fieldIndex('GENDER');
 
 /** The first `n` records of the test dataset in their stored (STATE, PID) order, as vendor CSV. */
-const csvOf = (records: RecordValues[], extra: string[] = []): string => [CSV_HEADER, ...records.map(recordToCsvLine), ...extra].join('\r\n') + '\r\n';
+const csvOf = (records: RecordValues[], extra: string[] = []): string =>
+  [CSV_HEADER, ...records.map(recordToCsvLine), ...extra].join('\r\n') + '\r\n';
 
 beforeAll(async () => {
   desk = await startDesk(inject('datasetPath'));
@@ -67,10 +68,21 @@ describe('the import screen', () => {
     await expect.poll(() => page.getByTestId('import-start').isDisabled()).toBe(false);
     const extra = page.getByTestId('import-file-vendor-extra.csv');
     expect(await extra.getByTestId('import-file-ignored').innerText()).toContain('VENDOR_ID, notes');
-    expect(await extra.getByTestId('import-file-summary').innerText()).toMatch(`4 of 6 columns map onto record fields; ${count(FIELDS.length - 4)} fields`);
+    expect(await extra.getByTestId('import-file-summary').innerText()).toMatch(
+      `4 of 6 columns map onto record fields; ${count(FIELDS.length - 4)} fields`,
+    );
     await extra.getByTestId('import-mapping').locator('summary').click();
-    expect(await extra.getByTestId('import-mapping').locator('tbody tr').allInnerTexts()).toEqual(['1\tPID\tPID', '2\tSTATE\tSTATE', '3\tGENDER\tGENDER', '4\tVENDOR_ID\tignored', '5\tMS_BOOKS\tMS_BOOKS', '6\tnotes\tignored']);
-    expect(await page.getByTestId('import-file-vendor-main.csv').getByTestId('import-file-summary').innerText()).toMatch(`${FIELDS.length} of ${FIELDS.length} columns`);
+    expect(await extra.getByTestId('import-mapping').locator('tbody tr').allInnerTexts()).toEqual([
+      '1\tPID\tPID',
+      '2\tSTATE\tSTATE',
+      '3\tGENDER\tGENDER',
+      '4\tVENDOR_ID\tignored',
+      '5\tMS_BOOKS\tMS_BOOKS',
+      '6\tnotes\tignored',
+    ]);
+    expect(await page.getByTestId('import-file-vendor-main.csv').getByTestId('import-file-summary').innerText()).toMatch(
+      `${FIELDS.length} of ${FIELDS.length} columns`,
+    );
     await shot(page, '10-import-files');
   });
 
@@ -113,7 +125,9 @@ describe('the import screen', () => {
     expect(first.FNAME).toBe('REPLACED');
     const other = searched.json.results.find((r: Record<string, unknown>) => r.PID === inFile[1]![PID]);
     expect(other).toEqual(Object.fromEntries(FIELDS.map((f, i) => [f.name, inFile[1]![i]])));
-    await expect.poll(() => text('audience-count')).toBe(count((await api(desk, 'preview', { state: await page.getByTestId('state-select').inputValue(), limit: 0 })).json.total));
+    await expect
+      .poll(() => text('audience-count'))
+      .toBe(count((await api(desk, 'preview', { state: await page.getByTestId('state-select').inputValue(), limit: 0 })).json.total));
 
     await page.getByTestId('tab-saved').click();
     await expect.poll(() => page.getByTestId('saved-list').innerText()).toContain('kept through imports');

@@ -21,7 +21,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const REQUEST = { state: 'CA', filters: [['GENDER', ['F']], ['AGE', ['18-70']]] };
+const REQUEST = {
+  state: 'CA',
+  filters: [
+    ['GENDER', ['F']],
+    ['AGE', ['18-70']],
+  ],
+};
 
 async function allSearchRecords(): Promise<any[]> {
   const out: any[] = [];
@@ -41,7 +47,12 @@ describe('export', () => {
   it('writes every record as RFC 4180 CSV equal to the search response, with the field names as header', async () => {
     const out = join(dir, 'audience.csv');
     const progress: ExportProgress[] = [];
-    const result = await exportAudience(api.core.engine, normalizeAudienceRequest(REQUEST), { format: 'csv', outPath: out, onProgress: (p) => progress.push(p), batchSize: 500 });
+    const result = await exportAudience(api.core.engine, normalizeAudienceRequest(REQUEST), {
+      format: 'csv',
+      outPath: out,
+      onProgress: (p) => progress.push(p),
+      batchSize: 500,
+    });
     const expected = await allSearchRecords();
     expect(result.records).toBe(expected.length);
     expect(expected.length).toBeGreaterThan(1000);
@@ -56,7 +67,10 @@ describe('export', () => {
   it('writes JSON Lines equal to the search response', async () => {
     const out = join(dir, 'audience.jsonl');
     await exportAudience(api.core.engine, normalizeAudienceRequest(REQUEST), { format: 'jsonl', outPath: out });
-    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual(await allSearchRecords());
   });
 
@@ -67,7 +81,10 @@ describe('export', () => {
     expect(r.records).toBe(total);
     expect((parse(readFileSync(out, 'utf8')) as string[][]).length).toBe(total + 1);
     const none = join(dir, 'none.csv');
-    await exportAudience(api.core.engine, normalizeAudienceRequest({ state: 'WY', filters: [['CITY', ['NO SUCH']]] }), { format: 'csv', outPath: none });
+    await exportAudience(api.core.engine, normalizeAudienceRequest({ state: 'WY', filters: [['CITY', ['NO SUCH']]] }), {
+      format: 'csv',
+      outPath: none,
+    });
     expect(readFileSync(none, 'utf8')).toBe(FIELD_NAMES.join(',') + '\r\n');
   });
 
@@ -88,6 +105,11 @@ describe('export', () => {
   });
 
   it('refuses an unwritable target with a clear error and leaves nothing behind', async () => {
-    await expect(exportAudience(api.core.engine, normalizeAudienceRequest({ state: 'WY' }), { format: 'csv', outPath: join(dir, 'missing-dir', 'x.csv') })).rejects.toThrow(/Cannot write the export/);
+    await expect(
+      exportAudience(api.core.engine, normalizeAudienceRequest({ state: 'WY' }), {
+        format: 'csv',
+        outPath: join(dir, 'missing-dir', 'x.csv'),
+      }),
+    ).rejects.toThrow(/Cannot write the export/);
   });
 });

@@ -17,8 +17,22 @@ afterAll(() => t.close());
 
 describe('audiences/*', () => {
   it('saves, lists, renames and deletes', async () => {
-    const saved = await t.h['audiences/save']({ name: '  Young women CA ', state: 'ca', filters: [['gender', ['F']], ['AGE', ['18-34', 65]]] });
-    expect(saved).toMatchObject({ name: 'Young women CA', state: 'CA', filters: [['GENDER', ['F']], ['AGE', ['18-34', 65]]] });
+    const saved = await t.h['audiences/save']({
+      name: '  Young women CA ',
+      state: 'ca',
+      filters: [
+        ['gender', ['F']],
+        ['AGE', ['18-34', 65]],
+      ],
+    });
+    expect(saved).toMatchObject({
+      name: 'Young women CA',
+      state: 'CA',
+      filters: [
+        ['GENDER', ['F']],
+        ['AGE', ['18-34', 65]],
+      ],
+    });
     expect(saved.createdAt).toBe(saved.updatedAt);
     expect((await t.h['audiences/list']({})).map((a) => a.name)).toContain('Young women CA');
 
@@ -50,10 +64,15 @@ describe('audiences/*', () => {
 
   it('validates names and filters before saving anything', async () => {
     const before = (await t.h['audiences/list']({})).length;
-    expect(await failure(t.h['audiences/save']({ name: '   ', state: 'CA', filters: [] }))).toMatchObject({ code: 'invalid_request', field: 'name' });
+    expect(await failure(t.h['audiences/save']({ name: '   ', state: 'CA', filters: [] }))).toMatchObject({
+      code: 'invalid_request',
+      field: 'name',
+    });
     expect(await failure(t.h['audiences/save']({ name: 'x'.repeat(101), state: 'CA', filters: [] }))).toMatchObject({ field: 'name' });
     expect(await failure(t.h['audiences/save']({ name: 'bad', state: 'QQ', filters: [] }))).toMatchObject({ field: 'state' });
-    expect(await failure(t.h['audiences/save']({ name: 'bad', state: 'CA', filters: [['NOPE', ['1']]] }))).toMatchObject({ code: 'invalid_request' });
+    expect(await failure(t.h['audiences/save']({ name: 'bad', state: 'CA', filters: [['NOPE', ['1']]] }))).toMatchObject({
+      code: 'invalid_request',
+    });
     expect(await failure(t.h['audiences/save']({ name: 'bad', state: 'CA', filters: [['AGE', ['x']]] }))).toMatchObject({ field: 'AGE' });
     expect((await t.h['audiences/list']({})).length).toBe(before);
   });
@@ -106,7 +125,12 @@ describe('keys/*', () => {
     expect(listed).toMatchObject({ name: 'analyst laptop', prefix: key.slice(0, 8), revokedAt: null });
     expect(JSON.stringify(await t.h['keys/list']({}))).not.toContain(key);
 
-    const call = () => fetch(t.api.url + '/api/audiences/preview', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{"state":"CA"}' });
+    const call = () =>
+      fetch(t.api.url + '/api/audiences/preview', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: '{"state":"CA"}',
+      });
     expect((await call()).status).toBe(200);
     expect(await t.h['keys/revoke']({ id: info.id })).toEqual({ ok: true });
     expect((await call()).status).toBe(401);

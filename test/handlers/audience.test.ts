@@ -17,7 +17,10 @@ afterAll(async () => {
   await t.close();
 });
 
-const F = [['GENDER', ['F']], ['AGE', ['25-54']]] as [string, string[]][];
+const F = [
+  ['GENDER', ['F']],
+  ['AGE', ['25-54']],
+] as [string, string[]][];
 
 describe('dataset/info', () => {
   it('describes the open dataset', async () => {
@@ -71,7 +74,12 @@ describe('audience/breakdown', () => {
     expect(labels.filter((l) => l !== '0-17')).toEqual(['18-24', '25-34', '35-44', '45-54', '55-64', '65+']);
     expect(r.values.reduce((n, v) => n + v.count, 0)).toBe(r.total);
     for (const v of r.values) {
-      expect(v.count).toBe(oracle.count('CA', [['GENDER', ['F']], ['AGE', [String(v.value)]]]));
+      expect(v.count).toBe(
+        oracle.count('CA', [
+          ['GENDER', ['F']],
+          ['AGE', [String(v.value)]],
+        ]),
+      );
     }
     expect(AGE_BANDS.at(-1)!.label).toBe('65+');
   });
@@ -97,7 +105,12 @@ describe('audience/breakdown', () => {
     const e = await failure(t.h['audience/breakdown']({ state: 'CA', filters: [], field: 'GENDR' }));
     expect(e).toMatchObject({ code: 'invalid_request', field: 'field' });
     expect(e.message).toMatch(/GENDER/);
-    expect(await failure(t.h['audience/breakdown']({ state: 'CA', filters: [], field: 'LATITUDE' }))).toMatchObject({ code: 'invalid_request' });
-    expect(await failure(t.h['audience/breakdown']({ state: 'CA', filters: [], field: 'AGE', max: 0 }))).toMatchObject({ code: 'invalid_request', field: 'max' });
+    expect(await failure(t.h['audience/breakdown']({ state: 'CA', filters: [], field: 'LATITUDE' }))).toMatchObject({
+      code: 'invalid_request',
+    });
+    expect(await failure(t.h['audience/breakdown']({ state: 'CA', filters: [], field: 'AGE', max: 0 }))).toMatchObject({
+      code: 'invalid_request',
+      field: 'max',
+    });
   });
 });

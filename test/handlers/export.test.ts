@@ -47,7 +47,14 @@ describe('export/start, export/status', () => {
     const lines = readFileSync(final.path, 'utf8').trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l).PID)).toEqual(oracle.pids('CA', filters));
     const [entry] = await t.h['audit/list']({ limit: 1 });
-    expect(entry).toMatchObject({ actor: 'UI', action: 'export', audience: { state: 'CA', filters }, records: final.total, file: final.path, outcome: 'done' });
+    expect(entry).toMatchObject({
+      actor: 'UI',
+      action: 'export',
+      audience: { state: 'CA', filters },
+      records: final.total,
+      file: final.path,
+      outcome: 'done',
+    });
     expect(t.api.core.exportJobs.wasExported(final.path)).toBe(true);
   });
 
@@ -73,7 +80,9 @@ describe('export/start, export/status', () => {
   it('refuses unknown job ids and invalid audiences', async () => {
     expect(await failure(t.h['export/status']({ id: 'nope' }))).toMatchObject({ code: 'not_found' });
     expect(await failure(t.h['export/cancel']({ id: 'nope' }))).toMatchObject({ code: 'not_found' });
-    expect(await failure(t.h['export/start']({ state: 'CA', filters: [['LATITUDE', ['1']]], format: 'csv' }))).toMatchObject({ code: 'invalid_request' });
+    expect(await failure(t.h['export/start']({ state: 'CA', filters: [['LATITUDE', ['1']]], format: 'csv' }))).toMatchObject({
+      code: 'invalid_request',
+    });
   });
 });
 
@@ -130,7 +139,9 @@ describe('export/cancel', () => {
     const audience = normalizeAudienceRequest({ state: 'CA', filters: [] });
     const path = join(t.exportDir, 'twice.csv');
     const first = jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'csv', path, actor: 'UI' });
-    expect(() => jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'csv', path, actor: 'UI' })).toThrow(/already running/);
+    expect(() => jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'csv', path, actor: 'UI' })).toThrow(
+      /already running/,
+    );
     await jobs.cancelAll();
     expect(jobs.status(first.id).status).toBe('cancelled');
   });

@@ -27,7 +27,8 @@ export async function startHandlers(datasetPath: string, extra: Partial<HandlerD
   const dialog = { answer: 'accept' as 'accept' | 'dismiss' };
   const importPick = { files: [] as string[] };
   const h = createHandlers(api.core, {
-    resolveExportPath: async (fileName, format) => (dialog.answer === 'dismiss' ? null : join(exportDir, sanitizeExportName(fileName, format))),
+    resolveExportPath: async (fileName, format) =>
+      dialog.answer === 'dismiss' ? null : join(exportDir, sanitizeExportName(fileName, format)),
     pickImportFiles: async () => ({ files: importPick.files, inbox: null }),
     apiStatus: () => ({ url: api.server.url, running: true, recent: api.server.requestLog.recent() }),
     logError: (_op, e) => errors.push(e),

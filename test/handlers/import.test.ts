@@ -63,7 +63,9 @@ describe('import/pick and import/inspect', () => {
     expect(e).toMatchObject({ code: 'forbidden', field: 'files' });
     await pick(fixture('missing-and-extra.csv'));
     // A path spelled differently that leads elsewhere is still a different file.
-    expect(await failure(t.h['import/start']({ files: [`${fixture('missing-and-extra.csv')}/../bad-rows.csv`] }))).toMatchObject({ code: 'forbidden' });
+    expect(await failure(t.h['import/start']({ files: [`${fixture('missing-and-extra.csv')}/../bad-rows.csv`] }))).toMatchObject({
+      code: 'forbidden',
+    });
     expect(await failure(t.h['import/inspect']({ files: ['/etc/passwd'] }))).toMatchObject({ code: 'forbidden' });
   });
 
@@ -105,7 +107,10 @@ describe('import/start', () => {
     const files = await pick(shuffled, fixture('missing-and-extra.csv'));
     const started = await t.h['import/start']({ files });
     expect(started).toMatchObject({ status: 'running', phase: 'reading', files, result: null });
-    expect(await failure(t.h['import/start']({ files }))).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/already running/) });
+    expect(await failure(t.h['import/start']({ files }))).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/already running/),
+    });
     expect((await t.h['import/current']({})).job?.id).toBe(started.id);
 
     const { final, seen } = await untilEnded(started.id);
@@ -152,7 +157,9 @@ describe('import/start', () => {
     expect(await currentPath()).toBe(final.result!.dataset);
     await sleep(20); // the previous dataset is closed and removed just after the switch
     expect(existsSync(before)).toBe(false);
-    expect(readdirSync(datasetsDir(t.api.core.homeDir)).sort()).toEqual([final.result!.dataset, final.result!.rejectsPath].map((p) => p.split('/').pop()).sort());
+    expect(readdirSync(datasetsDir(t.api.core.homeDir)).sort()).toEqual(
+      [final.result!.dataset, final.result!.rejectsPath].map((p) => p.split('/').pop()).sort(),
+    );
   });
 
   it('a cancel leaves the dataset in use, and nothing behind', async () => {

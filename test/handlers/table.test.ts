@@ -61,7 +61,10 @@ describe('handler table', () => {
     expect(await failure(t.h['audience/count']({ state: 'XX', filters: [] }))).toMatchObject({ code: 'invalid_request', field: 'state' });
     const e = await failure(t.h['audience/count']({ state: 'CA', filters: [['GENDR', ['F']]] }));
     expect(e.message).toMatch(/did you mean GENDER/);
-    expect(await failure(t.h['audience/count']({ state: 'CA', filters: [['AGE', ['old']]] }))).toMatchObject({ code: 'invalid_request', field: 'AGE' });
+    expect(await failure(t.h['audience/count']({ state: 'CA', filters: [['AGE', ['old']]] }))).toMatchObject({
+      code: 'invalid_request',
+      field: 'AGE',
+    });
   });
 
   it('turns unexpected failures into internal_error and reports them to logError only', async () => {

@@ -92,7 +92,13 @@ describe('vectors built in arrival order, then put in (STATE, PID) order', () =>
       const requests = [
         { state: 'CA', filters: [] },
         { state: 'WY', filters: [['GENDER', ['F']]] },
-        { state: 'TX', filters: [['GENDER', ['M']], ['AGE', ['25-29', '45-49', '60+']]] },
+        {
+          state: 'TX',
+          filters: [
+            ['GENDER', ['M']],
+            ['AGE', ['25-29', '45-49', '60+']],
+          ],
+        },
         { state: 'NY', filters: [['MARRIEDCD', ['M']]] },
         { state: 'FL', filters: [['CITY', ['MIAMI', 'OLD CITY 3']]] },
       ] as const;
@@ -132,7 +138,9 @@ describe('permuteColumn', () => {
   it('gives the column the final rows would give, or asks for it to be built again', () => {
     const limit = 40;
     const records = [...generateRecords(2000, 4)] as RecordValues[];
-    const dropped = records.slice(0, 300).map((r, i) => r.map((v, f) => (FIELDS[f]!.type === 'string' && f !== STATE && f !== PID ? `GONE ${i}` : v)));
+    const dropped = records
+      .slice(0, 300)
+      .map((r, i) => r.map((v, f) => (FIELDS[f]!.type === 'string' && f !== STATE && f !== PID ? `GONE ${i}` : v)));
     const arrival = shuffled([...records.map((r, i) => ({ r, final: true, i })), ...dropped.map((r) => ({ r, final: false, i: -1 }))], 3);
     const built = new ColumnSet(limit);
     for (const a of arrival) built.push(a.r);
@@ -147,7 +155,13 @@ describe('permuteColumn', () => {
     built.finish().forEach((column, k) => {
       if (needsRebuild([column], true)) {
         rebuilt++;
-        expect(buildStringColumn(column.field, records.map((r) => r[column.field] as string), limit)).toEqual(expected[k]);
+        expect(
+          buildStringColumn(
+            column.field,
+            records.map((r) => r[column.field] as string),
+            limit,
+          ),
+        ).toEqual(expected[k]);
       } else expect(permuteColumn([column], order, limit)).toEqual(expected[k]);
     });
     expect(rebuilt).toBeGreaterThan(0);
@@ -159,9 +173,18 @@ describe('permuteColumn', () => {
     const order = Uint32Array.from({ length: 200 }, (_, i) => (i * 3 * 7) % 600);
     const finalOf = (values: string[]): string[] => Array.from(order, (a) => values[a]!);
     const cases: Record<string, [string[], string[]]> = {
-      'two dictionaries, their union past the limit': [Array.from({ length: 300 }, (_, i) => `A${i % 37}`), Array.from({ length: 300 }, (_, i) => `B${i % 37}`)],
-      'two dictionaries sharing values': [Array.from({ length: 300 }, (_, i) => `V${i % 25}`), Array.from({ length: 300 }, (_, i) => `V${(i * 7) % 35}`)],
-      'a dictionary and a part past the limit (hashes)': [Array.from({ length: 300 }, (_, i) => `A${i % 10}`), Array.from({ length: 300 }, (_, i) => `B${i}`)],
+      'two dictionaries, their union past the limit': [
+        Array.from({ length: 300 }, (_, i) => `A${i % 37}`),
+        Array.from({ length: 300 }, (_, i) => `B${i % 37}`),
+      ],
+      'two dictionaries sharing values': [
+        Array.from({ length: 300 }, (_, i) => `V${i % 25}`),
+        Array.from({ length: 300 }, (_, i) => `V${(i * 7) % 35}`),
+      ],
+      'a dictionary and a part past the limit (hashes)': [
+        Array.from({ length: 300 }, (_, i) => `A${i % 10}`),
+        Array.from({ length: 300 }, (_, i) => `B${i}`),
+      ],
     };
     for (const [name, [first, second]] of Object.entries(cases)) {
       const parts = [buildStringColumn(CITY, first, limit), buildStringColumn(CITY, second, limit)];
@@ -171,10 +194,18 @@ describe('permuteColumn', () => {
     }
     // Integer parts of different kinds: a negative value in one, a value past 2^31 in the other.
     const ints = [Int32Array.from({ length: 300 }, (_, i) => i - 5), Uint32Array.from({ length: 300 }, (_, i) => i * 16_000_000)];
-    const column = (data: Int32Array | Uint32Array, kind: 'i32' | 'u32') => ({ field: AGE, encoding: 'value' as const, kind, data, dict: null });
+    const column = (data: Int32Array | Uint32Array, kind: 'i32' | 'u32') => ({
+      field: AGE,
+      encoding: 'value' as const,
+      kind,
+      data,
+      dict: null,
+    });
     const merged = permuteColumn([column(ints[0]!, 'i32'), column(ints[1]!, 'u32')], order);
     const values = Array.from(order, (a) => (a < 300 ? ints[0]![a]! : ints[1]![a - 300]!));
     expect(Array.from(merged.data)).toEqual(values);
-    expect(merged.kind).toBe(values.some((v) => v < 0) && values.some((v) => v > 0x7fffffff) ? 'f64' : values.some((v) => v < 0) ? 'i32' : 'u32');
+    expect(merged.kind).toBe(
+      values.some((v) => v < 0) && values.some((v) => v > 0x7fffffff) ? 'f64' : values.some((v) => v < 0) ? 'i32' : 'u32',
+    );
   });
 });

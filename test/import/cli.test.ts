@@ -16,7 +16,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'import', ...args], { encoding: 'utf8' });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'import', ...args], {
+      encoding: 'utf8',
+    });
     return { code: 0, stdout, stderr };
   } catch (e: any) {
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
@@ -27,7 +29,15 @@ describe('cli import', () => {
   it('prints the summary as the last stdout line and reports unknown columns once on stderr', async () => {
     const out = join(dir, 'cli.sqlite');
     const rejects = join(dir, 'cli-rejects.csv');
-    const r = await cli(fixture('comma-bom-crlf.csv'), fixture('missing-and-extra.csv'), fixture('bad-rows.csv'), '--out', out, '--rejects', rejects);
+    const r = await cli(
+      fixture('comma-bom-crlf.csv'),
+      fixture('missing-and-extra.csv'),
+      fixture('bad-rows.csv'),
+      '--out',
+      out,
+      '--rejects',
+      rejects,
+    );
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!);
     expect(Object.keys(summary)).toEqual(['read', 'imported', 'rejected', 'replaced', 'seconds']);

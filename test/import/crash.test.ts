@@ -25,7 +25,8 @@ function recordsHash(path: string): string {
   const db = new Database(path, { readonly: true });
   try {
     const hash = createHash('sha256');
-    for (const text of db.prepare('SELECT record FROM records ORDER BY _pos').pluck().iterate() as Iterable<string>) hash.update(text).update('\n');
+    for (const text of db.prepare('SELECT record FROM records ORDER BY _pos').pluck().iterate() as Iterable<string>)
+      hash.update(text).update('\n');
     return hash.digest('hex');
   } finally {
     db.close();
@@ -35,8 +36,13 @@ function recordsHash(path: string): string {
 /** The import's temporary files for `out` (any pid). */
 const temporaries = (): string[] => listDir(dir).filter((n) => /\.(building|staging)-\d+|\.partial-\d+/.test(n));
 
-function startImport(): { pid: Promise<number>; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'import', input, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startImport(): {
+  pid: Promise<number>;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'import', input, '--out', out], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -68,7 +74,9 @@ beforeAll(async () => {
   const next = (): number => (x = (x * 1103515245 + 12345) % 2147483648);
   for (let i = 0; i < ROWS; i++) {
     const n = next();
-    lines.push(`${(n.toString(16).padStart(8, '0') + i.toString(16).padStart(24, '0')).toUpperCase()},${STATE_CODES[n % STATE_CODES.length]},${n % 2 ? 'F' : 'M'},NAME${n % 977},CITY ${n % 131},${n % 90},${n % 7}`);
+    lines.push(
+      `${(n.toString(16).padStart(8, '0') + i.toString(16).padStart(24, '0')).toUpperCase()},${STATE_CODES[n % STATE_CODES.length]},${n % 2 ? 'F' : 'M'},NAME${n % 977},CITY ${n % 131},${n % 90},${n % 7}`,
+    );
   }
   writeFileSync(input, lines.join('\n') + '\n');
   // The previous dataset, and the result an uninterrupted import of the big file gives.
@@ -89,21 +97,25 @@ describe('an import killed with SIGKILL', () => {
     ['while building the new dataset', /^dataset\.sqlite\.building-\d+$/, 600],
   ];
 
-  it.each(moments)('%s leaves the previous dataset intact', async (_, marker, maxDelay) => {
-    const run = startImport();
-    let ended = false;
-    void run.exit.then(() => (ended = true));
-    const seen = await waitFor(marker, () => ended);
-    expect(seen, 'the import reached the phase before ending').toBe(true);
-    await sleep(Math.floor(Math.random() * maxDelay));
-    process.kill(await run.pid, 'SIGKILL');
-    const result = await run.exit;
-    expect(result.signal, `the import finished before the kill: ${result.stdout}`).toBe('SIGKILL');
-    expect(readFileSync(out).equals(before)).toBe(true);
-    expect(integrity(out)).toEqual({ check: 'ok', records: 2 });
-  }, 120_000);
+  it.each(moments)(
+    '%s leaves the previous dataset intact',
+    async (_, marker, maxDelay) => {
+      const run = startImport();
+      let ended = false;
+      void run.exit.then(() => (ended = true));
+      const seen = await waitFor(marker, () => ended);
+      expect(seen, 'the import reached the phase before ending').toBe(true);
+      await sleep(Math.floor(Math.random() * maxDelay));
+      process.kill(await run.pid, 'SIGKILL');
+      const result = await run.exit;
+      expect(result.signal, `the import finished before the kill: ${result.stdout}`).toBe('SIGKILL');
+      expect(readFileSync(out).equals(before)).toBe(true);
+      expect(integrity(out)).toEqual({ check: 'ok', records: 2 });
+    },
+    120_000,
+  );
 
-  it('the next run removes the dead runs\' temporary files and gives the uninterrupted result', async () => {
+  it("the next run removes the dead runs' temporary files and gives the uninterrupted result", async () => {
     expect(temporaries().length).toBeGreaterThan(0); // left by the kills above
     expect(temporaries().some((n) => n.includes('-vectors'))).toBe(true); // spilled vectors among them
     const run = startImport();

@@ -13,7 +13,14 @@ import { fieldIndex } from '../../src/shared/fields';
 import { STATE_CODES } from '../../src/shared/states';
 import { fixture, integrity, listDir, pidOf, readRecords, readRejects, recordsByPid, tempDir } from './helpers';
 
-const ALL = ['comma-bom-crlf.csv', 'pipe-gzipped.dat', 'tab-mixed-case.tsv', 'missing-and-extra.csv', 'bad-rows.csv', 'unclosed-quote.csv'].map(fixture);
+const ALL = [
+  'comma-bom-crlf.csv',
+  'pipe-gzipped.dat',
+  'tab-mixed-case.tsv',
+  'missing-and-extra.csv',
+  'bad-rows.csv',
+  'unclosed-quote.csv',
+].map(fixture);
 
 let dir: string;
 beforeAll(() => {
@@ -34,7 +41,12 @@ describe('import of the fixture files into one dataset', () => {
   let records: Map<string, Record<string, string | number>>;
   const notices: string[] = [];
   beforeAll(async () => {
-    summary = await importFiles({ files: ALL, out: join(dir, 'all.sqlite'), rejectsPath: join(dir, 'all-rejects.csv'), onNotice: (m) => notices.push(m) });
+    summary = await importFiles({
+      files: ALL,
+      out: join(dir, 'all.sqlite'),
+      rejectsPath: join(dir, 'all-rejects.csv'),
+      onNotice: (m) => notices.push(m),
+    });
     records = recordsByPid(summary.out);
   });
 
@@ -55,11 +67,26 @@ describe('import of the fixture files into one dataset', () => {
   it('reads comma CSV with BOM and CRLF, with delimiters, quotes and line breaks inside quoted fields', () => {
     expect(summary.files[0]).toMatchObject({ gzip: false, delimiter: ',' });
     expect(records.get('A0000000000000000000000000000001')).toMatchObject({
-      STATE: 'CA', GENDER: 'F', FNAME: 'MARY', LNAME: 'O"NEIL', ADDRESS: '12 MAIN ST, APT 4', CITY: 'LOS ANGELES',
-      ZIP: '90001', AGE: 34, LATITUDE: 34.05, LONGITUDE: -118.25, MS_BOOKS: 3,
+      STATE: 'CA',
+      GENDER: 'F',
+      FNAME: 'MARY',
+      LNAME: 'O"NEIL',
+      ADDRESS: '12 MAIN ST, APT 4',
+      CITY: 'LOS ANGELES',
+      ZIP: '90001',
+      AGE: 34,
+      LATITUDE: 34.05,
+      LONGITUDE: -118.25,
+      MS_BOOKS: 3,
     });
     expect(records.get('A0000000000000000000000000000002')).toMatchObject({ STATE: 'TX', ADDRESS: 'LINE ONE\r\nLINE TWO', CITY: 'AUSTIN' });
-    expect(records.get('A0000000000000000000000000000003')).toMatchObject({ FNAME: 'ANN "ANNIE"', ADDRESS: '5 "Q" ST', ZIP: '01001', AGE: 0, LATITUDE: 0 });
+    expect(records.get('A0000000000000000000000000000003')).toMatchObject({
+      FNAME: 'ANN "ANNIE"',
+      ADDRESS: '5 "Q" ST',
+      ZIP: '01001',
+      AGE: 0,
+      LATITUDE: 0,
+    });
   });
 
   it('recognises a gzipped pipe-delimited file by its magic bytes, whatever its name', () => {
@@ -69,12 +96,27 @@ describe('import of the fixture files into one dataset', () => {
 
   it('reads a tab file whose header is in mixed case and another order', () => {
     expect(summary.files[2]).toMatchObject({ gzip: false, delimiter: '\t' });
-    expect(records.get('C0000000000000000000000000000002')).toMatchObject({ STATE: 'MA', GENDER: 'M', FNAME: 'LEO', CITY: 'BOSTON', AGE: 19 });
+    expect(records.get('C0000000000000000000000000000002')).toMatchObject({
+      STATE: 'MA',
+      GENDER: 'M',
+      FNAME: 'LEO',
+      CITY: 'BOSTON',
+      AGE: 19,
+    });
   });
 
   it('fills missing columns with absent data and ignores unknown columns, reported once', () => {
     const d1 = records.get('D0000000000000000000000000000001')!;
-    expect(d1).toMatchObject({ STATE: 'DC', GENDER: 'F', MS_BOOKS: 7, FNAME: '', HHID: '', AGE: 0, LATITUDE: 0, CT_MEDIA_HEAVYUSAGE_TV: '' });
+    expect(d1).toMatchObject({
+      STATE: 'DC',
+      GENDER: 'F',
+      MS_BOOKS: 7,
+      FNAME: '',
+      HHID: '',
+      AGE: 0,
+      LATITUDE: 0,
+      CT_MEDIA_HEAVYUSAGE_TV: '',
+    });
     expect(records.get('D0000000000000000000000000000002')).toMatchObject({ STATE: 'AK', MS_BOOKS: 0 });
     expect(summary.files[3]!.unknownColumns).toEqual(['VENDOR_ID', 'notes']);
     expect(summary.files.filter((f) => f.unknownColumns.length > 0)).toHaveLength(1);
@@ -82,13 +124,27 @@ describe('import of the fixture files into one dataset', () => {
   });
 
   it('normalises: PID, STATE, GENDER and text upper-case; cells trimmed', () => {
-    expect(records.get('E0000000000000000000000000000015')).toMatchObject({ STATE: 'CO', GENDER: 'F', AGE: 30, LATITUDE: 39.5, LONGITUDE: -105, CITY: 'BOULDER' });
+    expect(records.get('E0000000000000000000000000000015')).toMatchObject({
+      STATE: 'CO',
+      GENDER: 'F',
+      AGE: 30,
+      LATITUDE: 39.5,
+      LONGITUDE: -105,
+      CITY: 'BOULDER',
+    });
     expect(records.has('C0000000000000000000000000000002')).toBe(true); // written c000… in the file
   });
 
   it('keeps the row read last for a PID, whole (no merging), within a file and across files', () => {
     // Across files: comma file TX/Dallas, then pipe file CA/Fresno.
-    expect(records.get('A0000000000000000000000000000004')).toMatchObject({ STATE: 'CA', FNAME: 'NEW', LNAME: '', CITY: 'FRESNO', AGE: 42, ZIP: '' });
+    expect(records.get('A0000000000000000000000000000004')).toMatchObject({
+      STATE: 'CA',
+      FNAME: 'NEW',
+      LNAME: '',
+      CITY: 'FRESNO',
+      AGE: 42,
+      ZIP: '',
+    });
     // Within a file: lines 2 and 4 of the tab file; lines 2 and 21 of bad-rows.csv.
     expect(records.get('C0000000000000000000000000000001')).toMatchObject({ STATE: 'IL', AGE: 62, CITY: 'EVANSTON' });
     expect(records.get('E0000000000000000000000000000001')).toMatchObject({ AGE: 31, LATITUDE: 0 });
@@ -125,7 +181,10 @@ describe('import of the fixture files into one dataset', () => {
     writeFileSync(again, [readFileSync(bad, 'utf8').split('\n')[0], ...fromBad.map((r) => r.row)].join('\n') + '\n');
     return importFiles({ files: [again], out: join(dir, 'again.sqlite') }).then(
       () => expect.unreachable('no row of it is valid'),
-      () => expect(readRejects(join(dir, 'again.sqlite.rejects.csv')).map((r) => [r.field, r.reason])).toEqual(fromBad.map((r) => [r.field, r.reason])),
+      () =>
+        expect(readRejects(join(dir, 'again.sqlite.rejects.csv')).map((r) => [r.field, r.reason])).toEqual(
+          fromBad.map((r) => [r.field, r.reason]),
+        ),
     );
   });
 
@@ -141,7 +200,10 @@ describe('import of the fixture files into one dataset', () => {
     try {
       const page = core.search({ state: 'CA', limit: 10, skip: 0, filters: [] });
       expect(page.total).toBe(2);
-      expect(page.texts.map((t) => JSON.parse(t)[fieldIndex('PID')])).toEqual(['A0000000000000000000000000000001', 'A0000000000000000000000000000004']);
+      expect(page.texts.map((t) => JSON.parse(t)[fieldIndex('PID')])).toEqual([
+        'A0000000000000000000000000000001',
+        'A0000000000000000000000000000004',
+      ]);
       expect(core.search({ state: 'co', limit: 10, skip: 0, filters: [['GENDER', ['F']]] }).total).toBe(2);
       expect(core.search({ state: 'TX', limit: 10, skip: 0, filters: [] }).total).toBe(1);
     } finally {
@@ -157,7 +219,15 @@ describe('import of the fixture files into one dataset', () => {
 describe('import rules', () => {
   it('rejects a row that is not valid UTF-8 and keeps the others', async () => {
     const file = join(dir, 'latin1.csv');
-    writeFileSync(file, Buffer.concat([Buffer.from('PID,STATE,GENDER,CITY\n'), Buffer.from('A0000000000000000000000000000001,CA,F,San Jos'), Buffer.from([0xe9]), Buffer.from('\nA0000000000000000000000000000002,CA,F,San José\n')]));
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from('PID,STATE,GENDER,CITY\n'),
+        Buffer.from('A0000000000000000000000000000001,CA,F,San Jos'),
+        Buffer.from([0xe9]),
+        Buffer.from('\nA0000000000000000000000000000002,CA,F,San José\n'),
+      ]),
+    );
     const s = await importFiles({ files: [file], out: join(dir, 'latin1.sqlite') });
     expect(s).toMatchObject({ read: 2, imported: 1, rejected: 1 });
     expect(readRejects(s.rejectsPath)[0]).toMatchObject({ line: '2', field: '', reason: 'not valid UTF-8 text' });
@@ -205,7 +275,9 @@ describe('import rules', () => {
     const out = join(dir, 'args.sqlite');
     await expect(importFiles({ files: [], out })).rejects.toThrow(AppError);
     await expect(importFiles({ files: [join(dir, 'nope.csv')], out })).rejects.toThrow(/no such file/);
-    await expect(importFiles({ files: [fixture('bad-rows.csv')], out: join(dir, 'missing-folder', 'x.sqlite') })).rejects.toThrow(/no such folder/);
+    await expect(importFiles({ files: [fixture('bad-rows.csv')], out: join(dir, 'missing-folder', 'x.sqlite') })).rejects.toThrow(
+      /no such folder/,
+    );
     const input = join(dir, 'input.csv');
     copyFileSync(fixture('missing-and-extra.csv'), input);
     await expect(importFiles({ files: [input], out: input })).rejects.toThrow(/also an input file/);
@@ -219,9 +291,16 @@ describe('import rules', () => {
   it('stops, replacing nothing, when an unclosed quote swallows more than 1 MB', async () => {
     const file = join(dir, 'runaway.csv');
     const row = (i: number): string => `${pidOf(i + 1)},CA,F,CITY ${i}`;
-    writeFileSync(file, ['PID,STATE,GENDER,CITY', row(0), `${pidOf(99)},CA,F,"RUNAWAY`, ...Array.from({ length: 40_000 }, (_, i) => row(i + 100))].join('\n') + '\n');
+    writeFileSync(
+      file,
+      ['PID,STATE,GENDER,CITY', row(0), `${pidOf(99)},CA,F,"RUNAWAY`, ...Array.from({ length: 40_000 }, (_, i) => row(i + 100))].join(
+        '\n',
+      ) + '\n',
+    );
     const out = join(dir, 'runaway.sqlite');
-    await expect(importFiles({ files: [file], out })).rejects.toThrow(/row starting near line 3 is longer than 1 MB; is a quote never closed/);
+    await expect(importFiles({ files: [file], out })).rejects.toThrow(
+      /row starting near line 3 is longer than 1 MB; is a quote never closed/,
+    );
     expect(existsSync(out)).toBe(false);
     expect(listDir(dir).filter((n) => n.startsWith('runaway.sqlite') || n.includes('.partial-'))).toEqual([]);
   });
@@ -254,7 +333,8 @@ describe('atomic, cancellable, cleaning up after dead runs', () => {
   beforeAll(() => {
     big = join(dir, 'narrow-30k.csv');
     const lines = ['PID,STATE,GENDER,CITY,AGE'];
-    for (let i = 0; i < 30_000; i++) lines.push(`${pidOf(i * 7 + 1)},${STATE_CODES[i % STATE_CODES.length]},${i % 2 ? 'F' : 'M'},CITY ${i % 97},${i % 80}`);
+    for (let i = 0; i < 30_000; i++)
+      lines.push(`${pidOf(i * 7 + 1)},${STATE_CODES[i % STATE_CODES.length]},${i % 2 ? 'F' : 'M'},CITY ${i % 97},${i % 80}`);
     writeFileSync(big, lines.join('\n') + '\n');
   });
 
@@ -284,7 +364,11 @@ describe('atomic, cancellable, cleaning up after dead runs', () => {
 
   it('reports progress: rows, bytes of the total, and a rate', async () => {
     const seen: ImportProgress[] = [];
-    const s = await importFiles({ files: [big, fixture('pipe-gzipped.dat')], out: join(dir, 'progress.sqlite'), onProgress: (p) => seen.push(p) });
+    const s = await importFiles({
+      files: [big, fixture('pipe-gzipped.dat')],
+      out: join(dir, 'progress.sqlite'),
+      onProgress: (p) => seen.push(p),
+    });
     const total = statSync(big).size + statSync(fixture('pipe-gzipped.dat')).size;
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.every((p) => p.totalBytes === total && p.bytesRead <= total)).toBe(true);

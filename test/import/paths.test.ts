@@ -16,7 +16,14 @@ import { STATE_CODES } from '../../src/shared/states';
 import { fixture, integrity, pidOf, readRecords, readRejects, recordsByPid, tempDir } from './helpers';
 
 const HEADER = 'PID,STATE,GENDER,CITY,AGE';
-const ALL = ['comma-bom-crlf.csv', 'pipe-gzipped.dat', 'tab-mixed-case.tsv', 'missing-and-extra.csv', 'bad-rows.csv', 'unclosed-quote.csv'].map(fixture);
+const ALL = [
+  'comma-bom-crlf.csv',
+  'pipe-gzipped.dat',
+  'tab-mixed-case.tsv',
+  'missing-and-extra.csv',
+  'bad-rows.csv',
+  'unclosed-quote.csv',
+].map(fixture);
 
 let dir: string;
 beforeAll(() => {
@@ -27,7 +34,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** 3,000 rows in (STATE, PID) order: 60 a state for the first 50 states. */
 function sortedRows(): string[] {
   const rows: string[] = [];
-  for (let s = 0; s < 50; s++) for (let i = 0; i < 60; i++) rows.push(`${pidOf(1000 * s + 7 * i + 1)},${STATE_CODES[s]},${i % 2 ? 'F' : 'M'},City ${i % 13},${(s + i) % 90}`);
+  for (let s = 0; s < 50; s++)
+    for (let i = 0; i < 60; i++)
+      rows.push(`${pidOf(1000 * s + 7 * i + 1)},${STATE_CODES[s]},${i % 2 ? 'F' : 'M'},City ${i % 13},${(s + i) % 90}`);
   return rows;
 }
 
@@ -54,7 +63,13 @@ async function run(files: string[], name: string): Promise<{ summary: ImportSumm
   return { summary, progress };
 }
 
-const comparable = (s: ImportSummary): object => ({ ...s, seconds: 0, out: '', rejectsPath: '', files: s.files.map((f) => ({ ...f, path: '' })) });
+const comparable = (s: ImportSummary): object => ({
+  ...s,
+  seconds: 0,
+  out: '',
+  rejectsPath: '',
+  files: s.files.map((f) => ({ ...f, path: '' })),
+});
 const writtenWhileReading = (progress: ImportProgress[]): boolean => progress.some((p) => p.phase === 'reading' && p.rowsWritten > 0);
 
 describe('rows in (STATE, PID) order and rows in any order', () => {
@@ -82,7 +97,10 @@ describe('rows in (STATE, PID) order and rows in any order', () => {
     const reference = await run([file('late-shuffled.csv', shuffled(rows))], 'late-shuffled');
     expect(late.summary).toMatchObject({ read: 3003, imported: 3001, rejected: 2, replaced: 0, records: 3001 });
     expect(readRecords(late.summary.out)).toEqual(readRecords(reference.summary.out));
-    expect(readRejects(late.summary.rejectsPath).map((r) => [r.line, r.field])).toEqual([['12', 'STATE'], ['13', 'GENDER']]);
+    expect(readRejects(late.summary.rejectsPath).map((r) => [r.line, r.field])).toEqual([
+      ['12', 'STATE'],
+      ['13', 'GENDER'],
+    ]);
     const reading = late.progress.filter((p) => p.phase === 'reading').map((p) => p.rowsRead);
     expect(reading).toEqual([...reading].sort((a, b) => a - b));
     expect(reading.at(-1)).toBe(3003);
@@ -173,10 +191,16 @@ describe('where rows are read', () => {
 
 describe('text the parser reports as broken, and text split between reads', () => {
   it('rejects a row with text after a closing quote, on its own line, and imports the rows after it', async () => {
-    const path = file('malformed.csv', [`${pidOf(1)},CA,F,"Bob" Smith,30`, `${pidOf(2)},CA,M,"Fresno, CA",31`, `${pidOf(3)},CA,F,Plain,32`]);
+    const path = file('malformed.csv', [
+      `${pidOf(1)},CA,F,"Bob" Smith,30`,
+      `${pidOf(2)},CA,M,"Fresno, CA",31`,
+      `${pidOf(3)},CA,F,Plain,32`,
+    ]);
     const s = await importFiles({ files: [path], out: join(dir, 'malformed.sqlite') });
     expect(s).toMatchObject({ read: 3, imported: 2, rejected: 1 });
-    expect(readRejects(s.rejectsPath)).toEqual([{ file: path, line: '2', field: '', reason: MALFORMED_QUOTE, row: `${pidOf(1)},CA,F,"Bob" Smith,30` }]);
+    expect(readRejects(s.rejectsPath)).toEqual([
+      { file: path, line: '2', field: '', reason: MALFORMED_QUOTE, row: `${pidOf(1)},CA,F,"Bob" Smith,30` },
+    ]);
     expect(recordsByPid(s.out).get(pidOf(2))).toMatchObject({ CITY: 'FRESNO, CA' });
   });
 

@@ -29,7 +29,12 @@ describe('PidFingerprints', () => {
 
   it('finds a PID that came twice, wherever the two are', () => {
     const pids = Array.from({ length: 150_000 }, randomPid);
-    for (const [first, second] of [[0, 1], [0, 149_999], [70_000, 140_000], [65_535, 65_536]]) {
+    for (const [first, second] of [
+      [0, 1],
+      [0, 149_999],
+      [70_000, 140_000],
+      [65_535, 65_536],
+    ]) {
       const copy = pids.slice();
       copy[second!] = copy[first!]!;
       expect(fingerprintsOf(copy).mayRepeat()).toBe(true);
@@ -40,7 +45,10 @@ describe('PidFingerprints', () => {
   it('tells different PIDs apart, also those differing in one digit or counting up', () => {
     const random = Array.from({ length: 150_000 }, randomPid);
     expect(new Set(random).size).toBe(random.length);
-    const oneDigit = Array.from({ length: 16 * 32 }, (_, i) => `${'7'.repeat(32)}`.slice(0, i >> 4) + hex[i & 15] + '7'.repeat(31 - (i >> 4)));
+    const oneDigit = Array.from(
+      { length: 16 * 32 },
+      (_, i) => `${'7'.repeat(32)}`.slice(0, i >> 4) + hex[i & 15] + '7'.repeat(31 - (i >> 4)),
+    );
     const counting = Array.from({ length: 100_000 }, (_, i) => pidOf(i));
     expect(new Set(oneDigit).size).toBe(481); // 32 positions x 15 other digits, plus all sevens
     for (const pids of [random, [...new Set(oneDigit)], counting]) expect(fingerprintsOf(pids).mayRepeat()).toBe(false);

@@ -189,7 +189,10 @@ describe('two readers import what one reader imports', () => {
     // gzip members one after the other inflate as one text; the trailer speaks of the last alone.
     const rows = mixedRows(2000);
     const path = join(dir, 'members.csv.gz');
-    writeFileSync(path, Buffer.concat([gzipSync([HEADER, ...rows.slice(0, 1990)].join('\n') + '\n'), gzipSync(rows.slice(1990).join('\n') + '\n')]));
+    writeFileSync(
+      path,
+      Buffer.concat([gzipSync([HEADER, ...rows.slice(0, 1990)].join('\n') + '\n'), gzipSync(rows.slice(1990).join('\n') + '\n')]),
+    );
     splitting(true);
     expect(planShares([inspectSource(path)], 2)).toHaveLength(2);
     expectSame(await importBoth([path], 'members'));

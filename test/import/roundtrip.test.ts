@@ -63,8 +63,24 @@ describe('export → import round trip', () => {
     ['CA', [], 25, 0],
     ['CA', [], 25, 100],
     ['TX', [['GENDER', ['F']]], 50, 10],
-    ['NY', [['MARRIEDCD', ['M']], ['AGE', ['25-29', '45-49']]], 20, 0],
-    ['FL', [['GENDER', ['M']], ['AGE', ['60+']]], 100, 0],
+    [
+      'NY',
+      [
+        ['MARRIEDCD', ['M']],
+        ['AGE', ['25-29', '45-49']],
+      ],
+      20,
+      0,
+    ],
+    [
+      'FL',
+      [
+        ['GENDER', ['M']],
+        ['AGE', ['60+']],
+      ],
+      100,
+      0,
+    ],
     ['WY', [], 10, 0],
     ['DC', [['GENDER', ['F']]], 10, 5],
   ])('search %s %j limit %i skip %i answers the same', (state, filters, limit, skip) => {

@@ -22,10 +22,15 @@ interface Broken {
 function read(text: string, delimiter: string, newline: Newline, cuts: number[] = []): { rows: Row[]; broken: Broken[] } {
   const rows: Row[] = [];
   const broken: Broken[] = [];
-  const reader: RowReader = new RowReader(delimiter, newline, { line: 1, fileStart: true }, {
-    row: (cells, line, utf8) => rows.push({ cells, line, raw: reader.rawRow(), ...(utf8 ? {} : { utf8 }) }),
-    broken: (line, raw, reason) => broken.push({ line, raw, reason }),
-  });
+  const reader: RowReader = new RowReader(
+    delimiter,
+    newline,
+    { line: 1, fileStart: true },
+    {
+      row: (cells, line, utf8) => rows.push({ cells, line, raw: reader.rawRow(), ...(utf8 ? {} : { utf8 }) }),
+      broken: (line, raw, reason) => broken.push({ line, raw, reason }),
+    },
+  );
   let at = 0;
   for (const cut of [...cuts].sort((a, b) => a - b)) {
     reader.push(text.slice(at, cut));
@@ -48,7 +53,10 @@ describe('RowReader against rows written by the test', () => {
       fc.property(
         fc.constantFrom(',', '\t', '|'),
         fc.constantFrom<Newline>('\r\n', '\n', '\r'),
-        fc.array(fc.record({ cells: fc.array(cell, { minLength: 1, maxLength: 5 }), blanks: fc.nat(2), quoteAll: fc.boolean() }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.record({ cells: fc.array(cell, { minLength: 1, maxLength: 5 }), blanks: fc.nat(2), quoteAll: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         fc.boolean(),
         fc.boolean(),
         fc.array(fc.nat(), { maxLength: 6 }),
@@ -58,7 +66,8 @@ describe('RowReader against rows written by the test', () => {
           rows.forEach((r, i) => {
             text += newline.repeat(r.blanks);
             const fields = r.cells.map((c) => {
-              const needs = c.includes(delimiter) || c.includes('"') || c.includes('\r') || c.includes('\n') || (r.cells.length === 1 && c === '');
+              const needs =
+                c.includes(delimiter) || c.includes('"') || c.includes('\r') || c.includes('\n') || (r.cells.length === 1 && c === '');
               return needs || r.quoteAll ? `"${c.replace(/"/g, '""')}"` : c;
             });
             const raw = fields.join(delimiter);
@@ -77,7 +86,11 @@ describe('RowReader against rows written by the test', () => {
 
   it('takes a quote inside an unquoted field literally, and a stray CR as data but a line break', () => {
     const { rows } = read('PID,H\r\nA,5\'10"\r\nB,a"b"c\r\n', ',', '\r\n');
-    expect(rows.map((r) => r.cells)).toEqual([['PID', 'H'], ['A', '5\'10"'], ['B', 'a"b"c']]);
+    expect(rows.map((r) => r.cells)).toEqual([
+      ['PID', 'H'],
+      ['A', '5\'10"'],
+      ['B', 'a"b"c'],
+    ]);
     const lf = read('A,B\nC,D\r\nE,F\n', ',', '\n');
     expect(lf.rows).toEqual([
       { cells: ['A', 'B'], line: 1, raw: 'A,B' },
@@ -100,7 +113,12 @@ describe('RowReader against rows written by the test', () => {
 describe('RowReader.upperCase', () => {
   it('is true only while the text holds nothing that toUpperCase() would change', () => {
     const seen: boolean[] = [];
-    const reader: RowReader = new RowReader(',', '\n', { line: 1, fileStart: true }, { row: () => seen.push(reader.upperCase), broken: () => undefined });
+    const reader: RowReader = new RowReader(
+      ',',
+      '\n',
+      { line: 1, fileStart: true },
+      { row: () => seen.push(reader.upperCase), broken: () => undefined },
+    );
     for (const chunk of ['A,B\n1,"X Y"\n', 'a,B\n', 'É,B\n', 'Z,9\n']) reader.push(chunk);
     reader.end();
     expect(seen).toEqual([true, true, false, false, true]);
@@ -135,12 +153,18 @@ describe('RowReader on quote errors', () => {
       { line: 2, raw: '"a\nb"c,1', reason: MALFORMED_QUOTE },
       { line: 5, raw: '"e"f', reason: MALFORMED_QUOTE },
     ]);
-    expect(rows.map((r) => [r.line, r.cells])).toEqual([[1, ['H']], [4, ['D', '2']]]);
+    expect(rows.map((r) => [r.line, r.cells])).toEqual([
+      [1, ['H']],
+      [4, ['D', '2']],
+    ]);
   });
 
   it('an unclosed quote followed by a later quoted field is a malformed row, not the rest of the file', () => {
     const { rows, broken } = read('H1,H2\nA,"M\nB,"x",D\nE,F\n', ',', '\n');
     expect(broken).toEqual([{ line: 2, raw: 'A,"M\nB,"x",D', reason: MALFORMED_QUOTE }]);
-    expect(rows.map((r) => [r.line, r.cells])).toEqual([[1, ['H1', 'H2']], [4, ['E', 'F']]]);
+    expect(rows.map((r) => [r.line, r.cells])).toEqual([
+      [1, ['H1', 'H2']],
+      [4, ['E', 'F']],
+    ]);
   });
 });

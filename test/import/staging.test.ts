@@ -22,7 +22,7 @@ it('keeps the row read last of each PID and gives the rest back in (STATE, PID) 
   });
   const staging = new Staging(join(dir, 'staging'));
   try {
-    for (let at = 0; at < rows.length; ) {
+    for (let at = 0; at < rows.length;) {
       const reader = rows[at]!.reader;
       const batch = rows.slice(at, at + 512).filter((r) => r.reader === reader);
       staging.add(reader, batch.map((r) => r.state + r.pid).join(''), batch.map((r) => r.json).join('\n'), batch.length);

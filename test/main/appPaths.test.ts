@@ -6,11 +6,28 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_FILE_NAME as CLI_NAME } from '../../src/cli/bundledDataset';
 import { openAppState } from '../../src/core/appState/appStateDb';
-import { BUNDLED_FILE_NAME, bundledDatasetPath, isAllowedRequest, isAppUrl, rendererRootPath, rendererUrl, type AppLocation } from '../../src/main/appPaths';
+import {
+  BUNDLED_FILE_NAME,
+  bundledDatasetPath,
+  isAllowedRequest,
+  isAppUrl,
+  rendererRootPath,
+  rendererUrl,
+  type AppLocation,
+} from '../../src/main/appPaths';
 import { SETTING_DEFAULTS, Settings } from '../../src/main/settings';
 
-const packaged: AppLocation = { isPackaged: true, appPath: '/opt/Audience Desk/resources/app.asar', resourcesPath: '/opt/Audience Desk/resources' };
-const dev: AppLocation = { isPackaged: false, appPath: '/src/audience-desk', resourcesPath: '/unused', devServerUrl: 'http://localhost:5173' };
+const packaged: AppLocation = {
+  isPackaged: true,
+  appPath: '/opt/Audience Desk/resources/app.asar',
+  resourcesPath: '/opt/Audience Desk/resources',
+};
+const dev: AppLocation = {
+  isPackaged: false,
+  appPath: '/src/audience-desk',
+  resourcesPath: '/unused',
+  devServerUrl: 'http://localhost:5173',
+};
 
 describe('app paths', () => {
   it('finds the bundled dataset in resources/ when packaged and in the project in development', () => {

@@ -131,7 +131,13 @@ describe('answers', () => {
   });
 
   it('answers 404 (with the CSP) for missing files and every refused URL, without their content', async () => {
-    for (const url of ['app://audience-desk/missing.js', 'app://audience-desk/..%2fsecret.txt', 'app://audience-desk/assets/link-out.txt', 'app://evil.example/index.html', 'app://audience-desk/..\\secret.txt']) {
+    for (const url of [
+      'app://audience-desk/missing.js',
+      'app://audience-desk/..%2fsecret.txt',
+      'app://audience-desk/assets/link-out.txt',
+      'app://evil.example/index.html',
+      'app://audience-desk/..\\secret.txt',
+    ]) {
       const res = await get(url);
       expect(res.status, url).toBe(404);
       expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);

@@ -95,8 +95,12 @@ export const BrowserWindow = FakeBrowserWindow;
 export const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] };
 export const shell = { showItemInFolder: vi.fn() };
 export const dialog = {
-  showSaveDialog: vi.fn(async () => (state.saveDialogAnswer ? { canceled: false, filePath: state.saveDialogAnswer } : { canceled: true, filePath: undefined })),
-  showOpenDialog: vi.fn(async () => (state.openDialogAnswer ? { canceled: false, filePaths: state.openDialogAnswer } : { canceled: true, filePaths: [] })),
+  showSaveDialog: vi.fn(async () =>
+    state.saveDialogAnswer ? { canceled: false, filePath: state.saveDialogAnswer } : { canceled: true, filePath: undefined },
+  ),
+  showOpenDialog: vi.fn(async () =>
+    state.openDialogAnswer ? { canceled: false, filePaths: state.openDialogAnswer } : { canceled: true, filePaths: [] },
+  ),
 };
 
 /** What the main process installed on the default session. */

@@ -11,7 +11,19 @@ import { OPERATION_NAMES } from '../../src/shared/contract';
 import { DESKTOP_CHANNELS } from '../../src/shared/desktopExtras';
 import type { RunningApp } from '../../src/main/lifecycle';
 import { startFakeApp, type FakeApp } from './fakeApp';
-import { FakeFrame, FakeWebContents, app, dialog, installed, ipcMain, privilegedSchemes, protocolHandlers, shell, state, type FakeBrowserWindow } from './fakeElectron';
+import {
+  FakeFrame,
+  FakeWebContents,
+  app,
+  dialog,
+  installed,
+  ipcMain,
+  privilegedSchemes,
+  protocolHandlers,
+  shell,
+  state,
+  type FakeBrowserWindow,
+} from './fakeElectron';
 
 vi.mock('electron', async () => await import('./fakeElectron'));
 
@@ -42,7 +54,10 @@ describe('IPC registration', () => {
   it('serves our own window through the handler table, in envelopes', async () => {
     expect(await call('dataset/info', {})).toMatchObject({ ok: true, value: { records: inject('testRows') } });
     expect(await call('audience/count', { state: 'CA', filters: [] })).toMatchObject({ ok: true, value: { total: expect.any(Number) } });
-    expect(await call('audience/count', { state: 'XX', filters: [] })).toMatchObject({ ok: false, error: { code: 'invalid_request', field: 'state' } });
+    expect(await call('audience/count', { state: 'XX', filters: [] })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', field: 'state' },
+    });
   });
 
   it('refuses unknown channels (there is no handler for them)', async () => {
@@ -61,7 +76,14 @@ describe('IPC registration', () => {
     const ownUrl = win.webContents.mainFrame.url;
     try {
       // file: pages are never ours now, not even the built index.html itself.
-      for (const url of ['https://evil.example/', 'file:///tmp/evil.html', oldFileUrl, `${oldFileUrl}#/export`, `${ownUrl.replace('index.html', 'other.html')}`, 'app://evil.example/index.html']) {
+      for (const url of [
+        'https://evil.example/',
+        'file:///tmp/evil.html',
+        oldFileUrl,
+        `${oldFileUrl}#/export`,
+        `${ownUrl.replace('index.html', 'other.html')}`,
+        'app://evil.example/index.html',
+      ]) {
         win.webContents.mainFrame.url = url;
         expect(await call('keys/create', { name: 'stolen' })).toMatchObject(forbidden);
       }
@@ -79,7 +101,16 @@ describe('IPC registration', () => {
 describe('window', () => {
   it('is created with the secure web preferences and our preload, loading our page from app:// (not file://)', () => {
     const prefs = win.options.webPreferences;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, nodeIntegrationInSubFrames: false, webviewTag: false, allowRunningInsecureContent: false, disableBlinkFeatures: 'Auxclick' });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+      disableBlinkFeatures: 'Auxclick',
+    });
     expect(prefs.preload).toBe(join(process.cwd(), 'out', 'preload', 'index.cjs'));
     expect(app.isPackaged).toBe(false); // electron-vite preview: no dev server, the built files
     expect(win.loaded).toEqual({ url: 'app://audience-desk/index.html' });
@@ -133,7 +164,10 @@ describe('session', () => {
 
   it('sends the strict Content-Security-Policy as a header, replacing any other', () => {
     let answer: any;
-    installed.headersReceived!({ responseHeaders: { 'content-security-policy': ['default-src *'], 'X-Other': ['1'] } }, (r: unknown) => (answer = r));
+    installed.headersReceived!(
+      { responseHeaders: { 'content-security-policy': ['default-src *'], 'X-Other': ['1'] } },
+      (r: unknown) => (answer = r),
+    );
     const csp = answer.responseHeaders['Content-Security-Policy'][0] as string;
     expect(csp).toMatch(/default-src 'self'/);
     expect(csp).toMatch(/script-src 'self'(;|$)/);
@@ -145,7 +179,9 @@ describe('session', () => {
 
 describe('app:// scheme', () => {
   it('is declared privileged (standard, secure, fetch) before the app is ready, and only that', () => {
-    expect(privilegedSchemes).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true }, beforeReady: true }]);
+    expect(privilegedSchemes).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true }, beforeReady: true },
+    ]);
   });
 
   it('is answered on the default session after ready', () => {
@@ -153,7 +189,7 @@ describe('app:// scheme', () => {
     expect(protocolHandlers.get('app')!.afterReady).toBe(true);
   });
 
-  it("serves the built renderer with its CSP header, and nothing outside out/renderer", async () => {
+  it('serves the built renderer with its CSP header, and nothing outside out/renderer', async () => {
     const serve = (url: string) => Promise.resolve(protocolHandlers.get('app')!.handler(new Request(url)));
     const page = await serve(win.webContents.mainFrame.url);
     expect(page.status).toBe(200);
@@ -171,7 +207,12 @@ describe('app:// scheme', () => {
     }
     // The main bundle exists one folder up; no spelling of the path reaches it.
     expect(existsSync(join('out', 'main', 'index.js'))).toBe(true);
-    for (const url of ['app://audience-desk/../main/index.js', 'app://audience-desk/%2e%2e/main/index.js', 'app://audience-desk/..%2fmain%2findex.js', 'app://audience-desk/..\\main\\index.js'])
+    for (const url of [
+      'app://audience-desk/../main/index.js',
+      'app://audience-desk/%2e%2e/main/index.js',
+      'app://audience-desk/..%2fmain%2findex.js',
+      'app://audience-desk/..\\main\\index.js',
+    ])
       expect((await serve(url)).status, url).toBe(404);
   });
 });
@@ -193,13 +234,18 @@ describe('exports and show-in-folder', () => {
     shell.showItemInFolder.mockClear();
     for (const input of [{ path: '/etc/passwd' }, { path: join(home, 'app-state.sqlite') }, { path: 42 }, null])
       expect((await call(DESKTOP_CHANNELS.showInFolder, input)).ok).toBe(false);
-    expect(await call(DESKTOP_CHANNELS.showInFolder, { path: done.path }, { sender: new FakeWebContents(), senderFrame: null })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(
+      await call(DESKTOP_CHANNELS.showInFolder, { path: done.path }, { sender: new FakeWebContents(), senderFrame: null }),
+    ).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(shell.showItemInFolder).not.toHaveBeenCalled();
   });
 
   it('starts nothing when the dialog is dismissed', async () => {
     state.saveDialogAnswer = null;
-    expect(await call('export/start', { state: 'WY', filters: [], format: 'jsonl' })).toMatchObject({ ok: true, value: { id: '', status: 'cancelled' } });
+    expect(await call('export/start', { state: 'WY', filters: [], format: 'jsonl' })).toMatchObject({
+      ok: true,
+      value: { id: '', status: 'cancelled' },
+    });
   });
 });
 

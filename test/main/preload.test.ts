@@ -36,7 +36,10 @@ describe('preload', () => {
 
   it('rejects with the error code, message and field', async () => {
     const api = await loadPreload();
-    ipcRenderer.invoke.mockResolvedValueOnce({ ok: false, error: { code: 'invalid_request', message: 'Unknown state "XX".', field: 'state' } });
+    ipcRenderer.invoke.mockResolvedValueOnce({
+      ok: false,
+      error: { code: 'invalid_request', message: 'Unknown state "XX".', field: 'state' },
+    });
     await expect(api['audience/count']!({ state: 'XX', filters: [] })).rejects.toEqual({
       name: 'AudienceDeskError',
       code: 'invalid_request',

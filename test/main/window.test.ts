@@ -25,14 +25,24 @@ afterAll(() => {
 
 describe('packaged window', () => {
   it('loads our page from app://, with the preload from inside the asar', () => {
-    const packaged: AppLocation = { isPackaged: true, appPath: '/opt/Audience Desk/resources/app.asar', resourcesPath: '/opt/Audience Desk/resources', devServerUrl: 'http://localhost:5173' };
+    const packaged: AppLocation = {
+      isPackaged: true,
+      appPath: '/opt/Audience Desk/resources/app.asar',
+      resourcesPath: '/opt/Audience Desk/resources',
+      devServerUrl: 'http://localhost:5173',
+    };
     const win = createMainWindow(packaged, new Settings(db)) as unknown as { loaded: { file?: string; url?: string }; options: any };
     expect(win.loaded).toEqual({ url: 'app://audience-desk/index.html' });
     expect(win.options.webPreferences.preload).toBe('/opt/Audience Desk/resources/app.asar/out/preload/index.cjs');
   });
 
   it('loads the dev server in development', () => {
-    const dev: AppLocation = { isPackaged: false, appPath: '/src/audience-desk', resourcesPath: '/unused', devServerUrl: 'http://localhost:5173' };
+    const dev: AppLocation = {
+      isPackaged: false,
+      appPath: '/src/audience-desk',
+      resourcesPath: '/unused',
+      devServerUrl: 'http://localhost:5173',
+    };
     const win = createMainWindow(dev, new Settings(db)) as unknown as { loaded: { file?: string; url?: string } };
     expect(win.loaded).toEqual({ url: 'http://localhost:5173' });
   });

@@ -39,7 +39,8 @@ export async function ensureBuilt(): Promise<void> {
     }
   }
   try {
-    if (!isBuilt()) execFileSync(join(process.cwd(), 'node_modules', '.bin', 'electron-vite'), ['build'], { stdio: 'pipe', timeout: 300_000 });
+    if (!isBuilt())
+      execFileSync(join(process.cwd(), 'node_modules', '.bin', 'electron-vite'), ['build'], { stdio: 'pipe', timeout: 300_000 });
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

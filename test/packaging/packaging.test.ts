@@ -40,13 +40,24 @@ beforeAll(async () => {
   const electronDist = join(work, 'electron-dist');
   mkdirSync(electronDist);
   // A script that stops before the wire, so the stand-in still runs; the wire is what a binary holds.
-  const wire = Buffer.concat([Buffer.from(FUSE_SENTINEL, 'latin1'), Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]), Buffer.from(ELECTRON_DEFAULT_WIRE, 'latin1')]);
-  writeFileSync(join(electronDist, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in for the Electron binary"\nexit 0\n'), wire, Buffer.from('\n')]));
+  const wire = Buffer.concat([
+    Buffer.from(FUSE_SENTINEL, 'latin1'),
+    Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]),
+    Buffer.from(ELECTRON_DEFAULT_WIRE, 'latin1'),
+  ]);
+  writeFileSync(
+    join(electronDist, 'electron'),
+    Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in for the Electron binary"\nexit 0\n'), wire, Buffer.from('\n')]),
+  );
   chmodSync(join(electronDist, 'electron'), 0o755);
   standInFuses = await getCurrentFuseWire(join(electronDist, 'electron'));
   writeFileSync(join(electronDist, 'LICENSE'), 'stand-in\n');
 
-  const config: Configuration = { extends: join(process.cwd(), 'electron-builder.yml'), electronDist, directories: { output: join(work, 'dist') } };
+  const config: Configuration = {
+    extends: join(process.cwd(), 'electron-builder.yml'),
+    electronDist,
+    directories: { output: join(work, 'dist') },
+  };
   // The real bundled dataset when `npm install` generated it; otherwise a small one put where the
   // configured entry would put it (the configured source is checked against the yml below).
   if (existsSync(BUNDLED_DATASET_PATH)) {
@@ -111,7 +122,9 @@ describe('packaged app (linux dir target)', () => {
 
   it('starts the import workers from the folder that holds them, not from a shared chunk', () => {
     // startImportWorker resolves `./<name>.js` from its own chunk: that chunk must be beside them.
-    const starters = listPackage(asar, { isPack: false }).filter((f) => f.startsWith('/out/main/') && f.endsWith('.js') && /new URL\(`\.\/\$\{name\}\./.test(text(f.slice(1))));
+    const starters = listPackage(asar, { isPack: false }).filter(
+      (f) => f.startsWith('/out/main/') && f.endsWith('.js') && /new URL\(`\.\/\$\{name\}\./.test(text(f.slice(1))),
+    );
     expect(starters).toEqual(['/out/main/index.js']);
     for (const worker of ['readWorker', 'orderWorker']) expect(text(`out/main/${worker}.js`).length).toBeGreaterThan(0);
   });

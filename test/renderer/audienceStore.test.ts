@@ -102,7 +102,14 @@ describe('audience store', () => {
   it('loads a saved audience, merging repeated fields into one filter', () => {
     setBridge(fakeBridge());
     const a = useAudienceStore();
-    a.load({ state: 'ny', filters: [['gender', ['F']], ['AGE', ['25-34']], ['GENDER', ['M', 'F']]] });
+    a.load({
+      state: 'ny',
+      filters: [
+        ['gender', ['F']],
+        ['AGE', ['25-34']],
+        ['GENDER', ['M', 'F']],
+      ],
+    });
     expect(a.state).toBe('NY');
     expect(a.filters).toEqual([
       { field: 'GENDER', values: ['F', 'M'] },

@@ -10,8 +10,15 @@ import { POLL_MS, useExportStore } from '../../src/renderer/src/stores/exportJob
 import { fakeBridge } from './support/fakeBridge';
 
 const job = (over: Partial<ExportJob>): ExportJob => ({
-  id: 'j1', status: 'running', format: 'csv', path: '/home/x/exports/audience.csv', written: 0, total: 1000,
-  recordsPerSecond: 0, secondsLeft: null, ...over,
+  id: 'j1',
+  status: 'running',
+  format: 'csv',
+  path: '/home/x/exports/audience.csv',
+  written: 0,
+  total: 1000,
+  recordsPerSecond: 0,
+  secondsLeft: null,
+  ...over,
 });
 
 beforeEach(() => {

@@ -12,10 +12,23 @@ import { useDatasetStore } from '../../src/renderer/src/stores/dataset';
 import { fakeBridge } from './support/fakeBridge';
 
 const VALUES: Record<string, Array<{ value: string | number; count: number }>> = {
-  GENDER: [{ value: 'F', count: 104 }, { value: 'M', count: 96 }],
-  AGE: [{ value: '18-24', count: 20 }, { value: '25-34', count: 40 }, { value: '35-44', count: 50 }, { value: '45-54', count: 40 }, { value: '55-64', count: 30 }, { value: '65+', count: 20 }],
+  GENDER: [
+    { value: 'F', count: 104 },
+    { value: 'M', count: 96 },
+  ],
+  AGE: [
+    { value: '18-24', count: 20 },
+    { value: '25-34', count: 40 },
+    { value: '35-44', count: 50 },
+    { value: '45-54', count: 40 },
+    { value: '55-64', count: 30 },
+    { value: '65+', count: 20 },
+  ],
   CPI_TRAVEL_INDEX: [0, 1, 2, 3].map((n) => ({ value: n, count: 50 })),
-  CT_STRMSUB_SVC1: [{ value: '', count: 150 }, { value: 'Y', count: 50 }],
+  CT_STRMSUB_SVC1: [
+    { value: '', count: 150 },
+    { value: 'Y', count: 50 },
+  ],
 };
 
 let wrapper: VueWrapper;
@@ -103,7 +116,12 @@ describe('filter builder', () => {
   });
 
   it('shows a failed value lookup in place, with a retry', async () => {
-    setBridge(fakeBridge({ 'audience/breakdown': () => Promise.reject(Object.assign(new Error('x'), { code: 'unavailable', message: 'No dataset is open yet; try again in a moment.' })) }));
+    setBridge(
+      fakeBridge({
+        'audience/breakdown': () =>
+          Promise.reject(Object.assign(new Error('x'), { code: 'unavailable', message: 'No dataset is open yet; try again in a moment.' })),
+      }),
+    );
     await pickField('marr', 'MARRIEDCD');
     const err = wrapper.get('[data-testid="filter-editor-MARRIEDCD"] [role="alert"]');
     expect(err.text()).toContain('No dataset is open yet');

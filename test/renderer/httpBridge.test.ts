@@ -27,7 +27,10 @@ describe('http bridge', () => {
   });
 
   it('throws an error envelope as a BridgeError with its code, message and field', async () => {
-    const api = createHttpBridge({ token: 't', fetchImpl: respond(400, { ok: false, error: { code: 'invalid_request', message: 'Unknown state "ZZ".', field: 'state' } }) });
+    const api = createHttpBridge({
+      token: 't',
+      fetchImpl: respond(400, { ok: false, error: { code: 'invalid_request', message: 'Unknown state "ZZ".', field: 'state' } }),
+    });
     const e = await api['audience/count']({ state: 'ZZ', filters: [] }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(BridgeError);
     expect(e).toMatchObject({ code: 'invalid_request', message: 'Unknown state "ZZ".', field: 'state' });
@@ -41,7 +44,10 @@ describe('http bridge', () => {
     await expect(html['keys/list']({})).rejects.toMatchObject({ code: 'internal_error' });
     const stopping = createHttpBridge({ token: null, fetchImpl: respond(503, 'Service Unavailable') });
     await expect(stopping['keys/list']({})).rejects.toMatchObject({ code: 'unavailable' });
-    const gone = createHttpBridge({ token: null, fetchImpl: vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))) as unknown as typeof fetch });
+    const gone = createHttpBridge({
+      token: null,
+      fetchImpl: vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))) as unknown as typeof fetch,
+    });
     const e = await gone['keys/list']({}).catch((x: unknown) => x);
     expect(describeError(e)).toMatch(/^No connection to the back end: .*serve/);
   });

@@ -17,7 +17,17 @@ import { fakeBridge } from './support/fakeBridge';
 
 const PID = 'A1B2C3D4E5F60718293A4B5C6D7E8F90';
 const record = Object.fromEntries(FIELDS.map((f) => [f.name, f.type === 'string' ? '' : 0])) as Record<string, string | number>;
-Object.assign(record, { PID, FNAME: 'ADA', LNAME: 'LOVELACE', CITY: 'FRESNO', STATE: 'CA', ZIP: '93650', GENDER: 'F', AGE: 36, CPI_TRAVEL_INDEX: 7 });
+Object.assign(record, {
+  PID,
+  FNAME: 'ADA',
+  LNAME: 'LOVELACE',
+  CITY: 'FRESNO',
+  STATE: 'CA',
+  ZIP: '93650',
+  GENDER: 'F',
+  AGE: 36,
+  CPI_TRAVEL_INDEX: 7,
+});
 
 beforeEach(() => setActivePinia(createPinia()));
 // A timer left by a test (the count's debounce) must never reach a real transport.
@@ -55,7 +65,13 @@ describe('record drawer', () => {
 
 describe('error boundary', () => {
   it('shows a child’s render error as a message instead of a blank region, and reports it', async () => {
-    const Broken = defineComponent({ render: () => { throw new Error('The grid could not start.'); } });
+    // A component whose render always throws: what the boundary exists for.
+    const Broken = defineComponent({
+      // eslint-disable-next-line vue/require-render-return
+      render: () => {
+        throw new Error('The grid could not start.');
+      },
+    });
     const wrapper = mount(ErrorBoundary, { props: { label: 'The people grid' }, slots: { default: () => h(Broken) } });
     await flushPromises();
     expect(wrapper.get('[data-testid="error-boundary"]').text()).toContain('The people grid could not be shown.');
@@ -66,7 +82,22 @@ describe('error boundary', () => {
 
 describe('API snippets', () => {
   it('writes the exact request body and a curl command with a key placeholder', () => {
-    expect(JSON.parse(requestBody('CA', [['GENDER', ['F']], ['AGE', ['25-34']]]))).toEqual({ state: 'CA', limit: 25, skip: 0, filters: [['GENDER', ['F']], ['AGE', ['25-34']]] });
+    expect(
+      JSON.parse(
+        requestBody('CA', [
+          ['GENDER', ['F']],
+          ['AGE', ['25-34']],
+        ]),
+      ),
+    ).toEqual({
+      state: 'CA',
+      limit: 25,
+      skip: 0,
+      filters: [
+        ['GENDER', ['F']],
+        ['AGE', ['25-34']],
+      ],
+    });
     const curl = curlCommand('http://127.0.0.1:4321/', 'CA', [['LNAME', ["O'BRIEN"]]]);
     expect(curl).toContain("'http://127.0.0.1:4321/api/audiences/preview'");
     expect(curl).toContain("-H 'X-API-KEY: <your key>'");
@@ -76,7 +107,16 @@ describe('API snippets', () => {
 
 describe('keys', () => {
   it('shows a new key once, lists keys with last use, and revokes after a confirmation', async () => {
-    const keys = [{ id: 'k1', name: 'etl', prefix: 'adk_Ab12', createdAt: '2026-01-02T10:00:00Z', lastUsedAt: null as string | null, revokedAt: null as string | null }];
+    const keys = [
+      {
+        id: 'k1',
+        name: 'etl',
+        prefix: 'adk_Ab12',
+        createdAt: '2026-01-02T10:00:00Z',
+        lastUsedAt: null as string | null,
+        revokedAt: null as string | null,
+      },
+    ];
     const bridge = fakeBridge({
       'keys/list': () => keys.map((k) => ({ ...k })),
       'keys/create': ({ name }) => ({ info: { ...keys[0]!, id: 'k2', name }, key: 'adk_SECRET' }),

@@ -24,14 +24,28 @@ interface Secrets {
 /** Requests that return records, and hostile ones carrying keys and record values; returns what came back. */
 async function exercise(url: string, key: string): Promise<Secrets> {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    send(url, { method: 'POST', path, headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers }, body: JSON.stringify(body) });
+    send(url, {
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
+      body: JSON.stringify(body),
+    });
   const preview = JSON.parse((await post('/api/audiences/preview', { state: 'CA', limit: 50 })).body);
   const search = JSON.parse((await post('/api/audiences/search', { state: 'TX', limit: 20, filters: [['GENDER', ['F']]] })).body);
   const pids: string[] = [...preview.results.map((r: { pid: string }) => r.pid), ...search.results.map((r: { PID: string }) => r.PID)];
-  const names: string[] = [...preview.results.flatMap((r: { fname: string; lname: string }) => [r.fname, r.lname]), ...search.results.flatMap((r: { FNAME: string; LNAME: string }) => [r.FNAME, r.LNAME])];
+  const names: string[] = [
+    ...preview.results.flatMap((r: { fname: string; lname: string }) => [r.fname, r.lname]),
+    ...search.results.flatMap((r: { FNAME: string; LNAME: string }) => [r.FNAME, r.LNAME]),
+  ];
   expect(pids.length).toBeGreaterThan(20);
   // Record values and keys where they do not belong: in filters, field names, paths and queries.
-  await post('/api/audiences/search', { state: 'CA', filters: [['PID', [pids[0]]], ['LNAME', [names[1]]]] });
+  await post('/api/audiences/search', {
+    state: 'CA',
+    filters: [
+      ['PID', [pids[0]]],
+      ['LNAME', [names[1]]],
+    ],
+  });
   await post('/api/audiences/search', { state: 'CA', filters: [[pids[1], ['x']]] });
   await post('/api/audiences/search', { state: 'CA', filters: [['AGE', [names[0]]]] });
   await post(`/api/audiences/preview?key=${key}&pid=${pids[2]}`, { state: 'CA' });
@@ -46,7 +60,8 @@ function expectClean(text: string, secrets: Secrets, keys: string[], where: stri
     expect(text.includes(key.slice(4, 24)), `${where} holds part of a key`).toBe(false);
   }
   for (const pid of secrets.pids) expect(text.includes(pid), `${where} holds PID ${pid}`).toBe(false);
-  for (const name of secrets.names) expect(new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text), `${where} holds the name ${name}`).toBe(false);
+  for (const name of secrets.names)
+    expect(new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text), `${where} holds the name ${name}`).toBe(false);
 }
 
 describe('request log and app state', () => {
@@ -78,7 +93,11 @@ describe('a spawned serve process', () => {
     const core = createCore({ homeDir: home });
     const { key } = core.keys.create('audit');
     core.close();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', home], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', home],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -92,7 +111,13 @@ describe('a spawned serve process', () => {
       const secrets = await exercise(url!, key);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      console.info(`audit: serve wrote ${stdout.length} characters to stdout (${stdout.trim().split('\n').map((l) => l.split(':')[0]).join(', ')} lines) and ${stderr.length} to stderr`);
+      console.info(
+        `audit: serve wrote ${stdout.length} characters to stdout (${stdout
+          .trim()
+          .split('\n')
+          .map((l) => l.split(':')[0])
+          .join(', ')} lines) and ${stderr.length} to stderr`,
+      );
       expectClean(stdout, secrets, [key], 'serve stdout');
       expectClean(stderr, secrets, [key], 'serve stderr');
     } finally {

@@ -65,7 +65,10 @@ function attackerPages(apiUrl: string, key: string): Record<string, string> {
     '/fetch.html': `<!doctype html><title>cute cats</title><script>${fetchScript}</script>`,
     // The classic trick to post JSON from a form: text/plain, with the JSON split across name=value.
     '/form-text.html': form('text/plain', `<input type="hidden" name='{"state":"CA","limit":5,"x":"' value='"}'>`),
-    '/form-urlencoded.html': form('application/x-www-form-urlencoded', `<input type="hidden" name="state" value="CA"><input type="hidden" name="x-api-key" value="${key}">`),
+    '/form-urlencoded.html': form(
+      'application/x-www-form-urlencoded',
+      `<input type="hidden" name="state" value="CA"><input type="hidden" name="x-api-key" value="${key}">`,
+    ),
     '/form-multipart.html': form('multipart/form-data', `<input type="hidden" name="state" value="CA">`),
   };
 }
@@ -88,11 +91,20 @@ beforeAll(async () => {
   attackerPort = (attacker.address() as AddressInfo).port;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--host-resolver-rules=MAP ${ATTACKER_NAME} 127.0.0.1`,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      `--host-resolver-rules=MAP ${ATTACKER_NAME} 127.0.0.1`,
       // Chromium's Private Network Access would already stop a page it counts as public from
       // reaching 127.0.0.1; Firefox and Safari have no such check. Turn it off so that what is
       // tested is the server's own defence, not the browser's.
-      '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests'],
+      '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests',
+    ],
   });
 });
 
@@ -149,7 +161,20 @@ describe('a page on another local origin (http://127.0.0.1:<other port>)', () =>
     expectNothingRead(results);
     await new Promise((r) => setTimeout(r, 300)); // the beacon is sent after the page moved on
     const seen = api.seen.slice(before);
-    console.info('server saw (cross-origin page):', JSON.stringify(seen.map((s) => [s.method, s.url, s.origin ?? 'no Origin', s.contentType ?? '-', s.secFetchSite ?? '-', s.hasKey ? 'key' : 'no key', s.status])));
+    console.info(
+      'server saw (cross-origin page):',
+      JSON.stringify(
+        seen.map((s) => [
+          s.method,
+          s.url,
+          s.origin ?? 'no Origin',
+          s.contentType ?? '-',
+          s.secFetchSite ?? '-',
+          s.hasKey ? 'key' : 'no key',
+          s.status,
+        ]),
+      ),
+    );
     expect(seen.length).toBeGreaterThan(0);
     for (const s of seen) {
       // no-cors GETs carry no Origin; the browser still marks them same-site, which is refused too.
@@ -181,7 +206,10 @@ describe('a page on another local origin (http://127.0.0.1:<other port>)', () =>
       return { status: response.status(), text: await response.text(), url: page.url() };
     });
     const seen = api.seen.slice(before).filter((s) => s.method === 'POST');
-    console.info(`server saw (${type} form):`, JSON.stringify(seen.map((s) => [s.method, s.url, s.contentType, s.origin, s.secFetchSite, s.status])));
+    console.info(
+      `server saw (${type} form):`,
+      JSON.stringify(seen.map((s) => [s.method, s.url, s.contentType, s.origin, s.secFetchSite, s.status])),
+    );
     expect(seen).toHaveLength(1);
     expect(seen[0]!.contentType).toContain(type);
     expect(seen[0]!.origin).toBe(origin);
@@ -209,7 +237,7 @@ describe('a page on another site (http://attacker.test:<other port>)', () => {
 });
 
 describe('DNS rebinding: a page whose own origin is http://attacker.test:<api port>', () => {
-  it('loading the API port under the attacker\'s name gets 403 for the page itself', async () => {
+  it("loading the API port under the attacker's name gets 403 for the page itself", async () => {
     const before = api.seen.length;
     const status = await withPage(async (page) => (await page.goto(`http://${ATTACKER_NAME}:${api.port}/`))?.status());
     expect(status).toBe(403);
@@ -239,7 +267,9 @@ describe('DNS rebinding: a page whose own origin is http://attacker.test:<api po
       })();`;
     const before = api.seen.length;
     const results = await withPage(async (page) => {
-      await page.route(pageUrl, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><script>${script}</script>` }));
+      await page.route(pageUrl, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><script>${script}</script>` }),
+      );
       await page.goto(pageUrl);
       await page.waitForFunction(() => (globalThis as unknown as { __results?: unknown }).__results, undefined, { timeout: 15_000 });
       return page.evaluate(() => (globalThis as unknown as { __results: Record<string, { status: number; text: string }> }).__results);
@@ -275,7 +305,10 @@ describe('browser mode (/ui/ on the same port): the page token and the Origin ru
          .then(async (r) => (globalThis.__results = { status: r.status, text: await r.text() }), (e) => (globalThis.__results = { status: -1, text: String(e) }));`,
     );
     let mount: Awaited<ReturnType<typeof mountBrowserUi>> | undefined;
-    ui = await startSecurityApi(inject('datasetPath'), { record: true, beforeListen: async (server, core) => void (mount = await mountBrowserUi(core, server, rendererDir)) });
+    ui = await startSecurityApi(inject('datasetPath'), {
+      record: true,
+      beforeListen: async (server, core) => void (mount = await mountBrowserUi(core, server, rendererDir)),
+    });
     uiUrl = mount!.url()!;
     expect(uiUrl).toContain('/ui/?token=');
   });
@@ -314,7 +347,8 @@ describe('browser mode (/ui/ on the same port): the page token and the Origin ru
         }
         window.__results = results;
       })();</script>`;
-    extraPages['/ui-form.html'] = `<!doctype html><form id="f" method="POST" action="${ui.url}/ui/rpc/keys/create" enctype="text/plain"><input type="hidden" name='{"name":"planted","x":"' value='"}'></form><script>document.getElementById('f').submit()</script>`;
+    extraPages['/ui-form.html'] =
+      `<!doctype html><form id="f" method="POST" action="${ui.url}/ui/rpc/keys/create" enctype="text/plain"><input type="hidden" name='{"name":"planted","x":"' value='"}'></form><script>document.getElementById('f').submit()</script>`;
     const before = ui.seen.length;
     expectNothingRead(await runFetchPage(`${origin}/ui-fetch.html`));
     const formStatus = await withPage(async (page) => {
@@ -323,7 +357,10 @@ describe('browser mode (/ui/ on the same port): the page token and the Origin ru
       return (await answer).status();
     });
     const seen = ui.seen.slice(before);
-    console.info('server saw (browser mode, foreign page):', JSON.stringify(seen.map((s) => [s.method, s.url, s.origin ?? 'no Origin', s.secFetchSite ?? '-', s.status])));
+    console.info(
+      'server saw (browser mode, foreign page):',
+      JSON.stringify(seen.map((s) => [s.method, s.url, s.origin ?? 'no Origin', s.secFetchSite ?? '-', s.status])),
+    );
     expect(formStatus).toBe(403);
     expect(seen.length).toBeGreaterThan(0);
     for (const s of seen) expect(s.status).toBe(403);

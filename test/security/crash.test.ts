@@ -65,7 +65,7 @@ async function waitFor(check: () => boolean, timeoutMs: number, stepMs = 2): Pro
 }
 
 describe('the dataset is read-only for queries', () => {
-  it('a write through the engine\'s own connection fails, and queries leave the file and its folder unchanged', async () => {
+  it("a write through the engine's own connection fails, and queries leave the file and its folder unchanged", async () => {
     const copyDir = join(dir, 'readonly');
     mkdirSync(copyDir);
     const path = join(copyDir, 'dataset.sqlite');
@@ -82,7 +82,12 @@ describe('the dataset is read-only for queries', () => {
       expect(() => db.exec('DROP TABLE states')).toThrow(/readonly|read-only/i);
       for (const state of ['CA', 'TX', 'NY', 'WY']) {
         for (const path2 of ['/api/audiences/preview', '/api/audiences/search']) {
-          const res = await send(api.url, { method: 'POST', path: path2, headers: { 'content-type': 'application/json', 'x-api-key': api.key }, body: JSON.stringify({ state, limit: 50, filters: [['GENDER', ['F', 'M']]] }) });
+          const res = await send(api.url, {
+            method: 'POST',
+            path: path2,
+            headers: { 'content-type': 'application/json', 'x-api-key': api.key },
+            body: JSON.stringify({ state, limit: 50, filters: [['GENDER', ['F', 'M']]] }),
+          });
           expect(res.status).toBe(200);
         }
       }
@@ -150,7 +155,9 @@ describe('app state', () => {
         const fresh = core.keys.create('after the crash');
         expect(core.keys.verify(fresh.key)).not.toBeNull();
         previousCount++;
-        log.push(`round ${round}: killed ${delay} ms ${early ? 'after spawn' : 'after ready'}; ${keys.length} keys, ${reported.length} reported writes all present, integrity ok`);
+        log.push(
+          `round ${round}: killed ${delay} ms ${early ? 'after spawn' : 'after ready'}; ${keys.length} keys, ${reported.length} reported writes all present, integrity ok`,
+        );
       } finally {
         core.close();
       }
@@ -173,7 +180,13 @@ describe('export', () => {
     let stale: string[] = [];
     for (let round = 0; round < 3; round++) {
       const seen = new Set(partials());
-      const { child, exited, stdout } = spawnTsx(['test/security/fixtures/exportChild.ts', inject('datasetPath'), biggest.state, target, join(dir, 'export-home')]);
+      const { child, exited, stdout } = spawnTsx([
+        'test/security/fixtures/exportChild.ts',
+        inject('datasetPath'),
+        biggest.state,
+        target,
+        join(dir, 'export-home'),
+      ]);
       // Kill at a random moment once the new partial file has records in it.
       const started = await waitFor(() => stdout().includes('writing') && partials().some((n) => !seen.has(n)), 20_000, 5);
       expect(started, stdout()).toBe(true);
@@ -194,7 +207,9 @@ describe('export', () => {
     const otherTarget = join(outDir, '.other.csv.partial-1-0badc0de');
     const legacy = join(outDir, `.${basename(target)}.partial-0badc0de`);
     for (const p of [liveOther, otherTarget, legacy]) writeFileSync(p, 'x');
-    console.info(`crash (export): killed 3 exports of ${biggest.state} (${biggest.count} records) at ${killedAt.join(', ')} bytes written; no file under the chosen name each time; ${partials().length} partial files before the next export`);
+    console.info(
+      `crash (export): killed 3 exports of ${biggest.state} (${biggest.count} records) at ${killedAt.join(', ')} bytes written; no file under the chosen name each time; ${partials().length} partial files before the next export`,
+    );
 
     const core = createCore({ homeDir: join(dir, 'export-home'), datasetPath: inject('datasetPath') });
     try {
@@ -257,7 +272,9 @@ describe('dataset generation', () => {
       ds.close();
     }
     const leftovers = buildingFiles(folder, basename(out));
-    console.info(`crash (generate): killed 4 generations at ${sizes.join(', ')} bytes written; previous file intact; leftover temporary files beside it: ${leftovers.length} (${leftovers.join(', ')})`);
+    console.info(
+      `crash (generate): killed 4 generations at ${sizes.join(', ')} bytes written; previous file intact; leftover temporary files beside it: ${leftovers.length} (${leftovers.join(', ')})`,
+    );
     // Whatever is left over is a temporary name, never the user's.
     expect(readdirSync(folder).filter((n) => n === basename(out))).toEqual([basename(out)]);
   }, 300_000);

@@ -14,11 +14,15 @@ describe('electronegativity', () => {
     const dir = mkdtempSync(join(tmpdir(), 'audience-desk-eneg-'));
     try {
       const out = join(dir, 'findings.sarif');
-      execFileSync('electronegativity', ['-i', 'src', '-r', '-e', ELECTRON_VERSION, '-x', 'AvailableSecurityFixesGlobalCheck', '-o', out], { stdio: 'ignore' });
+      execFileSync('electronegativity', ['-i', 'src', '-r', '-e', ELECTRON_VERSION, '-x', 'AvailableSecurityFixesGlobalCheck', '-o', out], {
+        stdio: 'ignore',
+      });
       const sarif = JSON.parse(readFileSync(out, 'utf8')) as {
         runs: Array<{ results: Array<{ ruleId: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> }>;
       };
-      const findings = sarif.runs.flatMap((r) => r.results.map((f) => `${f.ruleId} ${f.locations[0]!.physicalLocation.artifactLocation.uri}`));
+      const findings = sarif.runs.flatMap((r) =>
+        r.results.map((f) => `${f.ruleId} ${f.locations[0]!.physicalLocation.artifactLocation.uri}`),
+      );
       const security = readFileSync('SECURITY.md', 'utf8');
       const unexplained = findings.filter((f) => {
         const [rule, file] = f.split(' ');

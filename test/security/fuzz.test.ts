@@ -15,13 +15,17 @@ const stats = { requests: 0, byStatus: new Map<number, number>(), slowestMs: 0 }
 
 beforeAll(async () => {
   // Short timeouts so that a request the fuzzer leaves incomplete is closed quickly, not waited on.
-  api = await startSecurityApi(inject('datasetPath'), { server: { headersTimeoutMs: 2_000, requestTimeoutMs: 3_000, timeoutCheckIntervalMs: 250, rateLimit: { perSecond: 1e6, burst: 1e6 } } });
+  api = await startSecurityApi(inject('datasetPath'), {
+    server: { headersTimeoutMs: 2_000, requestTimeoutMs: 3_000, timeoutCheckIntervalMs: 250, rateLimit: { perSecond: 1e6, burst: 1e6 } },
+  });
   const revoked = api.core.keys.create('revoked');
   api.core.keys.revoke(revoked.info.id);
   revokedKey = revoked.key;
 });
 afterAll(async () => {
-  console.info(`fuzz: ${stats.requests} requests; statuses ${JSON.stringify(Object.fromEntries([...stats.byStatus].sort()))} (0 = incomplete request closed at its timeout); slowest answer ${stats.slowestMs} ms`);
+  console.info(
+    `fuzz: ${stats.requests} requests; statuses ${JSON.stringify(Object.fromEntries([...stats.byStatus].sort()))} (0 = incomplete request closed at its timeout); slowest answer ${stats.slowestMs} ms`,
+  );
   await api.close();
 });
 
@@ -39,7 +43,47 @@ const SQLISH = [
   'records',
   'sqlite_master',
 ];
-const NASTY_STRINGS = ['', ' ', '\u0000', 'CA\u0000', '\u0000\u0000\u0000', '\ud800', '\udfff', '\uffff', '\u202e', '😀', 'ÿ', '\\', '"', '%00', '%s%s%n', '${7*7}', '{{7*7}}', '<script>', '../../etc/passwd', 'null', 'undefined', 'NaN', 'Infinity', '-0', '1e309', '0x10', ' 25', '25 ', '25-', '-25', '25--29', '29-25', '65++', '+65', '0-', '999999999999999', '9999999999999999', '1.5', '1,5'];
+const NASTY_STRINGS = [
+  '',
+  ' ',
+  '\u0000',
+  'CA\u0000',
+  '\u0000\u0000\u0000',
+  '\ud800',
+  '\udfff',
+  '\uffff',
+  '\u202e',
+  '😀',
+  'ÿ',
+  '\\',
+  '"',
+  '%00',
+  '%s%s%n',
+  '${7*7}',
+  '{{7*7}}',
+  '<script>',
+  '../../etc/passwd',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-0',
+  '1e309',
+  '0x10',
+  ' 25',
+  '25 ',
+  '25-',
+  '-25',
+  '25--29',
+  '29-25',
+  '65++',
+  '+65',
+  '0-',
+  '999999999999999',
+  '9999999999999999',
+  '1.5',
+  '1,5',
+];
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '__defineGetter__', 'valueOf'];
 
 const longString = fc.oneof(
@@ -52,9 +96,33 @@ const anyString = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS, ...SQLISH, ...PROTO_KEYS) },
   { weight: 1, arbitrary: longString },
 );
-const hugeNumber = fc.constantFrom(2 ** 53, 2 ** 53 + 2, 1e21, 1e308, -1e308, Number.MAX_VALUE, Number.MIN_VALUE, -1, -0, 0.5, 1e-7, 2 ** 31, 2 ** 32, -(2 ** 31));
+const hugeNumber = fc.constantFrom(
+  2 ** 53,
+  2 ** 53 + 2,
+  1e21,
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  -1,
+  -0,
+  0.5,
+  1e-7,
+  2 ** 31,
+  2 ** 32,
+  -(2 ** 31),
+);
 const anyNumber = fc.oneof(fc.integer({ min: -5, max: 2_000 }), hugeNumber, fc.double({ noNaN: true, noDefaultInfinity: true }));
-const wrongType = fc.oneof(fc.constant(null), fc.boolean(), fc.constant([]), fc.constant({}), anyNumber, anyString, fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }), fc.jsonValue({ maxDepth: 3 }));
+const wrongType = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.constant([]),
+  fc.constant({}),
+  anyNumber,
+  anyString,
+  fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
 
 const fieldName = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom(...FIELD_NAMES) },
@@ -80,15 +148,35 @@ const filterEntry = fc.oneof(
 const STRING_FIELDS = FIELDS.filter((f) => f.type === 'string').map((f) => f.name);
 const INTEGER_FIELDS = FIELDS.filter((f) => f.type === 'integer').map((f) => f.name);
 const plausibleFilter = fc.oneof(
-  fc.tuple(fc.constantFrom(...STRING_FIELDS), fc.array(fc.oneof(fc.constantFrom('F', 'M', 'Y', '', 'CA', 'SMITH', ...SQLISH, ...NASTY_STRINGS.filter((v) => v.length <= 256))), { minLength: 1, maxLength: 4 })),
+  fc.tuple(
+    fc.constantFrom(...STRING_FIELDS),
+    fc.array(fc.oneof(fc.constantFrom('F', 'M', 'Y', '', 'CA', 'SMITH', ...SQLISH, ...NASTY_STRINGS.filter((v) => v.length <= 256))), {
+      minLength: 1,
+      maxLength: 4,
+    }),
+  ),
   fc.tuple(
     fc.constantFrom(...INTEGER_FIELDS),
-    fc.array(fc.oneof(fc.nat({ max: 120 }), fc.tuple(fc.nat({ max: 99 }), fc.nat({ max: 99 })).map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`), fc.nat({ max: 99 }).map((n) => `${n}+`), fc.constantFrom('0-999999999999999', '999999999999999', '0+')), { minLength: 1, maxLength: 4 }),
+    fc.array(
+      fc.oneof(
+        fc.nat({ max: 120 }),
+        fc.tuple(fc.nat({ max: 99 }), fc.nat({ max: 99 })).map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`),
+        fc.nat({ max: 99 }).map((n) => `${n}+`),
+        fc.constantFrom('0-999999999999999', '999999999999999', '0+'),
+      ),
+      { minLength: 1, maxLength: 4 },
+    ),
   ),
 );
 const filters = fc.oneof(
   { weight: 8, arbitrary: fc.array(filterEntry, { maxLength: 6 }) },
-  { weight: 1, arbitrary: fc.array(fc.tuple(fc.constantFrom('AGE', 'GENDER', 'ZIP'), fc.array(filterValue, { minLength: 1, maxLength: 3 })), { minLength: 60, maxLength: 70 }) },
+  {
+    weight: 1,
+    arbitrary: fc.array(fc.tuple(fc.constantFrom('AGE', 'GENDER', 'ZIP'), fc.array(filterValue, { minLength: 1, maxLength: 3 })), {
+      minLength: 60,
+      maxLength: 70,
+    }),
+  },
   { weight: 1, arbitrary: wrongType },
 );
 const state = fc.oneof(
@@ -97,13 +185,31 @@ const state = fc.oneof(
   { weight: 3, arbitrary: anyString },
   { weight: 1, arbitrary: wrongType },
 );
-const limit = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 30 }) }, { weight: 1, arbitrary: fc.integer({ min: 31, max: 5_000 }) }, { weight: 2, arbitrary: hugeNumber }, { weight: 2, arbitrary: wrongType });
-const skip = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 5_000 }) }, { weight: 1, arbitrary: fc.constant(Number.MAX_SAFE_INTEGER) }, { weight: 2, arbitrary: hugeNumber }, { weight: 2, arbitrary: wrongType });
+const limit = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 30 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 31, max: 5_000 }) },
+  { weight: 2, arbitrary: hugeNumber },
+  { weight: 2, arbitrary: wrongType },
+);
+const skip = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 5_000 }) },
+  { weight: 1, arbitrary: fc.constant(Number.MAX_SAFE_INTEGER) },
+  { weight: 2, arbitrary: hugeNumber },
+  { weight: 2, arbitrary: wrongType },
+);
 
 /** An object-ish request: some of the four fields, maybe extra keys, in any order. */
 const requestEntries = fc
   .record(
-    { state, limit, skip, filters, extra: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PROTO_KEYS, 'filter', 'State', 'LIMIT', ''), anyString), wrongType), { maxLength: 2 }) },
+    {
+      state,
+      limit,
+      skip,
+      filters,
+      extra: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PROTO_KEYS, 'filter', 'State', 'LIMIT', ''), anyString), wrongType), {
+        maxLength: 2,
+      }),
+    },
     { requiredKeys: [] },
   )
   .map((r) => {
@@ -118,23 +224,33 @@ function objectText(entries: Array<[string, unknown]>): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? 'null'}`).join(',')}}`;
 }
 
-const deep = fc.integer({ min: 1_000, max: 120_000 }).chain((n) =>
-  fc.constantFrom(
-    '['.repeat(n) + ']'.repeat(n),
-    '['.repeat(n),
-    '{"a":'.repeat(Math.min(n, 40_000)) + '1' + '}'.repeat(Math.min(n, 40_000)),
-    `{"state":"CA","filters":${'['.repeat(n)}${']'.repeat(n)}}`,
-    `{"state":"CA","filters":[["AGE",${'['.repeat(n)}${']'.repeat(n)}]]}`,
-    `{"state":${'{"__proto__":'.repeat(Math.min(n, 20_000))}1${'}'.repeat(Math.min(n, 20_000))}}`,
-  ),
-);
+const deep = fc
+  .integer({ min: 1_000, max: 120_000 })
+  .chain((n) =>
+    fc.constantFrom(
+      '['.repeat(n) + ']'.repeat(n),
+      '['.repeat(n),
+      '{"a":'.repeat(Math.min(n, 40_000)) + '1' + '}'.repeat(Math.min(n, 40_000)),
+      `{"state":"CA","filters":${'['.repeat(n)}${']'.repeat(n)}}`,
+      `{"state":"CA","filters":[["AGE",${'['.repeat(n)}${']'.repeat(n)}]]}`,
+      `{"state":${'{"__proto__":'.repeat(Math.min(n, 20_000))}1${'}'.repeat(Math.min(n, 20_000))}}`,
+    ),
+  );
 
 const bodyBytes: fc.Arbitrary<Buffer> = fc.oneof(
   { weight: 10, arbitrary: requestEntries.map((e) => Buffer.from(objectText(e), 'utf8')) },
   // Duplicate keys: the same key twice, last one wins in JSON.parse; must still be validated.
   { weight: 2, arbitrary: fc.tuple(requestEntries, requestEntries).map(([a, b]) => Buffer.from(objectText([...a, ...b]), 'utf8')) },
   // Numbers as text JSON.stringify cannot write.
-  { weight: 2, arbitrary: fc.constantFrom('1e400', '-1e400', '-0', '0.0', '1E2', '25.0', '123456789012345678901234567890', '0e0', '-0.0e-0').chain((n) => fc.constantFrom(`{"state":"CA","limit":${n}}`, `{"state":"CA","skip":${n}}`, `{"state":"CA","filters":[["AGE",[${n}]]]}`)).map((t) => Buffer.from(t)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom('1e400', '-1e400', '-0', '0.0', '1E2', '25.0', '123456789012345678901234567890', '0e0', '-0.0e-0')
+      .chain((n) =>
+        fc.constantFrom(`{"state":"CA","limit":${n}}`, `{"state":"CA","skip":${n}}`, `{"state":"CA","filters":[["AGE",[${n}]]]}`),
+      )
+      .map((t) => Buffer.from(t)),
+  },
   // Invalid UTF-8 and raw control bytes inside otherwise valid JSON strings.
   {
     weight: 3,
@@ -149,19 +265,79 @@ const bodyBytes: fc.Arbitrary<Buffer> = fc.oneof(
       return Buffer.concat(parts);
     }),
   },
-  { weight: 2, arbitrary: fc.constantFrom(Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('{"state":"CA"}')]), Buffer.from('{"state":"C\u0000A"}'), Buffer.from([0x7b, 0x00, 0x7d]), Buffer.from([0xc0, 0x80]), Buffer.from([0xed, 0xa0, 0x80])) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      Buffer.from([0xff, 0xfe, 0x7b, 0x7d]),
+      Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('{"state":"CA"}')]),
+      Buffer.from('{"state":"C\u0000A"}'),
+      Buffer.from([0x7b, 0x00, 0x7d]),
+      Buffer.from([0xc0, 0x80]),
+      Buffer.from([0xed, 0xa0, 0x80]),
+    ),
+  },
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)) },
-  { weight: 2, arbitrary: fc.constantFrom('', ' ', '\n', 'null', 'true', '0', '""', '[]', '{}', '{', '}', '{"state":', '{"state":"CA",}', "{'state':'CA'}", '{"state":"CA"}garbage', '{"state":"CA"}{"state":"TX"}', '\u0000').map((t) => Buffer.from(t)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom(
+        '',
+        ' ',
+        '\n',
+        'null',
+        'true',
+        '0',
+        '""',
+        '[]',
+        '{}',
+        '{',
+        '}',
+        '{"state":',
+        '{"state":"CA",}',
+        "{'state':'CA'}",
+        '{"state":"CA"}garbage',
+        '{"state":"CA"}{"state":"TX"}',
+        '\u0000',
+      )
+      .map((t) => Buffer.from(t)),
+  },
   { weight: 1, arbitrary: deep.map((t) => Buffer.from(t)) },
-  { weight: 1, arbitrary: fc.constantFrom(250 * 1024, 256 * 1024 + 1, 300 * 1024).map((n) => Buffer.from(`{"state":"CA","x":"${'A'.repeat(n)}"}`)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(250 * 1024, 256 * 1024 + 1, 300 * 1024).map((n) => Buffer.from(`{"state":"CA","x":"${'A'.repeat(n)}"}`)),
+  },
 );
 
 // ---------- headers, paths ----------
 
-const headerSafe = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-;=/ ,.*+'.split('')), maxLength: 60 });
+const headerSafe = fc.string({
+  unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-;=/ ,.*+'.split('')),
+  maxLength: 60,
+});
 const contentType = fc.oneof(
-  { weight: 10, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'Application/Json;Charset=UTF-8') },
-  { weight: 3, arbitrary: fc.constantFrom('application/json; charset=latin1', 'application/json; charset=utf-16', 'application/json, text/plain', 'application/json ;', 'application/jsonx', 'application/json5', 'text/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', '*/*', ';', '') },
+  {
+    weight: 10,
+    arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'Application/Json;Charset=UTF-8'),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'application/json; charset=latin1',
+      'application/json; charset=utf-16',
+      'application/json, text/plain',
+      'application/json ;',
+      'application/jsonx',
+      'application/json5',
+      'text/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/octet-stream',
+      '*/*',
+      ';',
+      '',
+    ),
+  },
   { weight: 1, arbitrary: headerSafe },
   { weight: 2, arbitrary: fc.constant(undefined) },
 );
@@ -169,20 +345,63 @@ const keyHeader = fc.oneof(
   { weight: 10, arbitrary: fc.constant('VALID') },
   { weight: 1, arbitrary: fc.constant('REVOKED') },
   { weight: 1, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.constantFrom('', 'adk_', 'adk_' + 'A'.repeat(43), 'adk_' + 'A'.repeat(42) + '!', 'Bearer x', 'A'.repeat(8_000)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', 'adk_', 'adk_' + 'A'.repeat(43), 'adk_' + 'A'.repeat(42) + '!', 'Bearer x', 'A'.repeat(8_000)),
+  },
   { weight: 1, arbitrary: headerSafe },
 );
 const extraHeaders = fc.dictionary(
-  fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz-'.split('')), minLength: 1, maxLength: 20 }).filter((n) => !['host', 'content-length', 'transfer-encoding', 'connection', 'expect', 'upgrade', 'x-api-key', 'content-type', 'origin', 'sec-fetch-site', 'te', 'trailer', 'keep-alive'].includes(n)),
+  fc
+    .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz-'.split('')), minLength: 1, maxLength: 20 })
+    .filter(
+      (n) =>
+        ![
+          'host',
+          'content-length',
+          'transfer-encoding',
+          'connection',
+          'expect',
+          'upgrade',
+          'x-api-key',
+          'content-type',
+          'origin',
+          'sec-fetch-site',
+          'te',
+          'trailer',
+          'keep-alive',
+        ].includes(n),
+    ),
   headerSafe,
   { maxKeys: 4 },
 );
 const path = fc.oneof(
   { weight: 10, arbitrary: fc.constantFrom('/api/audiences/preview', '/api/audiences/search') },
-  { weight: 1, arbitrary: fc.constantFrom('/api/health', '/api/openapi.json', '/api/audiences', '/api/audiences/', '/api/audiences/preview/', '/API/AUDIENCES/PREVIEW', '/api/audiences/preview?state=CA', '/api/audiences/search?limit=5&x[]=1', '/api//audiences/preview', '/api/audiences/%2e%2e/preview', '/api/audiences/preview#x', '/api/audiences/preview;x', '/%00', '/api/%ff') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '/api/health',
+      '/api/openapi.json',
+      '/api/audiences',
+      '/api/audiences/',
+      '/api/audiences/preview/',
+      '/API/AUDIENCES/PREVIEW',
+      '/api/audiences/preview?state=CA',
+      '/api/audiences/search?limit=5&x[]=1',
+      '/api//audiences/preview',
+      '/api/audiences/%2e%2e/preview',
+      '/api/audiences/preview#x',
+      '/api/audiences/preview;x',
+      '/%00',
+      '/api/%ff',
+    ),
+  },
   { weight: 1, arbitrary: fc.webPath().map((p) => `/api/${p.replace(/^\/+/, '')}`) },
 );
-const method = fc.oneof({ weight: 12, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS') });
+const method = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('POST') },
+  { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS') },
+);
 
 // ---------- the property ----------
 
@@ -207,7 +426,8 @@ function checkAnswer(m: string, p: string, res: RawResponse): void {
   if (res.status !== 200) throw new Error(`unexpected ${res.status} for ${m} ${p}`);
   const body = JSON.parse(res.body);
   if (p.includes('/preview')) {
-    if (!Number.isInteger(body.total) || !Array.isArray(body.results) || Object.keys(body).join() !== 'total,results') throw new Error('bad preview body');
+    if (!Number.isInteger(body.total) || !Array.isArray(body.results) || Object.keys(body).join() !== 'total,results')
+      throw new Error('bad preview body');
   } else if (p.includes('/search')) {
     if (Object.keys(body).join() !== 'total,limit,skip,results' || body.limit > 1000) throw new Error('bad search body');
   }
@@ -223,7 +443,13 @@ describe('fuzzing the API over real HTTP', () => {
         else if (key === 'REVOKED') headers['x-api-key'] = revokedKey;
         else if (key !== undefined) headers['x-api-key'] = key;
         const started = performance.now();
-        const res = await send(api.url, { method: m, path: p, headers, body: m === 'GET' || m === 'HEAD' ? undefined : body, timeoutMs: 5_000 });
+        const res = await send(api.url, {
+          method: m,
+          path: p,
+          headers,
+          body: m === 'GET' || m === 'HEAD' ? undefined : body,
+          timeoutMs: 5_000,
+        });
         tally(res.status, performance.now() - started);
         checkAnswer(m, p, res);
       }),
@@ -233,11 +459,21 @@ describe('fuzzing the API over real HTTP', () => {
 
   it('valid envelopes with hostile filters: names and values of every kind', async () => {
     const entry = fc.oneof({ weight: 3, arbitrary: plausibleFilter }, { weight: 1, arbitrary: filterEntry });
-    const hostile = fc.record({ state: fc.constantFrom(...STATE_CODES), filters: fc.array(entry, { minLength: 1, maxLength: 8 }), limit: fc.integer({ min: 0, max: 5 }) });
+    const hostile = fc.record({
+      state: fc.constantFrom(...STATE_CODES),
+      filters: fc.array(entry, { minLength: 1, maxLength: 8 }),
+      limit: fc.integer({ min: 0, max: 5 }),
+    });
     await fc.assert(
       fc.asyncProperty(hostile, fc.constantFrom('/api/audiences/preview', '/api/audiences/search'), async (request, p) => {
         const started = performance.now();
-        const res = await send(api.url, { method: 'POST', path: p, headers: { 'content-type': 'application/json', 'x-api-key': api.key }, body: JSON.stringify(request), timeoutMs: 5_000 });
+        const res = await send(api.url, {
+          method: 'POST',
+          path: p,
+          headers: { 'content-type': 'application/json', 'x-api-key': api.key },
+          body: JSON.stringify(request),
+          timeoutMs: 5_000,
+        });
         tally(res.status, performance.now() - started);
         checkAnswer('POST', p, res);
         // What is refused names a cause; what is accepted is a real count.
@@ -249,30 +485,81 @@ describe('fuzzing the API over real HTTP', () => {
 
   it('raw HTTP: broken header bytes, duplicate and folded headers, chunked bodies: the envelope or a closed socket, never 5xx', async () => {
     const headerLine = fc.oneof(
-      { weight: 3, arbitrary: fc.tuple(fc.constantFrom('X-Junk', 'Accept', 'User-Agent', 'X-API-KEY', 'Content-Type', 'Host', 'Origin', 'Cookie'), fc.uint8Array({ maxLength: 30 })).map(([n, v]) => Buffer.concat([Buffer.from(`${n}: `), Buffer.from(v).map((b) => (b === 13 || b === 10 ? 32 : b)), Buffer.from('\r\n')])) },
-      { weight: 1, arbitrary: fc.constantFrom('NoColonHere\r\n', ': empty-name\r\n', 'X-Folded: a\r\n b\r\n', 'X-Space : x\r\n', `X-Long: ${'a'.repeat(20_000)}\r\n`, 'Content-Length: 5\r\n', 'Content-Length: -1\r\n', 'Content-Length: 1, 2\r\n', 'Transfer-Encoding: gzip\r\n', 'Transfer-Encoding: chunked\r\n').map((t) => Buffer.from(t)) },
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(
+            fc.constantFrom('X-Junk', 'Accept', 'User-Agent', 'X-API-KEY', 'Content-Type', 'Host', 'Origin', 'Cookie'),
+            fc.uint8Array({ maxLength: 30 }),
+          )
+          .map(([n, v]) =>
+            Buffer.concat([Buffer.from(`${n}: `), Buffer.from(v).map((b) => (b === 13 || b === 10 ? 32 : b)), Buffer.from('\r\n')]),
+          ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom(
+            'NoColonHere\r\n',
+            ': empty-name\r\n',
+            'X-Folded: a\r\n b\r\n',
+            'X-Space : x\r\n',
+            `X-Long: ${'a'.repeat(20_000)}\r\n`,
+            'Content-Length: 5\r\n',
+            'Content-Length: -1\r\n',
+            'Content-Length: 1, 2\r\n',
+            'Transfer-Encoding: gzip\r\n',
+            'Transfer-Encoding: chunked\r\n',
+          )
+          .map((t) => Buffer.from(t)),
+      },
     );
     const framing = fc.constantFrom('length', 'chunked', 'chunked-bad', 'none');
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('POST', 'GET', 'POST ', 'post', 'P\u00d6ST', 'CONNECT'), fc.constantFrom('/api/audiences/preview', '/api/audiences/search', '*', 'http://127.0.0.1/api/health', '/api/health HTTP/1.1', '/\u0000'), fc.array(headerLine, { maxLength: 4 }), framing, bodyBytes, async (m, p, lines, frame, body) => {
-        const head = [Buffer.from(`${m} ${p} HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nContent-Type: application/json\r\nX-API-KEY: ${api.key}\r\nConnection: close\r\n`), ...lines];
-        let payload: Buffer;
-        if (frame === 'length') payload = Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
-        else if (frame === 'chunked') payload = Buffer.concat([Buffer.from(`Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]);
-        else if (frame === 'chunked-bad') payload = Buffer.concat([Buffer.from('Transfer-Encoding: chunked\r\n\r\nzz\r\n'), body, Buffer.from('\r\n0\r\n\r\n')]);
-        else payload = Buffer.from('\r\n');
-        const started = performance.now();
-        const { text, closedByServer } = await sendRaw(api.port, Buffer.concat([...head, payload]), 6_000);
-        const { status, headers, body: answer } = parseRaw(text);
-        tally(status, performance.now() - started);
-        if (!closedByServer) throw new Error(`no answer and the socket still open after 6 s: ${m} ${p} ${frame}`);
-        if (status === 0) return; // closed without an answer: an incomplete request that timed out
-        if (status >= 500) throw new Error(`${status}: ${answer.slice(0, 200)}`);
-        if (status >= 400) {
-          const problem = envelopeProblem(status, answer);
-          if (problem) throw new Error(`${status} ${m} ${p} ${frame}: ${problem}; ${headers.split('\r\n')[0]}`);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('POST', 'GET', 'POST ', 'post', 'P\u00d6ST', 'CONNECT'),
+        fc.constantFrom(
+          '/api/audiences/preview',
+          '/api/audiences/search',
+          '*',
+          'http://127.0.0.1/api/health',
+          '/api/health HTTP/1.1',
+          '/\u0000',
+        ),
+        fc.array(headerLine, { maxLength: 4 }),
+        framing,
+        bodyBytes,
+        async (m, p, lines, frame, body) => {
+          const head = [
+            Buffer.from(
+              `${m} ${p} HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nContent-Type: application/json\r\nX-API-KEY: ${api.key}\r\nConnection: close\r\n`,
+            ),
+            ...lines,
+          ];
+          let payload: Buffer;
+          if (frame === 'length') payload = Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
+          else if (frame === 'chunked')
+            payload = Buffer.concat([
+              Buffer.from(`Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n`),
+              body,
+              Buffer.from('\r\n0\r\n\r\n'),
+            ]);
+          else if (frame === 'chunked-bad')
+            payload = Buffer.concat([Buffer.from('Transfer-Encoding: chunked\r\n\r\nzz\r\n'), body, Buffer.from('\r\n0\r\n\r\n')]);
+          else payload = Buffer.from('\r\n');
+          const started = performance.now();
+          const { text, closedByServer } = await sendRaw(api.port, Buffer.concat([...head, payload]), 6_000);
+          const { status, headers, body: answer } = parseRaw(text);
+          tally(status, performance.now() - started);
+          if (!closedByServer) throw new Error(`no answer and the socket still open after 6 s: ${m} ${p} ${frame}`);
+          if (status === 0) return; // closed without an answer: an incomplete request that timed out
+          if (status >= 500) throw new Error(`${status}: ${answer.slice(0, 200)}`);
+          if (status >= 400) {
+            const problem = envelopeProblem(status, answer);
+            if (problem) throw new Error(`${status} ${m} ${p} ${frame}: ${problem}; ${headers.split('\r\n')[0]}`);
+          }
+        },
+      ),
       { numRuns: 500, interruptAfterTimeLimit: 90_000, markInterruptAsFailure: false, endOnFailure: true },
     );
   }, 120_000);

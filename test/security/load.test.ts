@@ -34,16 +34,49 @@ interface Cannon {
 }
 
 /** autocannon as a separate process, bounded in time (`seconds`) and by its own timeout. */
-async function cannon(url: string, key: string, connections: number, seconds: number, body = PREVIEW, path = '/api/audiences/preview'): Promise<Cannon> {
+async function cannon(
+  url: string,
+  key: string,
+  connections: number,
+  seconds: number,
+  body = PREVIEW,
+  path = '/api/audiences/preview',
+): Promise<Cannon> {
   const { stdout } = await run(
     'autocannon',
-    ['-j', '-n', '-c', String(connections), '-d', String(seconds), '-t', '5', '-m', 'POST', '-H', 'content-type=application/json', '-H', `x-api-key=${key}`, '-b', body, url + path],
+    [
+      '-j',
+      '-n',
+      '-c',
+      String(connections),
+      '-d',
+      String(seconds),
+      '-t',
+      '5',
+      '-m',
+      'POST',
+      '-H',
+      'content-type=application/json',
+      '-H',
+      `x-api-key=${key}`,
+      '-b',
+      body,
+      url + path,
+    ],
     { timeout: (seconds + 20) * 1000, maxBuffer: 16 * 1024 * 1024 },
   );
   const r = JSON.parse(stdout);
   const byStatus: Record<string, number> = {};
   for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) byStatus[code] = (v as { count: number }).count;
-  return { requestsPerSecond: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, byStatus, errors: r.errors, timeouts: r.timeouts };
+  return {
+    requestsPerSecond: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    total: r.requests.total,
+    byStatus,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
 }
 
 function latencies(ms: number[]): { p50: number; p99: number; max: number } {
@@ -54,17 +87,39 @@ function latencies(ms: number[]): { p50: number; p99: number; max: number } {
 
 async function timedPreview(api: SecurityApi, key = api.key): Promise<{ status: number; ms: number; body: string; retryAfter?: string }> {
   const started = performance.now();
-  const res = await send(api.url, { method: 'POST', path: '/api/audiences/preview', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: PREVIEW, timeoutMs: 5_000 });
-  return { status: res.status, ms: performance.now() - started, body: res.body, retryAfter: res.headers['retry-after'] as string | undefined };
+  const res = await send(api.url, {
+    method: 'POST',
+    path: '/api/audiences/preview',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: PREVIEW,
+    timeoutMs: 5_000,
+  });
+  return {
+    status: res.status,
+    ms: performance.now() - started,
+    body: res.body,
+    retryAfter: res.headers['retry-after'] as string | undefined,
+  };
 }
 
 describe('throughput (for the record)', () => {
   it('measures requests/s and p99 of preview and search under the default limits', async () => {
     const api = await start();
     const preview = await cannon(api.url, api.key, 10, 3);
-    const search = await cannon(api.url, api.key, 10, 3, JSON.stringify({ state: 'CA', limit: 100, filters: [['GENDER', ['F']]] }), '/api/audiences/search');
-    console.info(`load: preview limit 25, 10 connections, 3 s: ${preview.requestsPerSecond} req/s, p50 ${preview.p50} ms, p99 ${preview.p99} ms, statuses ${JSON.stringify(preview.byStatus)}`);
-    console.info(`load: search limit 100 (full records), 10 connections, 3 s: ${search.requestsPerSecond} req/s, p50 ${search.p50} ms, p99 ${search.p99} ms, statuses ${JSON.stringify(search.byStatus)}`);
+    const search = await cannon(
+      api.url,
+      api.key,
+      10,
+      3,
+      JSON.stringify({ state: 'CA', limit: 100, filters: [['GENDER', ['F']]] }),
+      '/api/audiences/search',
+    );
+    console.info(
+      `load: preview limit 25, 10 connections, 3 s: ${preview.requestsPerSecond} req/s, p50 ${preview.p50} ms, p99 ${preview.p99} ms, statuses ${JSON.stringify(preview.byStatus)}`,
+    );
+    console.info(
+      `load: search limit 100 (full records), 10 connections, 3 s: ${search.requestsPerSecond} req/s, p50 ${search.p50} ms, p99 ${search.p99} ms, statuses ${JSON.stringify(search.byStatus)}`,
+    );
     expect(preview.byStatus['200']).toBe(preview.total);
     expect(search.byStatus['200']).toBe(search.total);
     expect(preview.errors + preview.timeouts + search.errors + search.timeouts).toBe(0);
@@ -113,7 +168,9 @@ describe('per-key rate limit under concurrent load', () => {
 async function stalledBody(api: SecurityApi, key = api.key): Promise<Socket> {
   const socket = await openSocket(api.port);
   socket.on('error', () => undefined);
-  socket.write(`POST /api/audiences/preview HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nContent-Type: application/json\r\nX-API-KEY: ${key}\r\nContent-Length: 1000\r\n\r\n{"state":`);
+  socket.write(
+    `POST /api/audiences/preview HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nContent-Type: application/json\r\nX-API-KEY: ${key}\r\nContent-Length: 1000\r\n\r\n{"state":`,
+  );
   return socket;
 }
 
@@ -147,7 +204,9 @@ describe('a cap on work in flight', () => {
 
 describe('clients that stop reading their answers', () => {
   it('cannot hold the server: their key gets only its own slots, others are served, and their sockets are closed when nothing moves', async () => {
-    const api = await start({ server: { maxInFlight: 8, maxInFlightPerKey: 4, idleSocketTimeoutMs: 1_000, keepAliveTimeoutMs: 1_000, timeoutCheckIntervalMs: 100 } });
+    const api = await start({
+      server: { maxInFlight: 8, maxInFlightPerKey: 4, idleSocketTimeoutMs: 1_000, keepAliveTimeoutMs: 1_000, timeoutCheckIntervalMs: 100 },
+    });
     const calm = api.core.keys.create('calm client').key;
     // The server's side of each connection, by the client's port: a client that never reads would
     // not even notice its socket being closed.
@@ -159,7 +218,9 @@ describe('clients that stop reading their answers', () => {
       const socket = await openSocket(api.port);
       socket.on('error', () => undefined);
       socket.pause(); // never reads
-      socket.write(`POST /api/audiences/search HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nContent-Type: application/json\r\nX-API-KEY: ${api.key}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      socket.write(
+        `POST /api/audiences/search HTTP/1.1\r\nHost: 127.0.0.1:${api.port}\r\nContent-Type: application/json\r\nX-API-KEY: ${api.key}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
       stuck.push(socket);
     }
     await sleep(300);
@@ -169,7 +230,9 @@ describe('clients that stop reading their answers', () => {
     const closed = await Promise.all(stuck.map((s) => closedWithin(serverSide.get(s.localPort!)!, 5_000)));
     for (const s of stuck) s.destroy();
     const after = await timedPreview(api);
-    console.info(`load: 6 non-reading clients on one key (answers of several MB each): that key got ${greedy.status} for a 7th request, another key ${other.status}; the server closed ${closed.filter((c) => c !== null).length}/6 stuck sockets within ${Math.round(performance.now() - started)} ms (idle-socket and keep-alive timeouts 1,000 ms); then the key got ${after.status}`);
+    console.info(
+      `load: 6 non-reading clients on one key (answers of several MB each): that key got ${greedy.status} for a 7th request, another key ${other.status}; the server closed ${closed.filter((c) => c !== null).length}/6 stuck sockets within ${Math.round(performance.now() - started)} ms (idle-socket and keep-alive timeouts 1,000 ms); then the key got ${after.status}`,
+    );
     expect(greedy.status).toBe(429);
     expect(envelopeProblem(429, greedy.body)).toBeNull();
     expect(other.status).toBe(200);
@@ -184,7 +247,9 @@ describe('idle, half-open and slow sockets', () => {
   const IDLE = 300;
 
   it(`${IDLE} sockets that send half a request line do not block real requests, and the server closes them after the header timeout`, async () => {
-    const api = await start({ server: { headersTimeoutMs: HEADERS_TIMEOUT, requestTimeoutMs: REQUEST_TIMEOUT, timeoutCheckIntervalMs: 100 } });
+    const api = await start({
+      server: { headersTimeoutMs: HEADERS_TIMEOUT, requestTimeoutMs: REQUEST_TIMEOUT, timeoutCheckIntervalMs: 100 },
+    });
     const opening = performance.now();
     const idle = await Promise.all(Array.from({ length: IDLE }, () => openSocket(api.port)));
     const silent = await Promise.all(Array.from({ length: 50 }, () => openSocket(api.port)));
@@ -211,7 +276,9 @@ describe('idle, half-open and slow sockets', () => {
   }, 30_000);
 
   it('a body that never finishes is cut off at the request timeout, while real requests go on', async () => {
-    const api = await start({ server: { headersTimeoutMs: HEADERS_TIMEOUT, requestTimeoutMs: REQUEST_TIMEOUT, timeoutCheckIntervalMs: 100 } });
+    const api = await start({
+      server: { headersTimeoutMs: HEADERS_TIMEOUT, requestTimeoutMs: REQUEST_TIMEOUT, timeoutCheckIntervalMs: 100 },
+    });
     // 50 slow bodies over five keys (a key may have 16 requests in flight), real requests on another.
     const slowKeys = Array.from({ length: 5 }, (_, i) => api.core.keys.create(`slow ${i}`).key);
     const slow = await Promise.all(Array.from({ length: 50 }, (_, i) => stalledBody(api, slowKeys[i % 5])));
@@ -221,7 +288,9 @@ describe('idle, half-open and slow sockets', () => {
     const real = [];
     for (let i = 0; i < 10; i++) real.push(await timedPreview(api));
     const closedAfter = await Promise.all(closings);
-    console.info(`load: 50 stalled bodies: closed after ${Math.round(Math.min(...closedAfter.map((x) => x ?? Infinity)))}-${Math.round(Math.max(...closedAfter.map((x) => x ?? Infinity)))} ms (request timeout ${REQUEST_TIMEOUT} ms); real requests meanwhile all ${[...new Set(real.map((r) => r.status))].join('/')}`);
+    console.info(
+      `load: 50 stalled bodies: closed after ${Math.round(Math.min(...closedAfter.map((x) => x ?? Infinity)))}-${Math.round(Math.max(...closedAfter.map((x) => x ?? Infinity)))} ms (request timeout ${REQUEST_TIMEOUT} ms); real requests meanwhile all ${[...new Set(real.map((r) => r.status))].join('/')}`,
+    );
     expect(real.every((r) => r.status === 200)).toBe(true);
     expect(closedAfter.every((ms) => ms !== null)).toBe(true);
     // No answer at all for a request that timed out: nothing to read, only a closed socket.
@@ -232,27 +301,66 @@ describe('idle, half-open and slow sockets', () => {
 describe('a time budget per query', () => {
   it('a query past its budget answers 503 unavailable saying so, and the server goes on answering', async () => {
     const api = await start({ core: { queryBudgetMs: 0 } });
-    const filtered = await send(api.url, { method: 'POST', path: '/api/audiences/preview', headers: { 'content-type': 'application/json', 'x-api-key': api.key }, body: JSON.stringify({ state: 'CA', filters: [['GENDER', ['F']], ['AGE', ['25-54']]] }) });
+    const filtered = await send(api.url, {
+      method: 'POST',
+      path: '/api/audiences/preview',
+      headers: { 'content-type': 'application/json', 'x-api-key': api.key },
+      body: JSON.stringify({
+        state: 'CA',
+        filters: [
+          ['GENDER', ['F']],
+          ['AGE', ['25-54']],
+        ],
+      }),
+    });
     expect(filtered.status).toBe(503);
     expect(envelopeProblem(503, filtered.body)).toBeNull();
-    expect(JSON.parse(filtered.body).error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/exceeded its time budget of 0 ms/) });
-    const whole = await send(api.url, { method: 'POST', path: '/api/audiences/search', headers: { 'content-type': 'application/json', 'x-api-key': api.key }, body: JSON.stringify({ state: 'TX', limit: 10 }) });
+    expect(JSON.parse(filtered.body).error).toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/exceeded its time budget of 0 ms/),
+    });
+    const whole = await send(api.url, {
+      method: 'POST',
+      path: '/api/audiences/search',
+      headers: { 'content-type': 'application/json', 'x-api-key': api.key },
+      body: JSON.stringify({ state: 'TX', limit: 10 }),
+    });
     expect(whole.status).toBe(503);
     expect((await send(api.url, { path: '/api/health' })).status).toBe(200);
 
     const normal = await start();
-    const same = await send(normal.url, { method: 'POST', path: '/api/audiences/preview', headers: { 'content-type': 'application/json', 'x-api-key': normal.key }, body: JSON.stringify({ state: 'CA', filters: [['GENDER', ['F']], ['AGE', ['25-54']]] }) });
+    const same = await send(normal.url, {
+      method: 'POST',
+      path: '/api/audiences/preview',
+      headers: { 'content-type': 'application/json', 'x-api-key': normal.key },
+      body: JSON.stringify({
+        state: 'CA',
+        filters: [
+          ['GENDER', ['F']],
+          ['AGE', ['25-54']],
+        ],
+      }),
+    });
     expect(same.status).toBe(200);
   });
 
   it('the heaviest request the limits allow stays within the default budget here', async () => {
     // 64 filters (the maximum) of wide integer bands: every pass walks the whole state.
     const api = await start();
-    const filters = Array.from({ length: 64 }, (_, i) => ['AGE', Array.from({ length: 300 }, (_, k) => `${(k + i) % 100}-${((k + i) % 100) + 1}`)]);
+    const filters = Array.from({ length: 64 }, (_, i) => [
+      'AGE',
+      Array.from({ length: 300 }, (_, k) => `${(k + i) % 100}-${((k + i) % 100) + 1}`),
+    ]);
     const body = JSON.stringify({ state: 'CA', filters, limit: 1000 });
     expect(body.length).toBeLessThan(256 * 1024);
     const started = performance.now();
-    const res = await send(api.url, { method: 'POST', path: '/api/audiences/search', headers: { 'content-type': 'application/json', 'x-api-key': api.key }, body, timeoutMs: 10_000 });
+    const res = await send(api.url, {
+      method: 'POST',
+      path: '/api/audiences/search',
+      headers: { 'content-type': 'application/json', 'x-api-key': api.key },
+      body,
+      timeoutMs: 10_000,
+    });
     const ms = Math.round(performance.now() - started);
     console.info(`load: heaviest allowed request (64 filters x 300 bands, limit 1000): ${res.status} in ${ms} ms`);
     expect(res.status).toBe(200);

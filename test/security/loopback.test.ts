@@ -79,7 +79,12 @@ describe('Host header (DNS rebinding)', () => {
     ['a trailing dot', (p: number) => `localhost.:${p}`],
     ['userinfo', (p: number) => `user@127.0.0.1:${p}`],
   ])('refuses %s with 403 before the key is even looked at', async (_label, host) => {
-    const res = await send(api.url, { method: 'POST', path: '/api/audiences/preview', headers: { ...json(), host: host(api.port) }, body: PREVIEW });
+    const res = await send(api.url, {
+      method: 'POST',
+      path: '/api/audiences/preview',
+      headers: { ...json(), host: host(api.port) },
+      body: PREVIEW,
+    });
     expect(res.status).toBe(403);
     expect(envelopeProblem(res.status, res.body)).toBeNull();
     expect(res.body).not.toContain('"results"');
@@ -96,8 +101,14 @@ describe('Host header (DNS rebinding)', () => {
   });
 
   it('refuses two Host headers, whichever comes first (Node itself would keep the first and drop the other)', async () => {
-    for (const [first, second] of [[`127.0.0.1:${api.port}`, `attacker.test:${api.port}`], [`attacker.test:${api.port}`, `127.0.0.1:${api.port}`]]) {
-      const { text } = await sendRaw(api.port, `GET /api/health HTTP/1.1\r\nHost: ${first}\r\nHost: ${second}\r\nConnection: close\r\n\r\n`);
+    for (const [first, second] of [
+      [`127.0.0.1:${api.port}`, `attacker.test:${api.port}`],
+      [`attacker.test:${api.port}`, `127.0.0.1:${api.port}`],
+    ]) {
+      const { text } = await sendRaw(
+        api.port,
+        `GET /api/health HTTP/1.1\r\nHost: ${first}\r\nHost: ${second}\r\nConnection: close\r\n\r\n`,
+      );
       expect(parseRaw(text).status).toBe(403);
     }
   });
@@ -119,7 +130,7 @@ describe('Origin and Sec-Fetch-Site', () => {
     expectNoCors(res.headers);
   });
 
-  it('refuses the API\'s own origin too: no page may call /api/*, not even one served by this server', async () => {
+  it("refuses the API's own origin too: no page may call /api/*, not even one served by this server", async () => {
     for (const origin of [api.url, `http://localhost:${api.port}`]) {
       const res = await send(api.url, { method: 'POST', path: '/api/audiences/preview', headers: json({ origin }), body: PREVIEW });
       expect(res.status, origin).toBe(403);
@@ -128,12 +139,25 @@ describe('Origin and Sec-Fetch-Site', () => {
 
   it('refuses Sec-Fetch-Site cross-site, and same-site without an allowed Origin (a no-cors GET from another port); same-origin and none pass', async () => {
     for (const site of ['cross-site', 'same-site']) {
-      const res = await send(api.url, { method: 'POST', path: '/api/audiences/preview', headers: json({ 'sec-fetch-site': site }), body: PREVIEW });
+      const res = await send(api.url, {
+        method: 'POST',
+        path: '/api/audiences/preview',
+        headers: json({ 'sec-fetch-site': site }),
+        body: PREVIEW,
+      });
       expect(res.status, site).toBe(403);
-      expect((await send(api.url, { path: '/api/health', headers: { 'sec-fetch-site': site, 'sec-fetch-mode': 'no-cors' } })).status, site).toBe(403);
+      expect(
+        (await send(api.url, { path: '/api/health', headers: { 'sec-fetch-site': site, 'sec-fetch-mode': 'no-cors' } })).status,
+        site,
+      ).toBe(403);
     }
     for (const site of ['none', 'same-origin']) {
-      const res = await send(api.url, { method: 'POST', path: '/api/audiences/preview', headers: json({ 'sec-fetch-site': site }), body: PREVIEW });
+      const res = await send(api.url, {
+        method: 'POST',
+        path: '/api/audiences/preview',
+        headers: json({ 'sec-fetch-site': site }),
+        body: PREVIEW,
+      });
       expect(res.status, site).toBe(200);
     }
   });
@@ -141,13 +165,33 @@ describe('Origin and Sec-Fetch-Site', () => {
   it('an allow-listed origin (configured, empty by default) is let through', async () => {
     const allowed = await startSecurityApi(inject('datasetPath'), { server: { allowedOrigins: ['http://tool.local:8080'] } });
     try {
-      const res = await send(allowed.url, { method: 'POST', path: '/api/audiences/preview', headers: { 'content-type': 'application/json', 'x-api-key': allowed.key, origin: 'http://tool.local:8080' }, body: PREVIEW });
+      const res = await send(allowed.url, {
+        method: 'POST',
+        path: '/api/audiences/preview',
+        headers: { 'content-type': 'application/json', 'x-api-key': allowed.key, origin: 'http://tool.local:8080' },
+        body: PREVIEW,
+      });
       expect(res.status).toBe(200);
       expectNoCors(res.headers);
-      const other = await send(allowed.url, { method: 'POST', path: '/api/audiences/preview', headers: { 'content-type': 'application/json', 'x-api-key': allowed.key, origin: 'http://tool.local:8081' }, body: PREVIEW });
+      const other = await send(allowed.url, {
+        method: 'POST',
+        path: '/api/audiences/preview',
+        headers: { 'content-type': 'application/json', 'x-api-key': allowed.key, origin: 'http://tool.local:8081' },
+        body: PREVIEW,
+      });
       expect(other.status).toBe(403);
       // An allowed origin on another port of the same host is same-site for the browser: still let through.
-      const sameSite = await send(allowed.url, { method: 'POST', path: '/api/audiences/preview', headers: { 'content-type': 'application/json', 'x-api-key': allowed.key, origin: 'http://tool.local:8080', 'sec-fetch-site': 'same-site' }, body: PREVIEW });
+      const sameSite = await send(allowed.url, {
+        method: 'POST',
+        path: '/api/audiences/preview',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': allowed.key,
+          origin: 'http://tool.local:8080',
+          'sec-fetch-site': 'same-site',
+        },
+        body: PREVIEW,
+      });
       expect(sameSite.status).toBe(200);
     } finally {
       await allowed.close();
@@ -161,7 +205,11 @@ describe('CORS', () => {
       const res = await send(api.url, {
         method: 'OPTIONS',
         path,
-        headers: { origin: 'http://attacker.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
+        headers: {
+          origin: 'http://attacker.test',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-api-key',
+        },
       });
       expect(res.status, path).toBe(403);
       expectNoCors(res.headers);
@@ -169,7 +217,11 @@ describe('CORS', () => {
   });
 
   it('OPTIONS without an Origin is just a method not allowed, still without CORS headers', async () => {
-    const res = await send(api.url, { method: 'OPTIONS', path: '/api/audiences/preview', headers: { 'access-control-request-method': 'POST' } });
+    const res = await send(api.url, {
+      method: 'OPTIONS',
+      path: '/api/audiences/preview',
+      headers: { 'access-control-request-method': 'POST' },
+    });
     expect(res.status).toBe(405);
     expectNoCors(res.headers);
   });
@@ -187,16 +239,19 @@ describe('CORS', () => {
 });
 
 describe('the key: only in X-API-KEY, never in a URL or a log', () => {
-  it.each(['api_key', 'apiKey', 'key', 'x-api-key', 'X-API-KEY', 'token', 'access_token'])('a key in the query parameter %s is not accepted (401)', async (param) => {
-    const res = await send(api.url, {
-      method: 'POST',
-      path: `/api/audiences/preview?${param}=${encodeURIComponent(api.key)}`,
-      headers: { 'content-type': 'application/json' },
-      body: PREVIEW,
-    });
-    expect(res.status).toBe(401);
-    expect(res.body).not.toContain(api.key);
-  });
+  it.each(['api_key', 'apiKey', 'key', 'x-api-key', 'X-API-KEY', 'token', 'access_token'])(
+    'a key in the query parameter %s is not accepted (401)',
+    async (param) => {
+      const res = await send(api.url, {
+        method: 'POST',
+        path: `/api/audiences/preview?${param}=${encodeURIComponent(api.key)}`,
+        headers: { 'content-type': 'application/json' },
+        body: PREVIEW,
+      });
+      expect(res.status).toBe(401);
+      expect(res.body).not.toContain(api.key);
+    },
+  );
 
   it('nor as a bearer token, basic auth, cookie or a lower-case twin header', async () => {
     const attempts: Array<Record<string, string>> = [
@@ -206,7 +261,12 @@ describe('the key: only in X-API-KEY, never in a URL or a log', () => {
       { 'api-key': api.key },
     ];
     for (const headers of attempts) {
-      const res = await send(api.url, { method: 'POST', path: '/api/audiences/preview', headers: { 'content-type': 'application/json', ...headers }, body: PREVIEW });
+      const res = await send(api.url, {
+        method: 'POST',
+        path: '/api/audiences/preview',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: PREVIEW,
+      });
       expect(res.status, Object.keys(headers)[0]).toBe(401);
     }
   });
@@ -221,7 +281,12 @@ describe('the key: only in X-API-KEY, never in a URL or a log', () => {
 
   it('nothing the request log holds contains a key, wherever the caller put it', async () => {
     const other = api.core.keys.create('second key').key;
-    await send(api.url, { method: 'POST', path: `/api/audiences/preview?api_key=${other}`, headers: { 'content-type': 'application/json' }, body: PREVIEW });
+    await send(api.url, {
+      method: 'POST',
+      path: `/api/audiences/preview?api_key=${other}`,
+      headers: { 'content-type': 'application/json' },
+      body: PREVIEW,
+    });
     await send(api.url, { method: 'POST', path: `/api/${other}/preview`, headers: json(), body: PREVIEW });
     await send(api.url, { method: 'POST', path: `/api/audiences/${encodeURIComponent(other)}`, headers: json(), body: PREVIEW });
     await send(api.url, { method: 'GET', path: `/api/health/${other.slice(4)}`, headers: json() });
@@ -236,7 +301,12 @@ describe('the key: only in X-API-KEY, never in a URL or a log', () => {
   });
 
   it('no answer echoes the key back', async () => {
-    const res = await send(api.url, { method: 'POST', path: `/api/${api.key}`, headers: { 'content-type': 'application/json', 'x-api-key': api.key.slice(0, -1) + 'x' }, body: PREVIEW });
+    const res = await send(api.url, {
+      method: 'POST',
+      path: `/api/${api.key}`,
+      headers: { 'content-type': 'application/json', 'x-api-key': api.key.slice(0, -1) + 'x' },
+      body: PREVIEW,
+    });
     expect(res.status).toBe(404);
     // The 404 names the path it was asked for (the caller's own text), but a wrong key is never echoed.
     expect(res.body).not.toContain(api.key.slice(0, -1) + 'x');

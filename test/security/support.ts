@@ -93,13 +93,21 @@ export interface RawResponse {
 /** One request with node:http (any Host, any header), failing after `timeoutMs`. */
 export function send(
   url: string,
-  options: { method?: string; path?: string; headers?: Record<string, string | string[]>; body?: string | Buffer; timeoutMs?: number; setHost?: boolean } = {},
+  options: {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string | string[]>;
+    body?: string | Buffer;
+    timeoutMs?: number;
+    setHost?: boolean;
+  } = {},
 ): Promise<RawResponse> {
   const { method = 'GET', path, headers = {}, body, timeoutMs = 5_000, setHost = true } = options;
   // node:http sends a DELETE or OPTIONS body unframed unless told its length; always frame it.
-  const framed = body === undefined || Object.keys(headers).some((h) => ['content-length', 'transfer-encoding'].includes(h.toLowerCase()))
-    ? headers
-    : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+  const framed =
+    body === undefined || Object.keys(headers).some((h) => ['content-length', 'transfer-encoding'].includes(h.toLowerCase()))
+      ? headers
+      : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
   return new Promise((resolve, reject) => {
     const target = new URL(path ?? '/', url);
     const req = httpRequest(
@@ -129,7 +137,8 @@ export function sendRaw(port: number, bytes: Buffer | string, timeoutMs = 5_000)
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('error', (e) => {
       clearTimeout(timer);
-      if ((e as NodeJS.ErrnoException).code === 'ECONNRESET') resolve({ text: Buffer.concat(chunks).toString('latin1'), closedByServer: true });
+      if ((e as NodeJS.ErrnoException).code === 'ECONNRESET')
+        resolve({ text: Buffer.concat(chunks).toString('latin1'), closedByServer: true });
       else reject(e);
     });
     socket.on('close', () => {

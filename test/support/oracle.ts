@@ -48,18 +48,25 @@ export class SqlOracle {
 
   pids(state: string, filters: Array<[string, Array<string | number>]> = [], limit = -1, skip = 0): string[] {
     const { sql, params } = this.where(state, filters);
-    return this.db.prepare(`SELECT "PID" FROM people WHERE ${sql} ORDER BY "PID" LIMIT ? OFFSET ?`).pluck().all(...params, limit, skip) as string[];
+    return this.db
+      .prepare(`SELECT "PID" FROM people WHERE ${sql} ORDER BY "PID" LIMIT ? OFFSET ?`)
+      .pluck()
+      .all(...params, limit, skip) as string[];
   }
 
   /** Full records as the search response should give them: objects keyed in catalog order. */
   records(state: string, filters: Array<[string, Array<string | number>]>, limit: number, skip: number): Array<Record<string, unknown>> {
     const { sql, params } = this.where(state, filters);
     const cols = FIELDS.map((f) => `"${f.name}"`).join(', ');
-    return this.db.prepare(`SELECT ${cols} FROM people WHERE ${sql} ORDER BY "PID" LIMIT ? OFFSET ?`).all(...params, limit, skip) as Array<Record<string, unknown>>;
+    return this.db.prepare(`SELECT ${cols} FROM people WHERE ${sql} ORDER BY "PID" LIMIT ? OFFSET ?`).all(...params, limit, skip) as Array<
+      Record<string, unknown>
+    >;
   }
 
   distinct(state: string, field: string): Array<string | number> {
-    return this.db.prepare(`SELECT DISTINCT "${field}" FROM people WHERE "STATE" = ? ORDER BY 1`).pluck().all(state) as Array<string | number>;
+    return this.db.prepare(`SELECT DISTINCT "${field}" FROM people WHERE "STATE" = ? ORDER BY 1`).pluck().all(state) as Array<
+      string | number
+    >;
   }
 
   close(): void {

@@ -8,5 +8,7 @@ export function generateCommand(argv: string[]): void {
   const seed = wholeNumber(values.seed, 'seed', 1);
   const out = resolve(required(values, 'out'));
   const result = generateDataset({ rows, seed, out });
-  console.log(`generated ${result.records} records in ${result.seconds.toFixed(2)} s (${Math.round(result.records / result.seconds)} records/s) -> ${out}`);
+  console.log(
+    `generated ${result.records} records in ${result.seconds.toFixed(2)} s (${Math.round(result.records / result.seconds)} records/s) -> ${out}`,
+  );
 }

@@ -27,7 +27,8 @@ export async function importCommand(argv: string[]): Promise<void> {
   let delimiter: Delimiter | undefined;
   if (values.delimiter !== undefined) {
     delimiter = DELIMITER_NAMES[values.delimiter.toLowerCase()];
-    if (!delimiter) throw new UsageError(`--delimiter must be , or tab or | (also: comma, \\t, pipe), not ${JSON.stringify(values.delimiter)}`);
+    if (!delimiter)
+      throw new UsageError(`--delimiter must be , or tab or | (also: comma, \\t, pipe), not ${JSON.stringify(values.delimiter)}`);
   }
   try {
     checkImportArguments({ files: positionals, out, rejectsPath: values.rejects });

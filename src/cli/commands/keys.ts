@@ -24,7 +24,16 @@ export function keysCommand(argv: string[]): void {
       const core = createCore({ homeDir: values.home });
       try {
         for (const k of core.keys.list())
-          console.log([k.id, k.name, `${k.prefix}…`, `created ${k.createdAt}`, `last used ${k.lastUsedAt ?? 'never'}`, k.revokedAt ? `revoked ${k.revokedAt}` : 'active'].join('\t'));
+          console.log(
+            [
+              k.id,
+              k.name,
+              `${k.prefix}…`,
+              `created ${k.createdAt}`,
+              `last used ${k.lastUsedAt ?? 'never'}`,
+              k.revokedAt ? `revoked ${k.revokedAt}` : 'active',
+            ].join('\t'),
+          );
       } finally {
         core.close();
       }

@@ -11,7 +11,7 @@ export const APP_STATE_FILE = 'app-state.sqlite';
 
 function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
-  const applied = (db.prepare('SELECT id FROM migrations ORDER BY id').pluck().all() as string[]);
+  const applied = db.prepare('SELECT id FROM migrations ORDER BY id').pluck().all() as string[];
   applied.forEach((id, i) => {
     if (MIGRATIONS[i]?.id !== id)
       throw new Error(`App state was written by a different version of Audience Desk (migration ${id} is unknown to this one).`);

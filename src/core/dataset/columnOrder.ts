@@ -39,7 +39,10 @@ export function permuteColumn(parts: readonly BuiltColumn[], order: ArrayLike<nu
   if (final.dict!.length <= dictionaryLimit) return final;
   // More distinct values over the final rows than a dictionary holds (each part alone held fewer).
   const hashOf = Uint32Array.from(final.dict!, stringHash);
-  return gathered({ ...final, encoding: 'hash', dict: null, data: Uint32Array.from(final.data, (code) => hashOf[code]!) }, identity(order.length));
+  return gathered(
+    { ...final, encoding: 'hash', dict: null, data: Uint32Array.from(final.data, (code) => hashOf[code]!) },
+    identity(order.length),
+  );
 }
 
 function identity(n: number): Uint32Array {

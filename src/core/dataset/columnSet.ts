@@ -57,7 +57,10 @@ class StringColumn {
   /** Chunks written to a spill, and the hash of each code when codes were spilled before hashes. */
   readonly chunks: SpilledChunk[] = [];
   private hashOf: Uint32Array | null = null;
-  constructor(private readonly limit: number, hashed: boolean) {
+  constructor(
+    private readonly limit: number,
+    hashed: boolean,
+  ) {
     this.dict = hashed ? null : new Map();
   }
   // Consecutive records often repeat a value (flags, a household's shared fields, the state):
@@ -140,11 +143,11 @@ class StringColumn {
     this.chunks.push(spill.write(data, kind, this.dict !== null));
   }
   spilled(field: number, path: string): SpilledColumn {
-    const { data, ...rest } = this.finish(field);
+    // The vector itself stays in the spill file; only its description travels.
+    const { data: _inSpill, ...rest } = this.finish(field);
     return { ...rest, path, length: this.chunks.reduce((n, c) => n + c.length, 0), chunks: this.chunks, hashOf: this.hashOf };
   }
 }
-
 
 /**
  * Every filterable field's vector (LATITUDE/LONGITUDE are not filterable and get none). Records
@@ -262,7 +265,16 @@ export class ColumnSet {
       const { kind } = builder.finish();
       const chunks = this.intChunks[k]!;
       const field = this.intFields[k]!;
-      out[field] = { field, encoding: 'value', kind, dict: null, path: spill.path, length: chunks.reduce((n, c) => n + c.length, 0), chunks, hashOf: null };
+      out[field] = {
+        field,
+        encoding: 'value',
+        kind,
+        dict: null,
+        path: spill.path,
+        length: chunks.reduce((n, c) => n + c.length, 0),
+        chunks,
+        hashOf: null,
+      };
     });
     this.strings.length = this.ints.length = 0;
     return out.filter((c) => c !== undefined);

@@ -36,7 +36,11 @@ const LIST_MAX = 256;
 
 /** What a read returns of each record: the whole stored text, its UTF-8 bytes, or only its start (the preview's). */
 type Extract = 'record' | 'bytes' | 'preview';
-const EXTRACT_SQL: Record<Extract, string> = { record: 'record', bytes: 'CAST(record AS BLOB)', preview: `substr(record, 1, ${PREVIEW_CHARS})` };
+const EXTRACT_SQL: Record<Extract, string> = {
+  record: 'record',
+  bytes: 'CAST(record AS BLOB)',
+  preview: `substr(record, 1, ${PREVIEW_CHARS})`,
+};
 
 export class Dataset {
   readonly records: number;
@@ -46,17 +50,16 @@ export class Dataset {
   private readonly stmt: Record<string, Statement>;
   private readonly readStatements = new Map<string, Statement>();
 
-  private constructor(private readonly db: Db, readonly path: string) {
-    const meta = Object.fromEntries(
-      (db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [k, v]),
-    );
+  private constructor(
+    private readonly db: Db,
+    readonly path: string,
+  ) {
+    const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [k, v]));
     if (meta.format_version !== DATASET_FORMAT_VERSION)
       throw new Error(`Dataset ${path} has format ${meta.format_version ?? 'unknown'}; this build reads format ${DATASET_FORMAT_VERSION}.`);
     this.meta = meta;
     this.records = Number(meta.records);
-    this.states = new Map(
-      (db.prepare('SELECT state, first, count FROM states').all() as StateRange[]).map((r) => [r.state, r]),
-    );
+    this.states = new Map((db.prepare('SELECT state, first, count FROM states').all() as StateRange[]).map((r) => [r.state, r]));
     this.stmt = {
       recordOne: db.prepare('SELECT record FROM records WHERE _pos = ?').pluck(),
       column: db.prepare('SELECT encoding, kind, dict, data FROM columns WHERE name = ?'),
@@ -97,9 +100,15 @@ export class Dataset {
     let vector = this.columns.get(index);
     if (!vector) {
       const field = FIELDS[index]!.name;
-      const row = this.stmt.column!.get(field) as { encoding: ColumnVector['encoding']; kind: VectorKind; dict: string | null; data: Buffer } | undefined;
+      const row = this.stmt.column!.get(field) as
+        { encoding: ColumnVector['encoding']; kind: VectorKind; dict: string | null; data: Buffer } | undefined;
       if (!row) throw new Error(`Dataset has no vector for ${field}`);
-      vector = { field, encoding: row.encoding, data: blobToVector(row.kind, row.data), dict: row.dict === null ? null : (JSON.parse(row.dict) as string[]) };
+      vector = {
+        field,
+        encoding: row.encoding,
+        data: blobToVector(row.kind, row.data),
+        dict: row.dict === null ? null : (JSON.parse(row.dict) as string[]),
+      };
       this.columns.set(index, vector);
     }
     return vector;
@@ -142,7 +151,8 @@ export class Dataset {
       const args: number[] = new Array(size);
       for (let k = 0; k < size; k++) args[k] = positions[Math.min(from + k, to - 1)]!;
       const rows = this.statement(extract, size).all(...args) as Array<string | Buffer>;
-      if (rows.length !== to - from) throw new Error(`Dataset ${this.path} is missing records at positions ${positions[from]}..${positions[to - 1]}.`);
+      if (rows.length !== to - from)
+        throw new Error(`Dataset ${this.path} is missing records at positions ${positions[from]}..${positions[to - 1]}.`);
       for (const row of rows) out.push(row);
     }
     return out;
@@ -170,7 +180,9 @@ export class Dataset {
   previewRows(positions: ArrayLike<number>): Row[] {
     const starts = this.read(positions, 'preview') as string[];
     return starts.map((start, k) => {
-      return parseStoredValues(start, PREVIEW_INDEXES) ?? parseStoredValues(this.stmt.recordOne!.get(positions[k]) as string, PREVIEW_INDEXES)!;
+      return (
+        parseStoredValues(start, PREVIEW_INDEXES) ?? parseStoredValues(this.stmt.recordOne!.get(positions[k]) as string, PREVIEW_INDEXES)!
+      );
     });
   }
 }

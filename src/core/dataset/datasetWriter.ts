@@ -60,7 +60,10 @@ export class DatasetWriter {
     this.tempPath = `${targetPath}.building-${process.pid}`;
     // Our own leftover and those of killed writers to the same target (never a live writer's).
     rmSync(this.tempPath, { force: true });
-    removeStaleFiles(dirname(targetPath), new RegExp(`^${escapeRegExp(basename(targetPath))}\\.building-(\\d+)(?:-journal|-wal|-shm|-vectors(?:-\\w+)?)?$`));
+    removeStaleFiles(
+      dirname(targetPath),
+      new RegExp(`^${escapeRegExp(basename(targetPath))}\\.building-(\\d+)(?:-journal|-wal|-shm|-vectors(?:-\\w+)?)?$`),
+    );
     this.db = openSqlite(this.tempPath);
     // A temporary file that is published only when complete needs no journal.
     this.db.pragma('journal_mode = OFF');
@@ -146,11 +149,17 @@ export class DatasetWriter {
       fields.add(c.field);
       putColumn.run(FIELDS[c.field]!.name, c.encoding, c.kind, c.dict ? JSON.stringify(c.dict) : null, vectorToBlob(c.data));
     }
-    if (fields.size !== FIELDS.filter((f) => f.type !== 'number').length) throw new Error('Vectors are missing: every filterable field needs one.');
+    if (fields.size !== FIELDS.filter((f) => f.type !== 'number').length)
+      throw new Error('Vectors are missing: every filterable field needs one.');
     const putState = this.db.prepare('INSERT INTO states (state, first, count) VALUES (?, ?, ?)');
     for (const r of this.stateRanges) putState.run(r.state, r.first, r.count);
     const putMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-    const meta = { ...this.metadata, format_version: DATASET_FORMAT_VERSION, records: String(this.count), created_at: new Date().toISOString() };
+    const meta = {
+      ...this.metadata,
+      format_version: DATASET_FORMAT_VERSION,
+      records: String(this.count),
+      created_at: new Date().toISOString(),
+    };
     for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);
     this.db.exec('COMMIT');
     this.db.close();

@@ -54,7 +54,7 @@ export class VectorSpill {
   write(data: Vector, kind: VectorKind, codes: boolean): SpilledChunk {
     if (this.fd === undefined) throw new Error('The vector spill is closed.');
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done, this.size + done);
+    for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, this.size + done);
     const chunk = { at: this.size, kind, length: data.length, codes };
     this.size += bytes.length;
     return chunk;
@@ -86,7 +86,7 @@ export function loadSpilledColumn(column: SpilledColumn): BuiltColumn {
       const toHashes = chunk.codes && column.encoding === 'hash';
       // Straight into place when nothing changes; else through an aligned scratch array.
       const target = Chunk === Out && !toHashes ? new Uint8Array(data.buffer, at * Out.BYTES_PER_ELEMENT, bytes) : new Uint8Array(bytes);
-      for (let done = 0; done < bytes; ) {
+      for (let done = 0; done < bytes;) {
         const n = readSync(fd, target, done, bytes - done, chunk.at + done);
         if (n === 0) throw new Error(`The vector spill ${path} ends early.`);
         done += n;

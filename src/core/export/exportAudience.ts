@@ -46,7 +46,6 @@ export function partialPathFor(outPath: string): string {
   return join(dirname(outPath), `.${basename(outPath)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
-
 /**
  * Removes the partial files of earlier exports to `outPath` that no running export owns (a killed
  * or crashed process cannot clean up after itself). A partial whose writer is alive (another
@@ -61,8 +60,7 @@ export async function removeStalePartials(outPath: string): Promise<string[]> {
 
 export async function exportAudience(engine: AudienceEngine, audience: Audience, options: ExportOptions): Promise<ExportResult> {
   const { format, outPath, signal, onProgress, batchSize = 2000 } = options;
-  if (format !== 'csv' && format !== 'jsonl')
-    throw new AppError('invalid_request', 'The export format is csv or jsonl.', 'format');
+  if (format !== 'csv' && format !== 'jsonl') throw new AppError('invalid_request', 'The export format is csv or jsonl.', 'format');
   const started = Date.now();
   const selection = engine.select(audience);
   const dataset = engine.dataset;
@@ -74,7 +72,11 @@ export async function exportAudience(engine: AudienceEngine, audience: Audience,
     handle = await open(temp, 'wx', 0o600);
   } catch (e) {
     activePartials.delete(temp);
-    throw new AppError('invalid_request', `Cannot write the export to ${outPath}: ${(e as NodeJS.ErrnoException).code ?? 'error'}.`, 'outPath');
+    throw new AppError(
+      'invalid_request',
+      `Cannot write the export to ${outPath}: ${(e as NodeJS.ErrnoException).code ?? 'error'}.`,
+      'outPath',
+    );
   }
   let bytes = 0;
   let lastReport = 0;

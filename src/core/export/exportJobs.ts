@@ -56,7 +56,16 @@ export class ExportJobs {
     const engine = this.engine();
     const total = engine.count(request.audience);
     const id = randomBytes(8).toString('hex');
-    const view: ExportJob = { id, status: 'running', format: request.format, path: request.path, written: 0, total, recordsPerSecond: 0, secondsLeft: null };
+    const view: ExportJob = {
+      id,
+      status: 'running',
+      format: request.format,
+      path: request.path,
+      written: 0,
+      total,
+      recordsPerSecond: 0,
+      secondsLeft: null,
+    };
     const controller = new AbortController();
     const job: Job = { view, engine, elapsedMs: 0, controller, settled: Promise.resolve() };
     job.settled = this.run(engine, job, request);
@@ -125,7 +134,14 @@ export class ExportJobs {
     }
     view.status = outcome;
     try {
-      this.audit.record({ actor: request.actor, action: 'export', audience: request.definition, records: view.total, file: request.path, outcome });
+      this.audit.record({
+        actor: request.actor,
+        action: 'export',
+        audience: request.definition,
+        records: view.total,
+        file: request.path,
+        outcome,
+      });
     } catch {
       // App state already closed (shutdown): there is no one left to tell.
     }

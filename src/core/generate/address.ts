@@ -7,27 +7,128 @@ import { hash32, type Prng, Weighted } from './prng';
 import { DIGITS2, DIGITS4, LETTERS, NUMBER_TEXT } from './strings';
 
 const STREET_WORDS = [
-  'MAIN', 'PARK', 'OAK', 'PINE', 'MAPLE', 'CEDAR', 'ELM', 'WASHINGTON', 'LAKE', 'HILL', 'WALNUT', 'CHESTNUT',
-  'LINCOLN', 'JEFFERSON', 'FRANKLIN', 'JACKSON', 'MADISON', 'RIDGE', 'CHURCH', 'MILL', 'SPRING', 'HIGHLAND',
-  'SUNSET', 'RIVER', 'FOREST', 'MEADOW', 'WILLOW', 'CHERRY', 'VALLEY', 'SCHOOL', 'CENTER', 'MARKET',
-  'BROADWAY', 'COLLEGE', 'PROSPECT', 'DOGWOOD', 'HICKORY', 'BIRCH', 'SYCAMORE', 'LAUREL', 'MAGNOLIA', 'HOLLY',
-  'LOCUST', 'POPLAR', 'SPRUCE', 'ASPEN', 'JUNIPER', 'WINDSOR', 'UNION', 'LIBERTY', 'MEADOWBROOK', 'LAKEVIEW',
-  'HILLCREST', 'WOODLAND', 'FAIRVIEW', 'COUNTRY CLUB', 'OLD MILL', 'PLEASANT', 'GRANT', 'ADAMS', 'MONROE', 'KING',
+  'MAIN',
+  'PARK',
+  'OAK',
+  'PINE',
+  'MAPLE',
+  'CEDAR',
+  'ELM',
+  'WASHINGTON',
+  'LAKE',
+  'HILL',
+  'WALNUT',
+  'CHESTNUT',
+  'LINCOLN',
+  'JEFFERSON',
+  'FRANKLIN',
+  'JACKSON',
+  'MADISON',
+  'RIDGE',
+  'CHURCH',
+  'MILL',
+  'SPRING',
+  'HIGHLAND',
+  'SUNSET',
+  'RIVER',
+  'FOREST',
+  'MEADOW',
+  'WILLOW',
+  'CHERRY',
+  'VALLEY',
+  'SCHOOL',
+  'CENTER',
+  'MARKET',
+  'BROADWAY',
+  'COLLEGE',
+  'PROSPECT',
+  'DOGWOOD',
+  'HICKORY',
+  'BIRCH',
+  'SYCAMORE',
+  'LAUREL',
+  'MAGNOLIA',
+  'HOLLY',
+  'LOCUST',
+  'POPLAR',
+  'SPRUCE',
+  'ASPEN',
+  'JUNIPER',
+  'WINDSOR',
+  'UNION',
+  'LIBERTY',
+  'MEADOWBROOK',
+  'LAKEVIEW',
+  'HILLCREST',
+  'WOODLAND',
+  'FAIRVIEW',
+  'COUNTRY CLUB',
+  'OLD MILL',
+  'PLEASANT',
+  'GRANT',
+  'ADAMS',
+  'MONROE',
+  'KING',
 ];
 const ORDINALS = Array.from({ length: 99 }, (_, i) => {
   const n = i + 1;
   const teen = n % 100 >= 11 && n % 100 <= 13;
-  return `${n}${teen ? 'TH' : ['TH', 'ST', 'ND', 'RD'][n % 10] ?? 'TH'}`;
+  return `${n}${teen ? 'TH' : (['TH', 'ST', 'ND', 'RD'][n % 10] ?? 'TH')}`;
 });
 const STREET_TYPES = new Weighted([
-  ['ST', 25], ['DR', 15], ['AVE', 15], ['RD', 14], ['LN', 8], ['CT', 7], ['WAY', 4], ['BLVD', 3], ['PL', 3],
-  ['CIR', 3], ['TER', 1.5], ['TRL', 1.5], ['LOOP', 1], ['PKWY', 1], ['HWY', 1],
+  ['ST', 25],
+  ['DR', 15],
+  ['AVE', 15],
+  ['RD', 14],
+  ['LN', 8],
+  ['CT', 7],
+  ['WAY', 4],
+  ['BLVD', 3],
+  ['PL', 3],
+  ['CIR', 3],
+  ['TER', 1.5],
+  ['TRL', 1.5],
+  ['LOOP', 1],
+  ['PKWY', 1],
+  ['HWY', 1],
 ] as const);
-const PREDIRS = new Weighted([['', 86], ['N', 3.5], ['S', 3.5], ['E', 3], ['W', 3], ['NE', 0.25], ['NW', 0.25], ['SE', 0.25], ['SW', 0.25]] as const);
-const POSTDIRS = new Weighted([['', 95], ['N', 1], ['S', 1], ['E', 1], ['W', 1], ['NE', 0.25], ['NW', 0.25], ['SE', 0.25], ['SW', 0.25]] as const);
-const UNIT_TYPES = new Weighted([['APT', 75], ['UNIT', 15], ['STE', 3], ['#', 7]] as const);
-const GEOLEVELS = new Weighted([['B', 88], ['T', 8], ['Z', 4]] as const);
-const ROUTES = [...Array.from({ length: 80 }, (_, i) => `C${DIGITS4[i + 1]!.slice(1)}`), ...Array.from({ length: 20 }, (_, i) => `R${DIGITS4[i + 1]!.slice(1)}`)];
+const PREDIRS = new Weighted([
+  ['', 86],
+  ['N', 3.5],
+  ['S', 3.5],
+  ['E', 3],
+  ['W', 3],
+  ['NE', 0.25],
+  ['NW', 0.25],
+  ['SE', 0.25],
+  ['SW', 0.25],
+] as const);
+const POSTDIRS = new Weighted([
+  ['', 95],
+  ['N', 1],
+  ['S', 1],
+  ['E', 1],
+  ['W', 1],
+  ['NE', 0.25],
+  ['NW', 0.25],
+  ['SE', 0.25],
+  ['SW', 0.25],
+] as const);
+const UNIT_TYPES = new Weighted([
+  ['APT', 75],
+  ['UNIT', 15],
+  ['STE', 3],
+  ['#', 7],
+] as const);
+const GEOLEVELS = new Weighted([
+  ['B', 88],
+  ['T', 8],
+  ['Z', 4],
+] as const);
+const ROUTES = [
+  ...Array.from({ length: 80 }, (_, i) => `C${DIGITS4[i + 1]!.slice(1)}`),
+  ...Array.from({ length: 20 }, (_, i) => `R${DIGITS4[i + 1]!.slice(1)}`),
+];
 const BLOCKS = Array.from({ length: 5 * 60 }, (_, i) => String(1 + Math.floor(i / 60)) + DIGITS4[i % 60]!.slice(1));
 const TRACT_SUFFIXES = ['00', '01', '02', '03', '04'];
 const tracts: string[] = [];
@@ -67,14 +168,23 @@ function houseNumber(rng: Prng): number {
 /** A unit number: plain (12), floor and unit (305) or a letter (B). */
 function unitNumber(rng: Prng): string {
   const u = rng.float();
-  return u < 0.4 ? NUMBER_TEXT[rng.between(1, 40)]! : u < 0.85 ? NUMBER_TEXT[rng.between(1, 15) * 100 + rng.between(1, 24)]! : LETTERS[rng.int(8)]!;
+  return u < 0.4
+    ? NUMBER_TEXT[rng.between(1, 40)]!
+    : u < 0.85
+      ? NUMBER_TEXT[rng.between(1, 15) * 100 + rng.between(1, 24)]!
+      : LETTERS[rng.int(8)]!;
 }
 
 /** `serial` numbers households in the dataset: it makes ADDRID unique. */
 export function drawAddress(rng: Prng, names: Names, zip: ZipArea, dwelling: 'S' | 'M' | 'T', serial: number): Address {
   const house = houseNumber(rng);
   const s = rng.float();
-  const street = s < 0.12 ? ORDINALS[Math.min(98, Math.floor(-Math.log(1 - rng.float()) * 12))]! : s < 0.6 ? rng.pick(STREET_WORDS) : names.last.draw(rng);
+  const street =
+    s < 0.12
+      ? ORDINALS[Math.min(98, Math.floor(-Math.log(1 - rng.float()) * 12))]!
+      : s < 0.6
+        ? rng.pick(STREET_WORDS)
+        : names.last.draw(rng);
   const predir = PREDIRS.draw(rng);
   const strtype = STREET_TYPES.draw(rng);
   const postdir = predir ? '' : POSTDIRS.draw(rng);
@@ -102,7 +212,14 @@ export function drawAddress(rng: Prng, names: Names, zip: ZipArea, dwelling: 'S'
   return {
     // hash32 is a bijection on 32-bit integers: distinct households, distinct ADDRIDs.
     addrId: String(hash32((serial ^ 0x5f3759df) >>> 0)).padStart(10, '0'),
-    line, house: houseText, predir, street, strtype, postdir, apttype, aptnb,
+    line,
+    house: houseText,
+    predir,
+    street,
+    strtype,
+    postdir,
+    apttype,
+    aptnb,
     z4: DIGITS4[rng.between(1, 9999)]!,
     // USPS delivery point: the last two digits of the primary number.
     dpc: DIGITS2[house % 100]!,
@@ -110,7 +227,10 @@ export function drawAddress(rng: Prng, names: Names, zip: ZipArea, dwelling: 'S'
     crte: rural && rng.chance(0.6) ? ROUTES[80 + rng.int(20)]! : ROUTES[rng.int(80)]!,
     dpv: rng.chance(0.96) ? 'Y' : hasUnit && rng.chance(0.5) ? 'S' : 'D',
     vacant: rng.chance(0.01) ? 'Y' : 'N',
-    geolevel, latitude, longitude, tract,
+    geolevel,
+    latitude,
+    longitude,
+    tract,
     block: BLOCKS[rng.int(BLOCKS.length)]!,
   };
 }

@@ -15,7 +15,10 @@ export function apportion(rows: number): Array<[state: string, people: number]> 
   const remainders = adults.map((a, i) => {
     let r = rows * a - counts[i]! * total;
     // The division can round up across an integer; the integer remainder tells, and fixes it.
-    while (r < 0) (counts[i]!--, (r += total));
+    while (r < 0) {
+      counts[i]!--;
+      r += total;
+    }
     return r;
   });
   let left = rows - counts.reduce((a, b) => a + b, 0);

@@ -10,13 +10,33 @@ import { hash32, Prng } from './prng';
 import { HIGH_INCOME_STATES, LOW_INCOME_STATES, STATE_MIX } from './data/stateMix';
 
 export const CENSUS_FIELDS = [
-  'CENSPCT_WATER', 'CENS_POP_DENSITY', 'CENS_HU_DENSITY', 'CENSPCT_POP_WHITE', 'CENSPCT_POP_BLACK',
-  'CENSPCT_POP_AMERIND', 'CENSPCT_POP_ASIAN', 'CENSPCT_POP_PACISL', 'CENSPCT_POP_OTHRACE',
-  'CENSPCT_POP_MULTIRACE', 'CENSPCT_POP_HISPANIC', 'CENSPCT_POP_AGELT18', 'CENSPCT_POP_MALES',
-  'CENSPCT_ADULT_AGE1824', 'CENSPCT_ADULT_AGE2534', 'CENSPCT_ADULT_AGE3544', 'CENSPCT_ADULT_AGE4554',
-  'CENSPCT_ADULT_AGE5564', 'CENSPCT_ADULT_AGEGE65', 'CENS_POP_MEDAGE', 'CENS_HH_AVGSIZE',
-  'CENSPCT_HH_FAMILY', 'CENSPCT_HH_FAMILY_HUSBWIFE', 'CENSPCT_HU_OCCUPIED', 'CENSPCT_HU_OWNED',
-  'CENSPCT_HU_RENTED', 'CENSPCT_HU_VACANTSEASONAL',
+  'CENSPCT_WATER',
+  'CENS_POP_DENSITY',
+  'CENS_HU_DENSITY',
+  'CENSPCT_POP_WHITE',
+  'CENSPCT_POP_BLACK',
+  'CENSPCT_POP_AMERIND',
+  'CENSPCT_POP_ASIAN',
+  'CENSPCT_POP_PACISL',
+  'CENSPCT_POP_OTHRACE',
+  'CENSPCT_POP_MULTIRACE',
+  'CENSPCT_POP_HISPANIC',
+  'CENSPCT_POP_AGELT18',
+  'CENSPCT_POP_MALES',
+  'CENSPCT_ADULT_AGE1824',
+  'CENSPCT_ADULT_AGE2534',
+  'CENSPCT_ADULT_AGE3544',
+  'CENSPCT_ADULT_AGE4554',
+  'CENSPCT_ADULT_AGE5564',
+  'CENSPCT_ADULT_AGEGE65',
+  'CENS_POP_MEDAGE',
+  'CENS_HH_AVGSIZE',
+  'CENSPCT_HH_FAMILY',
+  'CENSPCT_HH_FAMILY_HUSBWIFE',
+  'CENSPCT_HU_OCCUPIED',
+  'CENSPCT_HU_OWNED',
+  'CENSPCT_HU_RENTED',
+  'CENSPCT_HU_VACANTSEASONAL',
 ] as const;
 
 /** Urbanity class by density: 0 urban, 1 suburban, 2 town, 3 rural. */
@@ -68,7 +88,8 @@ function build(zip: ZipArea): ZipProfile {
   const urbanity: Urbanity = zip.density >= 3000 ? 0 : zip.density >= 1000 ? 1 : zip.density >= 150 ? 2 : 3;
   const mix = STATE_MIX[zip.state];
   const income =
-    rng.normal() * 0.55 + [0.05, 0.35, -0.1, -0.25][urbanity]! +
+    rng.normal() * 0.55 +
+    [0.05, 0.35, -0.1, -0.25][urbanity]! +
     (HIGH_INCOME_STATES.has(zip.state) ? 0.25 : LOW_INCOME_STATES.has(zip.state) ? -0.25 : 0);
 
   // The lognormal noise has mean 1.28: divide it out so areas average to the state share.
@@ -99,8 +120,21 @@ function build(zip: ZipArea): ZipProfile {
   const housingDensity = Math.max(0, Math.round((zip.density * 100) / avgSize / (occupied / 100)));
 
   const values = [
-    water, density, housingDensity, ...race, hispanic, under18, clamp(Math.round(49 + rng.normal() * 1.5), 42, 58),
-    ...adultBands, medianAge(under18, adultBands), avgSize, family, husbWife, occupied, owned, 100 - owned,
+    water,
+    density,
+    housingDensity,
+    ...race,
+    hispanic,
+    under18,
+    clamp(Math.round(49 + rng.normal() * 1.5), 42, 58),
+    ...adultBands,
+    medianAge(under18, adultBands),
+    avgSize,
+    family,
+    husbWife,
+    occupied,
+    owned,
+    100 - owned,
     Math.min(seasonal, 100 - occupied),
   ];
   const nonHispanic = raceWeights.map((w, i) => w * (i === 5 ? 0.08 : i === 6 ? 0.3 : 1));

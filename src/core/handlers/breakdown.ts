@@ -35,7 +35,11 @@ export function breakdownField(name: string): number {
   const index = fieldIndex(name);
   if (index < 0) {
     const near = closestFieldName(name);
-    throw new AppError('invalid_request', `Unknown field ${JSON.stringify(name.slice(0, 40))}${near ? `; did you mean ${near}?` : '.'}`, 'field');
+    throw new AppError(
+      'invalid_request',
+      `Unknown field ${JSON.stringify(name.slice(0, 40))}${near ? `; did you mean ${near}?` : '.'}`,
+      'field',
+    );
   }
   if (FIELDS[index]!.type === 'number')
     throw new AppError('invalid_request', `${FIELDS[index]!.name} is a coordinate and has no values to break down.`, 'field');

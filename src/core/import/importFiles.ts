@@ -82,7 +82,10 @@ export function checkImportArguments(options: Pick<ImportOptions, 'files' | 'out
     if (!stat.isFile()) throw bad('files', `${file}: is not a file.`);
     inputs.add(resolve(file));
   }
-  for (const [field, path] of [['out', out], ['rejectsPath', rejectsPath]] as const) {
+  for (const [field, path] of [
+    ['out', out],
+    ['rejectsPath', rejectsPath],
+  ] as const) {
     if (inputs.has(path)) throw bad(field, `${path} is also an input file.`);
     const dir = dirname(path);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw bad(field, `${dir}: no such folder.`);
@@ -103,10 +106,20 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
 
   // 1. Recognise every file first: a bad header fails the import before anything is written.
   const sources: SourceInfo[] = options.files.map((file) => inspectSource(file, options.delimiter));
-  const files: FileSummary[] = sources.map((s) => ({ path: s.path, gzip: s.gzip, delimiter: s.delimiter, read: 0, imported: 0, rejected: 0, unknownColumns: s.map.unknown }));
+  const files: FileSummary[] = sources.map((s) => ({
+    path: s.path,
+    gzip: s.gzip,
+    delimiter: s.delimiter,
+    read: 0,
+    imported: 0,
+    rejected: 0,
+    unknownColumns: s.map.unknown,
+  }));
   for (const f of files)
     if (f.unknownColumns.length > 0)
-      onNotice?.(`${f.path}: ignored ${f.unknownColumns.length} unknown column${f.unknownColumns.length > 1 ? 's' : ''}: ${f.unknownColumns.join(', ')}`);
+      onNotice?.(
+        `${f.path}: ignored ${f.unknownColumns.length} unknown column${f.unknownColumns.length > 1 ? 's' : ''}: ${f.unknownColumns.join(', ')}`,
+      );
   const totalBytes = sources.reduce((sum, s) => sum + s.size, 0);
   const metadata = { source: 'import', import_files: JSON.stringify(sources.map((s) => basename(s.path))) };
 
@@ -169,7 +182,13 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
         } else sorted.add(batch.keys, batch.json.split('\n')); // NotSorted: read again, staging (below)
       }
       const bytesRead = readerBytes.reduce((sum, b) => sum + b, 0);
-      report({ phase: 'reading', rowsRead: counts.read, bytesRead, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) });
+      report({
+        phase: 'reading',
+        rowsRead: counts.read,
+        bytesRead,
+        rowsWritten: sorted.written,
+        rowsPerSecond: rate(counts.read, readStarted),
+      });
     };
     // Reads every row again from the start into the staging file, on the given shares: what was
     // written, staged or rejected before is dropped.
@@ -187,7 +206,15 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       writerSpill = shares.length === 1 ? new VectorSpill(spillPath('w')) : undefined;
       writerColumns = writerSpill && new ColumnSet(undefined, writerBuilds, writerSpill);
       const build = shares.length === 1 ? 'share' : 'all';
-      await readBatches(sources, shares, take, signal, build, (built, reader) => (readerColumns[reader] = built), (reader) => spillPath(`r${reader}`));
+      await readBatches(
+        sources,
+        shares,
+        take,
+        signal,
+        build,
+        (built, reader) => (readerColumns[reader] = built),
+        (reader) => spillPath(`r${reader}`),
+      );
     };
     try {
       // Rows in order are written as they come, their vectors built here from their values while
@@ -211,7 +238,16 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
         await readStaged([wholeFiles(sources)]); // the cut fell inside a quoted field: one reader
       }
     }
-    report({ phase: 'reading', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: sorted.written, rowsPerSecond: rate(counts.read, readStarted) }, true);
+    report(
+      {
+        phase: 'reading',
+        rowsRead: counts.read,
+        bytesRead: totalBytes,
+        rowsWritten: sorted.written,
+        rowsPerSecond: rate(counts.read, readStarted),
+      },
+      true,
+    );
     if (signal?.aborted) throw cancelled();
 
     // 3. Write (staged rows): one record per PID, in (STATE, PID) order, into a new dataset file.
@@ -240,7 +276,11 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
       // (Rare) a column that cannot be merged exactly is built again from the staged records
       // once they are written (see below); the others are merged.
       const rebuild = [...byField].filter(([, parts]) => needsRebuild(parts, replaced > 0)).map(([field]) => field);
-      finalOrder = startFinalOrder({ fields: [...byField].filter(([field]) => !rebuild.includes(field)), order, outPath: spillPath('final') });
+      finalOrder = startFinalOrder({
+        fields: [...byField].filter(([field]) => !rebuild.includes(field)),
+        order,
+        outPath: spillPath('final'),
+      });
       writer = new DatasetWriter(out, metadata);
       for (const { state, text } of staging.records()) {
         writer.appendText(state, null, text); // in (STATE, PID) order: the staging sorted them
@@ -248,7 +288,14 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
         written = writer.count;
         await yieldToEventLoop(); // lets a cancel (or a signal handler) in
         if (signal?.aborted) throw cancelled();
-        report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsToWrite: records, rowsPerSecond: rate(written, writeStarted) });
+        report({
+          phase: 'writing',
+          rowsRead: counts.read,
+          bytesRead: totalBytes,
+          rowsWritten: written,
+          rowsToWrite: records,
+          rowsPerSecond: rate(written, writeStarted),
+        });
       }
       if (writer.count !== records) throw new Error(`${writer.count} records were written of ${records} staged.`);
       const rebuilt = rebuild.map((field) => buildStringColumn(field, staging.fieldValues(field)));
@@ -265,7 +312,17 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
     finalColumns = undefined;
     rejects.publish();
     await stagingGone;
-    report({ phase: 'writing', rowsRead: counts.read, bytesRead: totalBytes, rowsWritten: written, rowsToWrite: records, rowsPerSecond: rate(written, writeStarted) }, true);
+    report(
+      {
+        phase: 'writing',
+        rowsRead: counts.read,
+        bytesRead: totalBytes,
+        rowsWritten: written,
+        rowsToWrite: records,
+        rowsPerSecond: rate(written, writeStarted),
+      },
+      true,
+    );
     return {
       ...counts,
       replaced,
@@ -295,7 +352,8 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
  */
 function fieldParts(sets: readonly SpilledColumn[][], readerCounts: readonly number[]): Map<number, SpilledColumn[]> {
   const byField = new Map<number, SpilledColumn[]>();
-  for (const set of sets) for (const column of set) (byField.get(column.field) ?? byField.set(column.field, []).get(column.field)!).push(column);
+  for (const set of sets)
+    for (const column of set) (byField.get(column.field) ?? byField.set(column.field, []).get(column.field)!).push(column);
   const total = readerCounts.reduce((sum, n) => sum + n, 0);
   for (const parts of byField.values()) {
     const lengths = parts.map((p) => p.length);

@@ -88,9 +88,20 @@ export class ImportJobs {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const out = join(dir, newDatasetName());
     const view: ImportJob = {
-      id: randomBytes(8).toString('hex'), status: 'running', phase: 'reading', files,
-      rowsRead: 0, rowsWritten: 0, bytesRead: 0, totalBytes: 0, percent: 0, rowsPerSecond: 0, secondsLeft: null,
-      notices: [], result: null, rejectsPath: null,
+      id: randomBytes(8).toString('hex'),
+      status: 'running',
+      phase: 'reading',
+      files,
+      rowsRead: 0,
+      rowsWritten: 0,
+      bytesRead: 0,
+      totalBytes: 0,
+      percent: 0,
+      rowsPerSecond: 0,
+      secondsLeft: null,
+      notices: [],
+      result: null,
+      rejectsPath: null,
     };
     const job: Job = { view, controller: new AbortController(), settled: Promise.resolve(), phaseStarted: performance.now() };
     this.jobs.set(view.id, job);
@@ -136,14 +147,18 @@ export class ImportJobs {
     const resolved = files.map((f) => resolve(f));
     const foreign = resolved.find((f) => !this.picked.has(f));
     if (foreign !== undefined)
-      throw new AppError('forbidden', `${basename(foreign)} was not chosen with "Choose files"; only chosen files can be imported.`, 'files');
+      throw new AppError(
+        'forbidden',
+        `${basename(foreign)} was not chosen with "Choose files"; only chosen files can be imported.`,
+        'files',
+      );
     if (new Set(resolved).size !== resolved.length) throw new AppError('invalid_request', 'A file is named twice.', 'files');
     return resolved;
   }
 
   private async run(job: Job, out: string, request: StartImport): Promise<void> {
     const { view } = job;
-    let outcome: AuditOutcome = 'failed';
+    let outcome: AuditOutcome;
     let summary: ImportSummary | null = null;
     try {
       summary = await importFiles({
@@ -186,8 +201,12 @@ export class ImportJobs {
     }
     try {
       this.deps.audit.record({
-        actor: request.actor, action: 'import', audience: { state: '', filters: [] },
-        records: summary?.records ?? 0, file: outcome === 'done' ? out : view.files.map((f) => basename(f)).join(', '), outcome,
+        actor: request.actor,
+        action: 'import',
+        audience: { state: '', filters: [] },
+        records: summary?.records ?? 0,
+        file: outcome === 'done' ? out : view.files.map((f) => basename(f)).join(', '),
+        outcome,
       });
     } catch {
       // App state already closed (shutdown): there is no one left to tell.
@@ -228,7 +247,15 @@ function planFile(path: string, delimiter?: ImportDelimiter): ImportFilePlan {
       return { header, field: index >= 0 ? FIELDS[index]!.name : null };
     });
     const filled = new Set(info.map.fieldOf.filter((i) => i >= 0));
-    return { ...base, bytes: info.size, gzip: info.gzip, delimiter: info.delimiter, columns, absentFields: FIELDS.length - filled.size, error: null };
+    return {
+      ...base,
+      bytes: info.size,
+      gzip: info.gzip,
+      delimiter: info.delimiter,
+      columns,
+      absentFields: FIELDS.length - filled.size,
+      error: null,
+    };
   } catch (e) {
     if (!isAppError(e)) throw e;
     // The message names the full path; the panel shows the file's name beside it already.

@@ -17,7 +17,10 @@ export function stagingPathFor(out: string, pid = process.pid): string {
 /** Removes temporary files left by dead imports for this target; returns their paths. */
 export function removeLeftovers(out: string, rejectsPath: string): string[] {
   return [
-    ...removeStaleFiles(dirname(out), new RegExp(`^${escapeRegExp(basename(out))}\\.(?:building|staging)-(\\d+)(?:-journal|-wal|-shm|-vectors(?:-\\w+)?)?$`)),
+    ...removeStaleFiles(
+      dirname(out),
+      new RegExp(`^${escapeRegExp(basename(out))}\\.(?:building|staging)-(\\d+)(?:-journal|-wal|-shm|-vectors(?:-\\w+)?)?$`),
+    ),
     ...removeStaleFiles(dirname(rejectsPath), new RegExp(`^\\.${escapeRegExp(basename(rejectsPath))}\\.partial-(\\d+)(?:-r\\d+)?$`)),
   ];
 }

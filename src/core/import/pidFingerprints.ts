@@ -60,7 +60,12 @@ export class PidFingerprints {
       this.blocks.push(new Float64Array(BLOCK));
       this.used = 0;
     }
-    this.blocks[this.blocks.length - 1]![this.used++] = pidFingerprint(hex8(text, at), hex8(text, at + 8), hex8(text, at + 16), hex8(text, at + 24));
+    this.blocks[this.blocks.length - 1]![this.used++] = pidFingerprint(
+      hex8(text, at),
+      hex8(text, at + 8),
+      hex8(text, at + 16),
+      hex8(text, at + 24),
+    );
     this.count++;
   }
 

@@ -48,13 +48,26 @@ const cancelled = (): AppError => new AppError('invalid_request', 'The import wa
  * Reads a share of the input: `parts` of the files in `sources` (readShares.ts), in order.
  * `columns`: where each accepted row's values go too, in the order the rows are emitted.
  */
-export async function readRows(sources: readonly SourceInfo[], parts: readonly FilePart[], emit: BatchSink, signal?: AbortSignal, columns?: ColumnSet): Promise<void> {
+export async function readRows(
+  sources: readonly SourceInfo[],
+  parts: readonly FilePart[],
+  emit: BatchSink,
+  signal?: AbortSignal,
+  columns?: ColumnSet,
+): Promise<void> {
   let before = 0;
   for (const part of parts) before += await readPart(part, sources[part.file]!, before, emit, signal, columns);
 }
 
 /** Reads one part; says how many of the file's bytes it counts as its own (for progress). */
-async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: number, emit: BatchSink, signal: AbortSignal | undefined, columns: ColumnSet | undefined): Promise<number> {
+async function readPart(
+  part: FilePart,
+  info: SourceInfo,
+  shareBytesBefore: number,
+  emit: BatchSink,
+  signal: AbortSignal | undefined,
+  columns: ColumnSet | undefined,
+): Promise<number> {
   const fileIndex = part.file;
   const inflated = part.inflated && new InflatedCut(part.inflated.at, part.inflated.side, info.newline);
   // A part that starts inside the file numbers its lines from there (inside a gzip file, from
@@ -85,38 +98,48 @@ async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: numb
   }
   let header = part.header;
   const newReader = (): RowReader => {
-    const made: RowReader = new RowReader(info.delimiter, info.newline, { line: firstLine, fileStart: part.start === 0 && inflated?.side !== 'after' }, {
-      row(cells, line, utf8) {
-        if (header) {
-          header = false;
-          if (cells.length !== info.header.length || cells.some((c, k) => c !== info.header[k]))
-            throw new AppError('invalid_request', `${info.path}: the header line holds a quoted line break; write the header on one line.`, 'files');
-          return;
-        }
-        batch.read++;
-        if (!utf8) batch.rejects.push({ line, field: '', reason: 'not valid UTF-8 text', raw: made.rawRow() });
-        else if (!checker.check(cells, made.upperCase)) batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: made.rawRow() });
-        else {
-          keys.push((values[STATE] as string) + (values[PID] as string));
-          jsons.push(JSON.stringify(values));
-          columns?.push(values);
-          batch.accepted++;
-        }
-        if (batch.read >= BATCH_ROWS) close();
+    const made: RowReader = new RowReader(
+      info.delimiter,
+      info.newline,
+      { line: firstLine, fileStart: part.start === 0 && inflated?.side !== 'after' },
+      {
+        row(cells, line, utf8) {
+          if (header) {
+            header = false;
+            if (cells.length !== info.header.length || cells.some((c, k) => c !== info.header[k]))
+              throw new AppError(
+                'invalid_request',
+                `${info.path}: the header line holds a quoted line break; write the header on one line.`,
+                'files',
+              );
+            return;
+          }
+          batch.read++;
+          if (!utf8) batch.rejects.push({ line, field: '', reason: 'not valid UTF-8 text', raw: made.rawRow() });
+          else if (!checker.check(cells, made.upperCase))
+            batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: made.rawRow() });
+          else {
+            keys.push((values[STATE] as string) + (values[PID] as string));
+            jsons.push(JSON.stringify(values));
+            columns?.push(values);
+            batch.accepted++;
+          }
+          if (batch.read >= BATCH_ROWS) close();
+        },
+        broken(line, raw, reason) {
+          batch.read++;
+          batch.rejects.push({ line, field: '', reason, raw });
+          if (batch.read >= BATCH_ROWS) close();
+        },
       },
-      broken(line, raw, reason) {
-        batch.read++;
-        batch.rejects.push({ line, field: '', reason, raw });
-        if (batch.read >= BATCH_ROWS) close();
-      },
-    });
+    );
     return made;
   };
   // The part after a gzip cut knows its first line once the cut is found, when its first text comes.
   let reader: RowReader | undefined = inflated?.side === 'after' ? undefined : newReader();
   const chunks = text[Symbol.asyncIterator]() as AsyncIterator<string>;
   try {
-    for (let ended = false; !ended; ) {
+    for (let ended = false; !ended;) {
       if (signal?.aborted) throw cancelled();
       try {
         const next = await chunks.next();
@@ -131,7 +154,11 @@ async function readPart(part: FilePart, info: SourceInfo, shareBytesBefore: numb
         else if (!cutAtEnd()) reader.end();
         else if (reader.pending > 0) throw new MisalignedCut();
         if (reader.pending > MAX_ROW_CHARS)
-          throw new AppError('invalid_request', `${info.path}: the row starting near line ${reader.nextLine} is longer than ${MAX_ROW_CHARS / 1024 / 1024} MB; is a quote never closed?`, 'files');
+          throw new AppError(
+            'invalid_request',
+            `${info.path}: the row starting near line ${reader.nextLine} is longer than ${MAX_ROW_CHARS / 1024 / 1024} MB; is a quote never closed?`,
+            'files',
+          );
       } catch (e) {
         if (signal?.aborted) throw cancelled();
         if (e instanceof MisalignedCut) throw e;

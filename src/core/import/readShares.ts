@@ -131,6 +131,7 @@ function lineEndAfter(source: SourceInfo, from: number): number {
  */
 export async function countLines(path: string, end: number): Promise<number> {
   const counter = new LineCounter();
-  for await (const chunk of createReadStream(path, { start: 0, end: end - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) counter.add(chunk);
+  for await (const chunk of createReadStream(path, { start: 0, end: end - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>)
+    counter.add(chunk);
   return counter.total;
 }

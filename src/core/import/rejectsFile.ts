@@ -81,10 +81,10 @@ export class RejectsFile {
     for (const held of this.held) {
       if (!held) continue;
       held.flush();
-      for (let at = 0; at < held.position; ) {
+      for (let at = 0; at < held.position;) {
         const n = readSync(held.fd, chunk, 0, Math.min(chunk.length, held.position - at), at);
         if (n === 0) throw new Error(`${held.path} is shorter than what was written to it.`);
-        for (let w = 0; w < n; ) w += writeSync(this.file.fd, chunk, w, n - w, this.file.position + w);
+        for (let w = 0; w < n;) w += writeSync(this.file.fd, chunk, w, n - w, this.file.position + w);
         this.file.position += n;
         at += n;
       }

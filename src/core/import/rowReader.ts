@@ -48,7 +48,8 @@ export class RowReader {
   private rowStart = 0;
   private rowEnd = 0;
   // The core Parser's step result holds `data: [row]` (Papa.parse's handle would unwrap it).
-  private readonly step = (result: Papa.ParseStepResult<string[][]>): void => this.onRow(result.data[0]!, result.meta.cursor, result.errors);
+  private readonly step = (result: Papa.ParseStepResult<string[][]>): void =>
+    this.onRow(result.data[0]!, result.meta.cursor, result.errors);
 
   /** `start`: the physical line the text starts on, and whether it is the file's start (where a BOM may be). */
   constructor(

@@ -59,7 +59,11 @@ export function mapHeader(file: string, names: readonly string[]): HeaderMap {
     const name = raw.trim();
     const index = name === '' ? -1 : fieldIndex(name);
     if (index >= 0 && seen.has(index))
-      throw new AppError('invalid_request', `${file}: the header names ${FIELDS[index]!.name} twice (columns ${seen.get(index)! + 1} and ${column + 1}).`, 'files');
+      throw new AppError(
+        'invalid_request',
+        `${file}: the header names ${FIELDS[index]!.name} twice (columns ${seen.get(index)! + 1} and ${column + 1}).`,
+        'files',
+      );
     if (index >= 0) seen.set(index, column);
     else unknown.push(name === '' ? `(unnamed column ${column + 1})` : name);
     fieldOf.push(index);
@@ -142,7 +146,10 @@ export class RowChecker {
           const name = FIELDS[index]!.name;
           const limit = DECIMAL_LIMIT[name] ?? Number.MAX_VALUE;
           if (!DECIMAL_RE.test(cell) || !(Math.abs(n) <= limit))
-            return this.reject(name, limit === Number.MAX_VALUE ? `not a number: ${quote(cell)}` : `not a number from -${limit} to ${limit}: ${quote(cell)}`);
+            return this.reject(
+              name,
+              limit === Number.MAX_VALUE ? `not a number: ${quote(cell)}` : `not a number from -${limit} to ${limit}: ${quote(cell)}`,
+            );
           values[index] = n === 0 ? 0 : n; // no -0
           break;
         }

@@ -41,7 +41,12 @@ export async function readBatches(
   if (build !== 'none' && !(onColumns && spillPath)) throw new Error('Vectors built while reading need onColumns and spillPath.');
   const workers: Worker[] = [];
   for (const [reader, parts] of shares.entries()) {
-    const worker = startImportWorker('readWorker', { sources: [...sources], parts, build, spillPath: spillPath?.(reader) } satisfies ReadWorkerData);
+    const worker = startImportWorker('readWorker', {
+      sources: [...sources],
+      parts,
+      build,
+      spillPath: spillPath?.(reader),
+    } satisfies ReadWorkerData);
     if (!worker) break;
     workers.push(worker);
   }
@@ -80,7 +85,12 @@ interface ReaderState {
  * finished well: if an earlier one finds its cut misaligned, a later one read from a wrong start
  * and may have failed for that reason alone.
  */
-function runWorkers(workers: Worker[], onBatch: OnBatch, signal: AbortSignal | undefined, onColumns: OnColumns | undefined): Promise<boolean> {
+function runWorkers(
+  workers: Worker[],
+  onBatch: OnBatch,
+  signal: AbortSignal | undefined,
+  onColumns: OnColumns | undefined,
+): Promise<boolean> {
   return new Promise<boolean>((resolve, reject) => {
     const states: ReaderState[] = workers.map(() => ({ started: false, done: false }));
     let settled = false;
@@ -121,7 +131,13 @@ function runWorkers(workers: Worker[], onBatch: OnBatch, signal: AbortSignal | u
         } else if ('error' in message) {
           const { error } = message;
           if (error.misaligned) fail(reader, new MisalignedCut());
-          else fail(reader, error.appError ? new AppError((error.code ?? 'invalid_request') as ErrorCode, error.message, error.field) : new Error(error.message));
+          else
+            fail(
+              reader,
+              error.appError
+                ? new AppError((error.code ?? 'invalid_request') as ErrorCode, error.message, error.field)
+                : new Error(error.message),
+            );
         } else {
           try {
             onBatch(message, reader);

@@ -149,7 +149,7 @@ export class Staging {
 
   private writeBytes(stream: Stream, source: Uint8Array, start: number, end: number): void {
     const length = end - start;
-    for (let written = 0; written < length; ) written += writeSync(this.fd, source, start + written, length - written, this.size + written);
+    for (let written = 0; written < length;) written += writeSync(this.fd, source, start + written, length - written, this.size + written);
     stream.chunks.push(this.size, length);
     this.size += length;
   }
@@ -289,7 +289,7 @@ export class Staging {
     for (let c = 0; c < stream.chunks.length; c += 2) {
       const at = stream.chunks[c]!;
       const length = stream.chunks[c + 1]!;
-      for (let read = 0; read < length; ) {
+      for (let read = 0; read < length;) {
         const n = readSync(this.fd, into, to + read, length - read, at + read);
         if (n === 0) throw new Error('The staging file is shorter than what was written to it.');
         read += n;

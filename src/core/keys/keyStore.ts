@@ -6,7 +6,6 @@ import type { ApiKeyInfo } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { Db, Statement } from '../sqlite';
 
-
 export type { ApiKeyInfo };
 
 export interface VerifiedKey {
@@ -29,7 +28,9 @@ export class KeyStore {
   constructor(private readonly db: Db) {
     this.stmt = {
       insert: db.prepare('INSERT INTO api_keys (id, name, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?)'),
-      list: db.prepare('SELECT id, name, prefix, created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM api_keys ORDER BY created_at, id'),
+      list: db.prepare(
+        'SELECT id, name, prefix, created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM api_keys ORDER BY created_at, id',
+      ),
       byHash: db.prepare('SELECT id, name, hash FROM api_keys WHERE hash = ? AND revoked_at IS NULL'),
       revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       exists: db.prepare('SELECT revoked_at FROM api_keys WHERE id = ?'),

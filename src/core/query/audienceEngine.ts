@@ -4,7 +4,7 @@ import { audienceKey, type NormalizedAudience } from '../../shared/audienceReque
 import type { PreviewRecord, ValueCount } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { FIELDS } from '../../shared/fields';
-import type { Dataset, Row } from '../dataset/dataset';
+import type { Dataset } from '../dataset/dataset';
 import { LruCache } from './lruCache';
 import { DictionaryIndex, compilePredicate, refine, scan, verifyHashed } from './predicates';
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
@@ -46,7 +46,10 @@ export class AudienceEngine {
   private readonly cache: LruCache<Selection>;
   private readonly dictionaries: DictionaryIndex;
 
-  constructor(readonly dataset: Dataset, private readonly options: EngineOptions = {}) {
+  constructor(
+    readonly dataset: Dataset,
+    private readonly options: EngineOptions = {},
+  ) {
     this.cache = new LruCache<Selection>(options.selectionCacheBytes ?? SELECTION_CACHE_BYTES);
     this.dictionaries = new DictionaryIndex(dataset);
   }
@@ -94,7 +97,13 @@ export class AudienceEngine {
     const rows = this.dataset.previewRows(selection.page(request.skip, request.limit));
     return {
       total: selection.total,
-      results: rows.map((r) => ({ pid: r[0] as string, fname: r[1] as string, lname: r[2] as string, city: r[3] as string, state: r[4] as string })),
+      results: rows.map((r) => ({
+        pid: r[0] as string,
+        fname: r[1] as string,
+        lname: r[2] as string,
+        city: r[3] as string,
+        state: r[4] as string,
+      })),
     };
   }
 
@@ -141,4 +150,3 @@ export class AudienceEngine {
     return out.slice(0, max);
   }
 }
-

@@ -3,7 +3,10 @@
 export class LruCache<V extends { bytes: number }> {
   private readonly entries = new Map<string, V>();
   private bytes = 0;
-  constructor(private readonly maxBytes: number, private readonly maxEntries = 256) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly maxEntries = 256,
+  ) {}
 
   get(key: string): V | undefined {
     const value = this.entries.get(key);

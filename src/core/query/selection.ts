@@ -10,7 +10,10 @@ export interface Selection {
 
 export class RangeSelection implements Selection {
   readonly bytes = 0;
-  constructor(private readonly first: number, readonly total: number) {}
+  constructor(
+    private readonly first: number,
+    readonly total: number,
+  ) {}
   page(skip: number, limit: number): ArrayLike<number> {
     const n = Math.max(0, Math.min(limit, this.total - skip));
     const out = new Uint32Array(n);

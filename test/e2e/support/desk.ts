@@ -68,7 +68,10 @@ function cli(args: string[]): string {
 /** Starts `serve` and resolves with its api: and ui: addresses. */
 function startServe(datasetPath: string, home: string): Promise<{ child: ChildProcess; apiUrl: string; uiUrl: string }> {
   const child = spawn('npx', ['tsx', 'src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home], {
-    cwd: ROOT, env: ENV, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: ENV,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -98,7 +101,15 @@ export async function startDesk(datasetPath: string): Promise<Desk> {
   const key = cli(['keys', 'create', '--name', 'e2e', '--home', home]).trim().split('\n').pop()!.trim();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   // Reduced motion: the app then drops its transitions, so screenshots show settled screens.
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
@@ -157,7 +168,19 @@ export async function serveGone(desk: Desk): Promise<void> {
   const ps = execFileSync('ps', ['-o', 'pid,stat,etime,args', '-g', String(pid)], { encoding: 'utf8' });
   let sockets = '';
   try {
-    sockets = execFileSync('sh', ['-c', `ss -tanp | grep -E "pid=(${ps.split('\n').slice(1).map((l) => l.trim().split(/\s+/)[0]).filter(Boolean).join('|')})," || true`], { encoding: 'utf8' });
+    sockets = execFileSync(
+      'sh',
+      [
+        '-c',
+        `ss -tanp | grep -E "pid=(${ps
+          .split('\n')
+          .slice(1)
+          .map((l) => l.trim().split(/\s+/)[0])
+          .filter(Boolean)
+          .join('|')})," || true`,
+      ],
+      { encoding: 'utf8' },
+    );
   } catch {
     /* ss is optional */
   }

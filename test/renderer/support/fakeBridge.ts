@@ -8,7 +8,15 @@ type Impl = { [K in OperationName]?: (input: InputOf<K>) => Promise<OutputOf<K>>
 
 export function fakeBridge(impl: Impl = {}): Bridge & { [K in OperationName]: ReturnType<typeof vi.fn> } {
   const defaults: Impl = {
-    'dataset/info': () => ({ path: '/data/test.sqlite', records: 300, createdAt: null, states: [{ state: 'CA', count: 200 }, { state: 'TX', count: 100 }] }),
+    'dataset/info': () => ({
+      path: '/data/test.sqlite',
+      records: 300,
+      createdAt: null,
+      states: [
+        { state: 'CA', count: 200 },
+        { state: 'TX', count: 100 },
+      ],
+    }),
     'audience/count': ({ filters }) => ({ total: 200 - filters.length * 50, ms: 1.5 }),
     'audience/preview': () => ({ total: 0, results: [], ms: 1 }),
     'audience/breakdown': ({ field }) => ({ field, total: 200, ms: 2, values: [] }),

@@ -68,7 +68,21 @@ export const STATE_MIX: Readonly<Record<string, StateMix>> = {
 };
 
 /** States where areas lean richer or poorer than the national middle (this project's choice). */
-export const HIGH_INCOME_STATES: ReadonlySet<string> = new Set(['CA', 'CO', 'CT', 'DC', 'HI', 'MA', 'MD', 'MN', 'NH', 'NJ', 'UT', 'VA', 'WA']);
+export const HIGH_INCOME_STATES: ReadonlySet<string> = new Set([
+  'CA',
+  'CO',
+  'CT',
+  'DC',
+  'HI',
+  'MA',
+  'MD',
+  'MN',
+  'NH',
+  'NJ',
+  'UT',
+  'VA',
+  'WA',
+]);
 export const LOW_INCOME_STATES: ReadonlySet<string> = new Set(['AL', 'AR', 'KY', 'LA', 'MS', 'NM', 'OK', 'SC', 'WV']);
 
 /** Warm states: more pools, fewer fireplaces. */

@@ -38,7 +38,7 @@ export async function callRpc(op: OperationName, input: unknown, options: HttpBr
   } catch {
     throw new BridgeError('network_error', 'The Audience Desk server did not answer; is `serve` still running?');
   }
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = await response.json();
   } catch {

@@ -37,7 +37,8 @@ export function searchFields(query: string, limit = 60): FieldMatch[] {
     const groupLabel = FIELD_GROUP_LABELS[def.group];
     const hay = `${def.name} ${groupLabel.toUpperCase()} ${def.group.toUpperCase()}`;
     if (!words.every((w) => hay.includes(w))) return;
-    const score = words.length === 0 ? 2 : def.name === words[0] ? 0 : def.name.startsWith(words[0]!) ? 1 : def.name.includes(words[0]!) ? 2 : 3;
+    const score =
+      words.length === 0 ? 2 : def.name === words[0] ? 0 : def.name.startsWith(words[0]!) ? 1 : def.name.includes(words[0]!) ? 2 : 3;
     scored.push({ m: { def, groupLabel }, score, i });
   });
   scored.sort((a, b) => a.score - b.score || a.i - b.i);
@@ -46,7 +47,10 @@ export function searchFields(query: string, limit = 60): FieldMatch[] {
 
 /** Splits "25-29, 65+ 40" into its values. */
 export function splitRanges(text: string): string[] {
-  return text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** The core's own message for a bad integer value (N, LO-HI or N+), or null when it is valid. */

@@ -30,7 +30,9 @@ export function formatWhen(iso: string | null | undefined, now = new Date()): st
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
-  return d.toDateString() === now.toDateString() ? `today ${time}` : `${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })} ${time}`;
+  return d.toDateString() === now.toDateString()
+    ? `today ${time}`
+    : `${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })} ${time}`;
 }
 
 export function formatTime(iso: string): string {

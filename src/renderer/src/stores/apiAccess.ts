@@ -68,5 +68,19 @@ export const useApiStore = defineStore('apiAccess', () => {
     timer = null;
   }
 
-  return { status, keys, activeKeys, error, keyError, newKey, busy, refresh, createKey, revokeKey, dismissNewKey, startPolling, stopPolling };
+  return {
+    status,
+    keys,
+    activeKeys,
+    error,
+    keyError,
+    newKey,
+    busy,
+    refresh,
+    createKey,
+    revokeKey,
+    dismissNewKey,
+    startPolling,
+    stopPolling,
+  };
 });

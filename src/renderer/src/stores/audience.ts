@@ -80,9 +80,12 @@ export const useAudienceStore = defineStore('audience', () => {
     timer = setTimeout(commitNow, COUNT_DEBOUNCE_MS);
   }
 
-  watch(() => JSON.stringify(request.value), () => {
-    if (state.value) schedule();
-  });
+  watch(
+    () => JSON.stringify(request.value),
+    () => {
+      if (state.value) schedule();
+    },
+  );
 
   function entry(field: string): FilterEntry | undefined {
     return filters.value.find((f) => f.field === field);
@@ -135,7 +138,27 @@ export const useAudienceStore = defineStore('audience', () => {
   }
 
   return {
-    state, filters, committed, version, total, ms, counting, error, request, requestFilters, incomplete,
-    entry, setState, addFilter, setValues, toggleValue, removeFilter, clearFilters, load, commitNow, refreshCount, recount,
+    state,
+    filters,
+    committed,
+    version,
+    total,
+    ms,
+    counting,
+    error,
+    request,
+    requestFilters,
+    incomplete,
+    entry,
+    setState,
+    addFilter,
+    setValues,
+    toggleValue,
+    removeFilter,
+    clearFilters,
+    load,
+    commitNow,
+    refreshCount,
+    recount,
   };
 });

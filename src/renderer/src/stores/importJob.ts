@@ -185,7 +185,26 @@ export const useImportStore = defineStore('importJob', () => {
   const canShowInFolder = computed(() => typeof getBridge().showInFolder === 'function');
 
   return {
-    open, files, inbox, pickedNothing, delimiter, plan, job, busy, error, running, canStart, canShowInFolder,
-    show, hide, choose, remove, setDelimiter, start, cancel, showRejects, reset,
+    open,
+    files,
+    inbox,
+    pickedNothing,
+    delimiter,
+    plan,
+    job,
+    busy,
+    error,
+    running,
+    canStart,
+    canShowInFolder,
+    show,
+    hide,
+    choose,
+    remove,
+    setDelimiter,
+    start,
+    cancel,
+    showRejects,
+    reset,
   };
 });
