@@ -10,6 +10,9 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  // A job the user stopped (an export or an import): not a bad request. 499 is nginx's "client
+  // closed request"; only the app's own operations answer it, never the audience API.
+  cancelled: 499,
   internal_error: 500,
   unavailable: 503,
 } as const;
