@@ -1,11 +1,9 @@
-// How the builder offers values for each field of the catalog (src/shared/fields.ts): flags get
-// Y / empty, integers get ranges (and AGE its standard bands), other strings their actual values.
+// How the builder offers values for each field of the catalog: flags get Y / empty, integers get
+// ranges (AGE its bands, src/shared/ageBands.ts), other strings their actual values.
 import { normalizeAudienceRequest } from '../../../shared/audienceRequest';
 import { FIELDS, FIELD_GROUP_LABELS, fieldByName, type FieldDef } from '../../../shared/fields';
 
 export type FilterKind = 'flag' | 'range' | 'values' | 'none';
-
-export const AGE_BANDS = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
 
 export function filterKind(def: FieldDef): FilterKind {
   if (def.type === 'number') return 'none';
@@ -61,22 +59,4 @@ export function rangeProblem(field: string, value: string): string | null {
   } catch (e) {
     return e instanceof Error ? e.message : 'Not a valid range.';
   }
-}
-
-/** Groups integer value counts (raw ages, or bands already) into the given bands, in band order. */
-export function bandCounts(values: Array<{ value: string | number; count: number }>, bands: readonly string[]) {
-  const parsed = bands.map((b) => {
-    const plus = /^(\d+)\+$/.exec(b);
-    const [lo, hi] = plus ? [Number(plus[1]), Infinity] : b.split('-').map(Number);
-    return { band: b, lo: lo!, hi: hi ?? lo!, count: 0 };
-  });
-  let other = 0;
-  for (const { value, count } of values) {
-    // The core may already answer in bands ("25-34"); raw ages are banded here.
-    const n = Number(value);
-    const hit = parsed.find((p) => p.band === String(value)) ?? parsed.find((p) => n >= p.lo && n <= p.hi);
-    if (hit) hit.count += count;
-    else other += count;
-  }
-  return { bands: parsed.map(({ band, count }) => ({ value: band, count })), other };
 }

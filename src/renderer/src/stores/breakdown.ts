@@ -1,11 +1,11 @@
-// Counts of the current audience by the values of one field, for the bar chart. AGE is shown in
-// the standard bands (computed here from the per-age counts); other fields by their own values.
+// Counts of the current audience by the values of one field, for the bar chart. AGE reads in the
+// shared bands (src/shared/ageBands.ts) whether the core answers per age or already banded.
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { ValueCount } from '../../../shared/contract';
+import { countAgeBands } from '../../../shared/ageBands';
 import { fieldByName } from '../../../shared/fields';
 import { describeError, getBridge } from '../bridge';
-import { AGE_BANDS, bandCounts } from '../lib/filterKinds';
 import { useAudienceStore } from './audience';
 
 export const BREAKDOWN_BARS = 40;
@@ -13,7 +13,7 @@ export const BREAKDOWN_BARS = 40;
 export const useBreakdownStore = defineStore('breakdown', () => {
   const field = ref('GENDER');
   const values = ref<ValueCount[]>([]);
-  /** Matching people whose value fell outside the bars shown (other values, ages under 18...). */
+  /** Matching people whose value fell outside the bars shown (other values, an empty AGE). */
   const other = ref(0);
   const total = ref<number | null>(null);
   const ms = ref<number | null>(null);
@@ -37,7 +37,7 @@ export const useBreakdownStore = defineStore('breakdown', () => {
       });
       if (mine !== seq) return;
       if (banded) {
-        const grouped = bandCounts(answer.values, AGE_BANDS);
+        const grouped = countAgeBands(answer.values);
         values.value = grouped.bands;
         other.value = grouped.other;
       } else {
