@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { getBridge, setBridge } from '../../src/renderer/src/bridge';
 import { createHttpBridge, tokenFromLocation } from '../../src/renderer/src/bridge/httpBridge';
-import { BridgeError, describeError } from '../../src/renderer/src/bridge/bridgeError';
+import { BridgeError, describeError, isCancelled, toBridgeError } from '../../src/renderer/src/bridge/bridgeError';
 import { OPERATION_NAMES } from '../../src/shared/contract';
 import { RPC_TOKEN_HEADER, rpcPath } from '../../src/shared/rpcPaths';
 
@@ -50,6 +50,25 @@ describe('http bridge', () => {
     });
     const e = await gone['keys/list']({}).catch((x: unknown) => x);
     expect(describeError(e)).toMatch(/^No connection to the back end: .*serve/);
+  });
+
+  it('carries a stopped job as `cancelled`, a code of its own and not a bad request', async () => {
+    const api = createHttpBridge({
+      token: 't',
+      fetchImpl: respond(499, { ok: false, error: { code: 'cancelled', message: 'The export was cancelled.' } }),
+    });
+    const e = await api['export/status']({ id: 'j1' }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'cancelled', message: 'The export was cancelled.' });
+    expect(isCancelled(e)).toBe(true);
+    expect(describeError(e)).toBe('Cancelled: The export was cancelled.');
+    // A 499 without an envelope (a proxy's page, say) is still a cancel.
+    const bare = createHttpBridge({ token: 't', fetchImpl: respond(499, 'Client Closed Request') });
+    expect(isCancelled(await bare['import/status']({ id: 'i1' }).catch((x: unknown) => x))).toBe(true);
+    // Over IPC the preload rejects with a plain object that keeps the code.
+    expect(isCancelled(toBridgeError({ name: 'AudienceDeskError', code: 'cancelled', message: 'The import was cancelled.' }))).toBe(true);
+    expect(isCancelled(new BridgeError('invalid_request', 'The export was cancelled.'))).toBe(false);
+    expect(isCancelled(new Error('cancelled'))).toBe(false);
+    expect(isCancelled(null)).toBe(false);
   });
 
   it('reads the token from the page URL', () => {

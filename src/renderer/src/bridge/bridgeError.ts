@@ -1,5 +1,6 @@
 // The one error the renderer sees from its back end, whichever transport carried the call: the
-// code and message of decisions.md's error shape, and a sentence a person can read in place.
+// code and message of src/shared/errors.ts, and a sentence a person can read in place. A job the
+// user stopped arrives as `cancelled`: an outcome to show as such, never an error toast.
 export class BridgeError extends Error {
   readonly code: string;
   readonly field: string | undefined;
@@ -21,10 +22,17 @@ const PREFIX: Record<string, string> = {
   payload_too_large: 'Too large',
   unsupported_media_type: 'Unsupported request',
   rate_limited: 'Too many requests',
+  cancelled: 'Cancelled',
   internal_error: 'Something went wrong',
   unavailable: 'Not available yet',
   network_error: 'No connection to the back end',
 };
+
+/** True for a job the user stopped (an export, an import), whichever transport reported it. */
+export function isCancelled(e: unknown): boolean {
+  const coded = e as { code?: unknown } | null;
+  return typeof coded === 'object' && coded !== null && coded.code === 'cancelled';
+}
 
 /** A readable sentence for any thrown value: never a stack trace, never "[object Object]". */
 export function describeError(e: unknown): string {

@@ -2,6 +2,7 @@
 // ui server's rpc path, authorised by the page's one-time `token` (from the URL, sent as a header,
 // never in a URL of its own); the answer is an Envelope that is unwrapped or thrown as BridgeError.
 import { OPERATION_NAMES, type AudienceDeskApi, type Envelope, type OperationName } from '../../../shared/contract';
+import { ERROR_STATUS } from '../../../shared/errors';
 import { BridgeError } from './bridgeError';
 import { RPC_TOKEN_HEADER, RPC_TOKEN_QUERY, rpcPath } from './rpcPaths';
 
@@ -22,6 +23,7 @@ function errorFrom(body: unknown, status: number): BridgeError {
     return new BridgeError(err.code, err.message, typeof err.field === 'string' ? err.field : undefined);
   if (status === 401 || status === 403)
     return new BridgeError('unauthorized', 'This page is not authorised; open the ui: address that `serve` printed.');
+  if (status === ERROR_STATUS.cancelled) return new BridgeError('cancelled', 'The job was cancelled.');
   if (status === 503)
     return new BridgeError('unavailable', 'The Audience Desk server is not available right now (stopping or busy); try again in a moment.');
   return new BridgeError('internal_error', `The back end answered ${status} without an explanation; try again.`);

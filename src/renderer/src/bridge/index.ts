@@ -48,4 +48,4 @@ export function setBridge(bridge: Bridge | null): void {
   current = bridge;
 }
 
-export { BridgeError, describeError } from './bridgeError';
+export { BridgeError, describeError, isCancelled } from './bridgeError';
