@@ -1,12 +1,13 @@
 // @vitest-environment happy-dom
-// The export store's polling against an in-memory fake: start, poll every ~250 ms until the job
-// ends, cancel. (That a real export writes `total` rows: test/e2e.)
+// The export store against an in-memory fake: start, follow the job until it ends, cancel, and a
+// cancel reported as an error shown as a cancel. (That a real export writes `total` rows: test/e2e.)
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 import type { ExportJob } from '../../src/shared/contract';
-import { setBridge } from '../../src/renderer/src/bridge';
+import { BridgeError, setBridge } from '../../src/renderer/src/bridge';
 import { useAudienceStore } from '../../src/renderer/src/stores/audience';
-import { POLL_MS, useExportStore } from '../../src/renderer/src/stores/exportJob';
+import { POLL_MS } from '../../src/renderer/src/lib/jobProgress';
+import { useExportStore } from '../../src/renderer/src/stores/exportJob';
 import { fakeBridge } from './support/fakeBridge';
 
 const job = (over: Partial<ExportJob>): ExportJob => ({
@@ -67,5 +68,46 @@ describe('export store', () => {
     const polls = bridge['export/status'].mock.calls.length;
     await vi.advanceTimersByTimeAsync(POLL_MS * 4);
     expect(bridge['export/status'].mock.calls.length).toBe(polls);
+  });
+
+  it('shows a job the back end reports as cancelled as a cancelled export, not as an error', async () => {
+    const bridge = fakeBridge({
+      'export/start': () => job({}),
+      'export/status': () => Promise.reject(new BridgeError('cancelled', 'The export was cancelled.')),
+    });
+    setBridge(bridge);
+    useAudienceStore().load({ state: 'TX', filters: [] });
+    const exp = useExportStore();
+    await exp.start();
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    expect(exp.job?.status).toBe('cancelled');
+    expect(exp.error).toBeNull();
+    expect(exp.running).toBe(false);
+    await vi.advanceTimersByTimeAsync(POLL_MS * 4);
+    expect(bridge['export/status']).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows any other failure to follow the job as an error', async () => {
+    const bridge = fakeBridge({
+      'export/start': () => job({}),
+      'export/status': () => Promise.reject(new BridgeError('invalid_request', 'No such job.')),
+    });
+    setBridge(bridge);
+    useAudienceStore().load({ state: 'TX', filters: [] });
+    const exp = useExportStore();
+    await exp.start();
+    await vi.advanceTimersByTimeAsync(POLL_MS * 4);
+    expect(exp.error).toBe('That request is not valid: No such job.');
+    expect(bridge['export/status']).toHaveBeenCalledTimes(1);
+  });
+
+  it('says nothing went wrong when the export is stopped before it starts', async () => {
+    setBridge(fakeBridge({ 'export/start': () => Promise.reject(new BridgeError('cancelled', 'The export was cancelled.')) }));
+    useAudienceStore().load({ state: 'TX', filters: [] });
+    const exp = useExportStore();
+    await exp.start();
+    expect(exp.error).toBeNull();
+    expect(exp.job).toBeNull();
+    expect(exp.running).toBe(false);
   });
 });

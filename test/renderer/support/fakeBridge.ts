@@ -17,7 +17,7 @@ export function fakeBridge(impl: Impl = {}): Bridge & { [K in OperationName]: Re
         { state: 'TX', count: 100 },
       ],
     }),
-    'audience/count': ({ filters }) => ({ total: 200 - filters.length * 50, ms: 1.5 }),
+    'audience/count': ({ filters }) => ({ total: 200 - (filters?.length ?? 0) * 50, ms: 1.5 }),
     'audience/preview': () => ({ total: 0, results: [], ms: 1 }),
     'audience/breakdown': ({ field }) => ({ field, total: 200, ms: 2, values: [] }),
     'api/status': () => ({ url: 'http://127.0.0.1:4321', running: true, recent: [] }),

@@ -1,12 +1,11 @@
-// Exporting the whole committed audience: export/start, then export/status every POLL_MS until the
-// job is done, failed or cancelled. The job itself carries progress, speed and time left.
+// Exporting the whole committed audience: export/start, then the job followed (lib/jobProgress)
+// until it is done, failed or cancelled. The job itself carries progress, speed and time left.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ExportJob } from '../../../shared/contract';
-import { describeError, getBridge } from '../bridge';
+import { describeError, getBridge, isCancelled } from '../bridge';
+import { followJobs } from '../lib/jobProgress';
 import { useAudienceStore } from './audience';
-
-export const POLL_MS = 250;
 
 export const useExportStore = defineStore('exportJob', () => {
   const format = ref<'csv' | 'jsonl'>('csv');
@@ -14,58 +13,43 @@ export const useExportStore = defineStore('exportJob', () => {
   const job = ref<ExportJob | null>(null);
   const starting = ref(false);
   const error = ref<string | null>(null);
-  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const progress = followJobs<ExportJob>({
+    status: (id) => getBridge()['export/status']({ id }),
+    cancel: (id) => getBridge()['export/cancel']({ id }),
+    onUpdate: (next) => {
+      job.value = next;
+    },
+    onError: (e) => {
+      error.value = describeError(e);
+    },
+  });
 
   const running = computed(() => starting.value || job.value?.status === 'running');
-
-  function stopPolling(): void {
-    if (timer) clearTimeout(timer);
-    timer = null;
-  }
-
-  async function poll(): Promise<void> {
-    const current = job.value;
-    if (!current || current.status !== 'running') return;
-    try {
-      const next = await getBridge()['export/status']({ id: current.id });
-      if (job.value?.id !== next.id) return;
-      job.value = next;
-    } catch (e) {
-      error.value = describeError(e);
-      return;
-    }
-    if (job.value.status === 'running') timer = setTimeout(() => void poll(), POLL_MS);
-  }
 
   async function start(): Promise<void> {
     const audience = useAudienceStore();
     audience.commitNow();
     const target = audience.committed;
     if (!target?.state || running.value) return;
-    stopPolling();
+    progress.stop();
     starting.value = true;
     error.value = null;
     job.value = null;
     try {
       const name = fileName.value.trim();
       job.value = await getBridge()['export/start']({ ...target, format: format.value, ...(name ? { fileName: name } : {}) });
-      timer = setTimeout(() => void poll(), POLL_MS);
+      progress.follow(job.value);
     } catch (e) {
-      error.value = describeError(e);
+      // Stopped before it began (the save dialog, say): nothing to show, and nothing went wrong.
+      if (!isCancelled(e)) error.value = describeError(e);
     } finally {
       starting.value = false;
     }
   }
 
   async function cancel(): Promise<void> {
-    const current = job.value;
-    if (!current || current.status !== 'running') return;
-    try {
-      job.value = await getBridge()['export/cancel']({ id: current.id });
-      if (job.value.status !== 'running') stopPolling();
-    } catch (e) {
-      error.value = describeError(e);
-    }
+    if (job.value?.status === 'running') await progress.cancel();
   }
 
   async function showInFolder(): Promise<void> {
@@ -74,7 +58,7 @@ export const useExportStore = defineStore('exportJob', () => {
   }
 
   function reset(): void {
-    stopPolling();
+    progress.stop();
     job.value = null;
     error.value = null;
   }

@@ -1,16 +1,15 @@
 // Importing vendor files from the app: choose files (the OS dialog, or browser mode's inbox), check
-// how each header maps onto record fields, start, follow the progress (import/status every POLL_MS),
-// cancel, and once it is done show the summary and move the whole desk onto the new dataset.
+// how each header maps onto record fields, start, follow the job (lib/jobProgress), cancel, and once
+// it is done show the summary and move the whole desk onto the new dataset.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ImportDelimiter, ImportJob, ImportPlan } from '../../../shared/contract';
-import { describeError, getBridge } from '../bridge';
+import { describeError, getBridge, isCancelled } from '../bridge';
+import { followJobs } from '../lib/jobProgress';
 import { useAudienceStore } from './audience';
 import { useDatasetStore } from './dataset';
 import { useFieldValuesStore } from './fieldValues';
 import { useRecordStore } from './record';
-
-export const POLL_MS = 250;
 
 /** 'auto': each file's header line decides; otherwise one delimiter for every file. */
 export type DelimiterChoice = 'auto' | ImportDelimiter;
@@ -27,16 +26,22 @@ export const useImportStore = defineStore('importJob', () => {
   const job = ref<ImportJob | null>(null);
   const busy = ref(false);
   const error = ref<string | null>(null);
-  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const progress = followJobs<ImportJob>({
+    status: (id) => getBridge()['import/status']({ id }),
+    cancel: (id) => getBridge()['import/cancel']({ id }),
+    onUpdate: async (next) => {
+      job.value = next;
+      if (next.status === 'done') await moveToNewDataset();
+    },
+    onError: (e) => {
+      error.value = describeError(e);
+    },
+  });
 
   const running = computed(() => job.value?.status === 'running');
   const canStart = computed(() => !busy.value && !running.value && files.value.length > 0 && plan.value?.ready === true);
   const chosenDelimiter = (): { delimiter?: ImportDelimiter } => (delimiter.value === 'auto' ? {} : { delimiter: delimiter.value });
-
-  function stopPolling(): void {
-    if (timer) clearTimeout(timer);
-    timer = null;
-  }
 
   /** Opens the screen; a running import (this page reloaded, say) is shown again. */
   async function show(): Promise<void> {
@@ -48,7 +53,7 @@ export const useImportStore = defineStore('importJob', () => {
       if (current?.status === 'running') {
         job.value = current;
         files.value = current.files;
-        schedulePoll();
+        progress.follow(current);
       }
     } catch (e) {
       error.value = describeError(e);
@@ -107,48 +112,22 @@ export const useImportStore = defineStore('importJob', () => {
     await inspect();
   }
 
-  function schedulePoll(): void {
-    stopPolling();
-    timer = setTimeout(() => void poll(), POLL_MS);
-  }
-
-  async function poll(): Promise<void> {
-    const current = job.value;
-    if (!current || current.status !== 'running') return;
-    try {
-      const next = await getBridge()['import/status']({ id: current.id });
-      if (job.value?.id !== next.id) return;
-      job.value = next;
-    } catch (e) {
-      error.value = describeError(e);
-      return;
-    }
-    if (job.value.status === 'running') schedulePoll();
-    else if (job.value.status === 'done') await moveToNewDataset();
-  }
-
   async function start(): Promise<void> {
     if (!canStart.value) return;
     busy.value = true;
     error.value = null;
     try {
       job.value = await getBridge()['import/start']({ files: files.value, ...chosenDelimiter() });
-      schedulePoll();
+      progress.follow(job.value);
     } catch (e) {
-      error.value = describeError(e);
+      if (!isCancelled(e)) error.value = describeError(e);
     } finally {
       busy.value = false;
     }
   }
 
   async function cancel(): Promise<void> {
-    const current = job.value;
-    if (!current || current.status !== 'running') return;
-    try {
-      job.value = await getBridge()['import/cancel']({ id: current.id });
-    } catch (e) {
-      error.value = describeError(e);
-    }
+    if (job.value?.status === 'running') await progress.cancel();
   }
 
   /** The app answers from the new dataset now: every view that holds answers of the old one reloads. */
@@ -174,7 +153,7 @@ export const useImportStore = defineStore('importJob', () => {
 
   /** Back to an empty screen for another import. */
   function reset(): void {
-    stopPolling();
+    progress.stop();
     job.value = null;
     files.value = [];
     plan.value = null;
