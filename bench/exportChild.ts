@@ -4,13 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCore } from '../src/core/createCore';
-import { exportAudience } from '../src/core/export/exportAudience';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 
 const [datasetPath, state, out] = process.argv.slice(2);
 const home = mkdtempSync(join(tmpdir(), 'audience-desk-bench-export-'));
 const core = createCore({ homeDir: home, datasetPath });
-const result = await exportAudience(core.engine, normalizeAudienceRequest({ state }), { format: 'csv', outPath: out! });
-core.close();
+const result = await core.audiences.exportToFile(normalizeAudienceRequest({ state }), { format: 'csv', outPath: out! });
+await core.shutdown();
 rmSync(home, { recursive: true, force: true });
 console.log(JSON.stringify({ records: result.records, seconds: result.seconds, maxRssMb: process.resourceUsage().maxRSS / 1024 }));

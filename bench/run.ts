@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Dataset } from '../src/core/dataset/dataset';
-import { storedRecordToJson } from '../src/core/dataset/recordFormat';
+import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { generateDataset } from '../src/core/generate';
-import { AudienceEngine } from '../src/core/query/audienceEngine';
+import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { DuckReference } from './duckdbReference';
 import { httpLoad } from './httpLoad';
@@ -44,8 +44,8 @@ const startOpen = performance.now();
 const dataset = Dataset.open(datasetPath);
 const openMs = performance.now() - startOpen;
 // The cache would answer repeated identical queries from memory: off, so every run does the work.
-const engine = new AudienceEngine(dataset, { selectionCacheBytes: 0 });
-const warmEngine = new AudienceEngine(dataset);
+const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0 });
+const warmEngine = new EmbeddedEngine(dataset);
 const duckOnDisk = (values.duckdb ?? (rows > 2_000_000 ? 'file' : 'memory')) === 'file';
 const duckStorage = duckOnDisk
   ? { where: join(dataDir, `bench-${rows}-${seed}.duckdb`), memoryLimit: values['duckdb-memory'] }
@@ -89,21 +89,22 @@ for (const a of pagingAudiences()) {
   await compare(
     `preview 50 at 11 skips, ${a.label} (cache off)`,
     spreadSkips(total, 50).map((skip) => ({
-      ours: () => engine.preview(request(a, 50, skip)),
+      ours: () => engine.previewPage(request(a), skip, 50),
       theirs: () => duck.previewPids(a.state, a.filters, 50, skip),
     })),
   );
   await compare(
     `preview 50 at 11 skips, ${a.label} (paging a cached audience)`,
     spreadSkips(total, 50).map((skip) => ({
-      ours: () => warmEngine.preview(request(a, 50, skip)),
+      ours: () => warmEngine.previewPage(request(a), skip, 50),
       theirs: () => duck.previewPids(a.state, a.filters, 50, skip),
     })),
   );
   await compare(
     `search 100 full records at 11 skips, ${a.label}`,
     spreadSkips(total, 100).map((skip) => ({
-      ours: () => engine.search(request(a, 100, skip)).texts.map(storedRecordToJson),
+      // The page rendered as the API renders it (searchAnswerJson), from the stored bytes.
+      ours: () => storedRecordsToJsonBytes('{"results":[', engine.recordPage(request(a), skip, 100).records, ']}'),
       theirs: () => duck.searchPids(a.state, a.filters, 100, skip),
     })),
   );

@@ -1,7 +1,7 @@
 // The fixed, varied workload both engines answer: counts with 1 to 5 filters on varied fields,
 // preview pages and search pages at skips spread over the audience. Filter values that depend on
 // the data (ZIPs, household codes) are taken from the dataset itself, deterministically.
-import type { AudienceEngine } from '../src/core/query/audienceEngine';
+import type { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { fieldIndex } from '../src/shared/fields';
 
 export type Filters = Array<[string, Array<string | number>]>;
@@ -14,7 +14,7 @@ export interface AudienceSpec {
 export const STATES = ['CA', 'TX', 'NY', 'WY'];
 
 /** Count audiences: five filter sets (1 to 5 filters) in four states of very different sizes. */
-export function countAudiences(engine: AudienceEngine): AudienceSpec[] {
+export function countAudiences(engine: EmbeddedEngine): AudienceSpec[] {
   const out: AudienceSpec[] = [];
   for (const state of STATES) {
     const topZips = engine.valueCounts({ state, filters: [] }, fieldIndex('ZIP'), 20).map((v) => String(v.value));

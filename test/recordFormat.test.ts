@@ -6,13 +6,12 @@ import { generateRecords } from '../src/core/generate';
 import {
   parseStoredPrefix,
   parseStoredValues,
-  recordToCsvLine,
-  recordToJson,
   storedRecordToCsvLine,
   storedRecordToJson,
   storedRecordsToJsonBytes,
   type RecordValues,
 } from '../src/core/dataset/recordFormat';
+import { recordToCsvLine, recordToJson } from './support/recordReference';
 
 const tricky = [
   '',

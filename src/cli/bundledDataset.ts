@@ -2,10 +2,12 @@
 // committed as a binary), with fixed size and seed so every install holds the same records.
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { BUNDLED_FILE_NAME } from '../core/appState/homeLayout';
+
+export { BUNDLED_FILE_NAME };
 
 export const BUNDLED_ROWS = 100_000;
 export const BUNDLED_SEED = 20_260_101;
-export const BUNDLED_FILE_NAME = 'audience-desk-sample.sqlite';
 
 export const RESOURCES_DIR = fileURLToPath(new URL('../../resources/', import.meta.url));
 export const BUNDLED_DATASET_PATH = join(RESOURCES_DIR, BUNDLED_FILE_NAME);

@@ -1,8 +1,9 @@
 // The composition root: one Core per process, shared by the HTTP server, the IPC bridge and the CLI.
 // No globals: everything the transports need hangs off this object.
 import { AppError } from '../shared/errors';
-import { normalizeAudienceRequest, type NormalizedAudience } from '../shared/audienceRequest';
 import { openAppState } from './appState/appStateDb';
+import { AudienceService } from './audience/audienceService';
+import type { AudienceEngine } from './audience/engine';
 import { AuditLog } from './appState/auditLog';
 import { SavedAudienceStore } from './appState/savedAudiences';
 import { ExportJobs } from './export/exportJobs';
@@ -10,7 +11,7 @@ import { ImportJobs } from './import/importJobs';
 import { defaultHomeDir } from './appState/homeDir';
 import { Dataset } from './dataset/dataset';
 import { KeyStore } from './keys/keyStore';
-import { AudienceEngine, DEFAULT_QUERY_BUDGET_MS, type PreviewRecord, type SearchPage } from './query/audienceEngine';
+import { DEFAULT_QUERY_BUDGET_MS, EmbeddedEngine } from './query/embeddedEngine';
 import type { Db } from './sqlite';
 
 export interface CoreOptions {
@@ -30,9 +31,12 @@ export class Core {
   readonly auditLog: AuditLog;
   readonly exportJobs: ExportJobs;
   readonly importJobs: ImportJobs;
-  private current: AudienceEngine | null = null;
+  /** Counts, previews, searches, breakdowns and exports: what every transport calls. */
+  readonly audiences: AudienceService;
+  private current: EmbeddedEngine | null = null;
   private readonly datasetListeners: Array<(path: string) => void> = [];
   private readonly queryBudgetMs: number;
+  private closing: Promise<void> | null = null;
 
   constructor(options: CoreOptions = {}) {
     this.homeDir = options.homeDir ?? defaultHomeDir();
@@ -42,6 +46,7 @@ export class Core {
     this.savedAudiences = new SavedAudienceStore(this.appState);
     this.auditLog = new AuditLog(this.appState);
     this.exportJobs = new ExportJobs(() => this.engine, this.auditLog);
+    this.audiences = new AudienceService(() => this.engine, this.exportJobs);
     this.importJobs = new ImportJobs({
       homeDir: this.homeDir,
       audit: this.auditLog,
@@ -72,7 +77,7 @@ export class Core {
   private switch(path: string): { dataset: Dataset; previousClosed: Promise<string | null> } {
     const dataset = Dataset.open(path);
     const previous = this.current;
-    this.current = new AudienceEngine(dataset, { queryBudgetMs: this.queryBudgetMs });
+    this.current = new EmbeddedEngine(dataset, { queryBudgetMs: this.queryBudgetMs });
     for (const listener of this.datasetListeners) listener(path);
     // Queries answer from the new dataset from now on; an export still reading the old one keeps it open.
     const previousClosed = previous
@@ -90,6 +95,7 @@ export class Core {
     this.current = null;
   }
 
+  /** The engine of the current dataset; `unavailable` until one is open. */
   get engine(): AudienceEngine {
     if (!this.current) throw new AppError('unavailable', 'No dataset is open yet; try again in a moment.');
     return this.current;
@@ -99,28 +105,16 @@ export class Core {
     return this.current !== null;
   }
 
-  preview(body: unknown): { total: number; results: PreviewRecord[] } {
-    const request = normalizeAudienceRequest(body);
-    return this.engine.preview(request);
-  }
-
-  search(body: unknown): SearchPage {
-    const request: NormalizedAudience = normalizeAudienceRequest(body);
-    return this.engine.search(request);
-  }
-
-  /** search() with the page's records as their stored bytes: the HTTP API renders them without decoding. */
-  searchBytes(body: unknown): ReturnType<AudienceEngine['searchBytes']> {
-    return this.engine.searchBytes(normalizeAudienceRequest(body));
-  }
-
-  close(): void {
-    // Stops running exports and imports at their next batch (they remove their temporary files);
-    // await exportJobs.cancelAll() and importJobs.cancelAll() first to also have their audit entries written.
-    void this.exportJobs.cancelAll();
-    void this.importJobs.cancelAll();
-    this.closeDataset();
-    this.appState.close();
+  /**
+   * The one shutdown (desktop app, `serve`, tests): stops running exports and imports and waits for
+   * them, so their temporary files are gone and their audit entries written, then closes everything.
+   */
+  shutdown(): Promise<void> {
+    return (this.closing ??= (async () => {
+      await Promise.all([this.exportJobs.cancelAll(), this.importJobs.cancelAll()]);
+      this.closeDataset();
+      this.appState.close();
+    })());
   }
 }
 

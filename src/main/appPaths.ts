@@ -3,10 +3,10 @@
 // page URLs are "ours" (the only ones allowed to call the back end). Outside the dev server the
 // renderer is served as app://audience-desk/ (src/main/appProtocol.ts), never as file://.
 import { join } from 'node:path';
+import { BUNDLED_FILE_NAME } from '../core/appState/homeLayout';
 import { APP_HOST, APP_INDEX_URL, APP_SCHEME } from './appProtocol';
 
-/** Same name as src/cli/bundledDataset.ts and electron-builder.yml's extraResources (a test pins all three). */
-export const BUNDLED_FILE_NAME = 'audience-desk-sample.sqlite';
+export { BUNDLED_FILE_NAME };
 
 export interface AppLocation {
   isPackaged: boolean;

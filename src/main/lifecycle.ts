@@ -1,11 +1,12 @@
 // The desktop app's life: one instance, then on ready the core (app state in userData, the bundled
 // or last-chosen dataset), the loopback API on 127.0.0.1, the IPC handlers and the window; on quit,
-// running exports and imports are cancelled (their audit entries written), the server and the core closed.
+// the one shutdown (src/server/shutdown.ts): exports and imports stopped and audited, everything closed.
 import { app, ipcMain, session, shell, type BrowserWindow } from 'electron';
 import { existsSync } from 'node:fs';
 import { createCore, type Core } from '../core/createCore';
 import { createHandlers } from '../core/handlers';
 import { ApiServer } from '../server/apiServer';
+import { shutdown } from '../server/shutdown';
 import { DESKTOP_CHANNELS } from '../shared/desktopExtras';
 import { bundledDatasetPath, isAppUrl, type AppLocation } from './appPaths';
 import { registerAppSchemePrivileged, serveAppScheme } from './appScheme';
@@ -99,14 +100,7 @@ export async function boot(options: StartOptions = {}): Promise<RunningApp> {
   win.on('closed', () => (win = null));
 
   let closing: Promise<void> | null = null;
-  const shutdown = () =>
-    (closing ??= (async () => {
-      await core.exportJobs.cancelAll();
-      await core.importJobs.cancelAll();
-      await server.close();
-      core.close();
-    })());
-  return { core, server, settings, window, channels, shutdown };
+  return { core, server, settings, window, channels, shutdown: () => (closing ??= shutdown(core, server)) };
 }
 
 /** The entry point's whole job: claim the single instance, then boot when Electron is ready. */

@@ -4,7 +4,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { AppError, isAppError, type ErrorCode } from '../shared/errors';
 import type { Core } from '../core/createCore';
 import type { VerifiedKey } from '../core/keys/keyStore';
-import { storedRecordsToJsonBytes } from '../core/dataset/recordFormat';
+import { searchAnswerJson } from '../core/audience/audienceService';
+import { normalizeAudienceRequest } from '../shared/audienceRequest';
 import { buildOpenApiDocument } from './openapi';
 import { answerClientError, checkHost, checkJsonContentType, checkOrigin, loggablePath } from './requestGuards';
 import { DEFAULT_MAX_IN_FLIGHT_PER_KEY, InFlightLimit, RateLimiter, type RateLimit } from './rateLimiter';
@@ -57,15 +58,6 @@ export function toAppError(error: unknown): AppError {
   if (known) return new AppError(known[0], known[1]);
   if (status === 400) return new AppError('invalid_request', 'The request could not be read.');
   return new AppError('internal_error', 'The service failed unexpectedly; try again.');
-}
-
-/**
- * Core.search's answer rendered from the stored bytes (recordFormat.ts): the same JSON as
- * `storedRecordToJson` of core.search's texts, at half the CPU.
- */
-function searchResponse(core: Core, body: unknown): Buffer {
-  const page = core.searchBytes(body);
-  return storedRecordsToJsonBytes(`{"total":${page.total},"limit":${page.limit},"skip":${page.skip},"results":[`, page.records, ']}');
 }
 
 export class ApiServer {
@@ -185,22 +177,24 @@ export class ApiServer {
     const others = (allowed: string[]) =>
       ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].filter((m) => !allowed.includes(m)) as never[];
 
+    // Both operations: the body checked by decisions.md's rules, then the audience service.
     app.post('/api/audiences/preview', { onRequest: this.authenticate }, async (request, reply) => {
-      const result = this.core.preview(request.body);
-      reply.type(JSON_TYPE).send(JSON.stringify(result));
+      const { total, results } = await this.core.audiences.preview(normalizeAudienceRequest(request.body));
+      reply.type(JSON_TYPE).send(JSON.stringify({ total, results }));
     });
     app.post('/api/audiences/search', { onRequest: this.authenticate }, async (request, reply) => {
-      reply.type(JSON_TYPE).send(searchResponse(this.core, request.body));
+      const answer = await this.core.audiences.search(normalizeAudienceRequest(request.body));
+      reply.type(JSON_TYPE).send(searchAnswerJson(answer));
     });
     for (const url of ['/api/audiences/preview', '/api/audiences/search'])
       app.route({ method: others(['POST']), url, handler: methodNotAllowed('POST') });
 
     app.get('/api/health', async (_request, reply) => {
-      const records = this.core.engine.dataset.records;
+      const { records } = await this.core.audiences.summary();
       reply.type(JSON_TYPE).send(JSON.stringify({ status: 'ok', records }));
     });
     app.get('/api/openapi.json', async (_request, reply) => {
-      reply.type(JSON_TYPE).send(JSON.stringify(buildOpenApiDocument()));
+      reply.type(JSON_TYPE).send(JSON.stringify(buildOpenApiDocument(this.url, this.options)));
     });
     for (const url of ['/api/health', '/api/openapi.json'])
       app.route({ method: others(['GET', 'HEAD']), url, handler: methodNotAllowed('GET') });

@@ -3,6 +3,7 @@
 // no dot-files, no drive letters), with the format's extension, and never over an existing file.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { homeLayout } from '../core/appState/homeLayout';
 import type { ExportFormat } from '../core/export/exportAudience';
 
 const NAME_MAX = 120;
@@ -19,14 +20,10 @@ export function sanitizeExportName(fileName: string, format: ExportFormat): stri
   return `${stem}.${format}`;
 }
 
-export function exportsDir(homeDir: string): string {
-  return join(homeDir, 'exports');
-}
-
 /** deps.resolveExportPath for browser mode. */
 export function browserExportPath(homeDir: string): (fileName: string, format: ExportFormat) => Promise<string> {
   return async (fileName, format) => {
-    const dir = exportsDir(homeDir);
+    const dir = homeLayout(homeDir).exports;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const name = sanitizeExportName(fileName, format);
     const stem = name.slice(0, -(format.length + 1));

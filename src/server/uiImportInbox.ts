@@ -3,16 +3,13 @@
 // "Choose files" offers all of them; the user removes the ones not wanted before starting.
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { homeLayout } from '../core/appState/homeLayout';
 import type { ImportPick } from '../shared/contract';
-
-export function importInboxDir(homeDir: string): string {
-  return join(homeDir, 'imports');
-}
 
 /** deps.pickImportFiles for browser mode: the inbox's regular, non-hidden files, by name. */
 export function browserImportPick(homeDir: string): () => Promise<ImportPick> {
   return async () => {
-    const inbox = importInboxDir(homeDir);
+    const inbox = homeLayout(homeDir).imports;
     mkdirSync(inbox, { recursive: true, mode: 0o700 });
     const files = readdirSync(inbox)
       .filter((name) => !name.startsWith('.'))

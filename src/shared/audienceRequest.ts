@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { AppError } from './errors';
 import { FIELDS, FIELD_NAMES, fieldIndex } from './fields';
+import { parseWith } from './inputErrors';
 import { isStateCode } from './states';
 
 export const LIMIT_DEFAULT = 25;
@@ -15,13 +16,19 @@ export const FILTER_VALUE_LENGTH_MAX = 256;
 const filterValueSchema = z.union([z.string(), z.number()]);
 const filterSchema = z.tuple([z.string(), z.array(filterValueSchema)]);
 
-export const audienceRequestSchema = z.strictObject({
+/** An audience: a state and its filters (decisions.md); every operation on audiences carries these keys. */
+export const audienceSchema = z.strictObject({
   state: z.string(),
-  limit: z.number().optional(),
-  skip: z.number().optional(),
   filters: z.array(filterSchema).optional(),
 });
 
+/** The body of both API operations (and the app's preview and search): an audience and a page. */
+export const audienceRequestSchema = audienceSchema.extend({
+  limit: z.number().optional(),
+  skip: z.number().optional(),
+});
+
+export type AudienceInput = z.infer<typeof audienceSchema>;
 export type AudienceRequest = z.infer<typeof audienceRequestSchema>;
 export type RawFilter = [string, Array<string | number>];
 
@@ -41,32 +48,8 @@ export interface NormalizedAudience {
   filters: NormalizedFilter[];
 }
 
-const REQUEST_KEYS = ['state', 'limit', 'skip', 'filters'];
-
 function invalid(message: string, field?: string): AppError {
   return new AppError('invalid_request', message, field);
-}
-
-/** Turns the first schema issue into one sentence a person can act on. */
-function describeIssue(issue: z.core.$ZodIssue): AppError {
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    return invalid(`Unknown request field "${key}"; the fields are ${REQUEST_KEYS.join(', ')}.`, key);
-  }
-  const [root, i, part] = issue.path;
-  switch (root) {
-    case 'state':
-      return invalid('"state" is required: a two-letter USPS code of one of the 50 states or DC.', 'state');
-    case 'limit':
-    case 'skip':
-      return invalid(`"${root}" must be a whole number of 0 or more.`, root);
-    case 'filters':
-      if (i === undefined) return invalid('"filters" must be an array of [name, [values...]] pairs.', 'filters');
-      if (part === 1) return invalid(`Filter ${Number(i) + 1} must have a non-empty array of string values.`, 'filters');
-      return invalid(`Filter ${Number(i) + 1} must be a pair [name, [values...]].`, 'filters');
-    default:
-      return invalid('The request must be an object with state, limit, skip and filters.');
-  }
 }
 
 function levenshtein(a: string, b: string): number {
@@ -149,13 +132,12 @@ function normalizeFilter(raw: RawFilter, position: number): NormalizedFilter {
   return { field: def.name, index, kind: 'string', values: [...new Set(strings)].sort() };
 }
 
-/** Validates a raw request body by decisions.md; throws AppError with the first problem found. */
-export function normalizeAudienceRequest(body: unknown): NormalizedAudience {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new AppError('invalid_json', 'The request body must be a JSON object.');
-  const parsed = audienceRequestSchema.safeParse(body);
-  if (!parsed.success) throw describeIssue(parsed.error.issues[0]!);
-  const { state, limit, skip, filters = [] } = parsed.data;
+/**
+ * The rules of decisions.md beyond the schema's shape: a known state, whole non-negative limit and
+ * skip, known fields and well-formed values. Input that passed audienceSchema or audienceRequestSchema.
+ */
+export function normalizeAudience(input: AudienceInput & { limit?: number; skip?: number }): NormalizedAudience {
+  const { state, limit, skip, filters = [] } = input;
   if (!isStateCode(state))
     throw invalid(`Unknown state ${shown(state)}: use a two-letter USPS code of one of the 50 states or DC.`, 'state');
   for (const [key, value] of [
@@ -172,6 +154,13 @@ export function normalizeAudienceRequest(body: unknown): NormalizedAudience {
     skip: skip ?? 0,
     filters: filters.map((f, i) => normalizeFilter(f as RawFilter, i + 1)),
   };
+}
+
+/** A raw request body (HTTP, CLI): a JSON object, then the schema, then the rules. */
+export function normalizeAudienceRequest(body: unknown): NormalizedAudience {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new AppError('invalid_json', 'The request body must be a JSON object.');
+  return normalizeAudience(parseWith(audienceRequestSchema, body));
 }
 
 /** A stable text for an audience's state and filters: the key of result caches. */

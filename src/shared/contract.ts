@@ -2,10 +2,17 @@
 // (Electron) and the browser-mode HTTP bridge both carry exactly these, to the same core handlers
 // (src/core/handlers), so the two transports cannot drift apart. Channel names are `domain/verb`.
 import { z } from 'zod';
+import { audienceRequestSchema, audienceSchema } from './audienceRequest';
 
-const rawFilters = z.array(z.tuple([z.string(), z.array(z.union([z.string(), z.number()]))]));
-const audience = z.strictObject({ state: z.string(), filters: rawFilters });
-const page = audience.extend({ limit: z.number().optional(), skip: z.number().optional() });
+// Audience inputs are the API's own schemas (audienceRequest.ts): the app and the API accept the same
+// keys and report the same problems in the same words.
+const audience = audienceSchema;
+const page = audienceRequestSchema;
+// Saved audiences always store their filters, even when there are none.
+const savedAudience = z.strictObject({
+  state: z.string(),
+  filters: z.array(z.tuple([z.string(), z.array(z.union([z.string(), z.number()]))])),
+});
 // Files to import: paths the pick operation handed out (the core refuses any other path).
 const importFiles = z.strictObject({
   files: z.array(z.string().min(1).max(4096)).min(1).max(200),
@@ -26,7 +33,7 @@ export const INPUTS = {
   'keys/revoke': z.strictObject({ id: z.string() }),
   'api/status': z.strictObject({}),
   'audiences/list': z.strictObject({}),
-  'audiences/save': audience.extend({ name: z.string() }),
+  'audiences/save': savedAudience.extend({ name: z.string() }),
   'audiences/rename': z.strictObject({ id: z.number().int(), name: z.string() }),
   'audiences/delete': z.strictObject({ id: z.number().int() }),
   'audit/list': z.strictObject({ limit: z.number().int().min(1).max(1000).optional() }),

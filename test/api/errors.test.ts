@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/shared/errors';
 import { startApi, type ApiHarness } from '../support/apiHarness';
+import { datasetOf } from '../support/audienceQueries';
 
 let api: ApiHarness;
 beforeAll(async () => {
@@ -105,7 +106,7 @@ describe('error envelope and codes', () => {
     const broken = await startApi(inject('datasetPath'));
     try {
       // Close the dataset's SQLite connection under the running engine: the next page read fails.
-      broken.core.engine.dataset.close();
+      datasetOf(broken.core).close();
       await expectError(await broken.post('/api/audiences/search', { state: 'CA', limit: 5 }), 500, 'internal_error');
     } finally {
       broken.core.closeDataset = () => undefined;

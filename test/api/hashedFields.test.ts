@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../src/core/generate';
 import { Dataset } from '../../src/core/dataset/dataset';
+import { fieldIndex } from '../../src/shared/fields';
 import { startApi, type ApiHarness } from '../support/apiHarness';
 import { SqlOracle } from '../support/oracle';
 
@@ -32,10 +33,10 @@ const total = async (filters: unknown[]) =>
 describe('hashed string fields', () => {
   it('are stored as hashes when they pass the dictionary limit', () => {
     const dataset = Dataset.open(join(dir, 'hashed.sqlite'));
-    expect(dataset.columnByName('PID').encoding).toBe('hash');
-    expect(dataset.columnByName('LNAME').encoding).toBe('hash');
-    expect(dataset.columnByName('GENDER').encoding).toBe('dict');
-    expect(dataset.columnByName('AGE').encoding).toBe('value');
+    expect(dataset.column(fieldIndex('PID')).encoding).toBe('hash');
+    expect(dataset.column(fieldIndex('LNAME')).encoding).toBe('hash');
+    expect(dataset.column(fieldIndex('GENDER')).encoding).toBe('dict');
+    expect(dataset.column(fieldIndex('AGE')).encoding).toBe('value');
     dataset.close();
   });
 

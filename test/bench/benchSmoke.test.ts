@@ -5,19 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Dataset } from '../../src/core/dataset/dataset';
-import { AudienceEngine } from '../../src/core/query/audienceEngine';
+import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { DuckReference } from '../../bench/duckdbReference';
 import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from '../../bench/workload';
 
 let dir: string;
 let dataset: Dataset;
-let engine: AudienceEngine;
+let engine: EmbeddedEngine;
 let duck: DuckReference;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-bench-smoke-'));
   dataset = Dataset.open(inject('datasetPath'));
-  engine = new AudienceEngine(dataset, { selectionCacheBytes: 0 });
+  engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0 });
   duck = (await DuckReference.load(dataset, join(dir, 'records.csv'))).duck;
 });
 afterAll(() => {
@@ -44,12 +44,12 @@ describe('benchmark workload', () => {
     for (const a of pagingAudiences()) {
       const total = engine.count(request(a));
       for (const skip of spreadSkips(total, 50)) {
-        expect(engine.preview(request(a, 50, skip)).results.map((r) => r.pid)).toEqual(
+        expect(engine.previewPage(request(a), skip, 50).results.map((r) => r.pid)).toEqual(
           await duck.previewPids(a.state, a.filters, 50, skip),
         );
       }
       for (const skip of spreadSkips(total, 100)) {
-        expect(engine.search(request(a, 100, skip)).texts.map((t) => JSON.parse(t)[0])).toEqual(
+        expect(engine.recordPage(request(a), skip, 100).records.map((b) => JSON.parse(b.toString('utf8'))[0])).toEqual(
           await duck.searchPids(a.state, a.filters, 100, skip),
         );
       }

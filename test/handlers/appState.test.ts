@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { APP_STATE_FILE } from '../../src/core/appState/appStateDb';
+import { APP_STATE_FILE } from '../../src/core/appState/homeLayout';
 import { createCore } from '../../src/core/createCore';
 import { failure, startHandlers, type HandlerHarness } from './harness';
 
@@ -88,7 +88,7 @@ describe('audiences/*', () => {
     try {
       expect(other.savedAudiences.list().map((a) => a.name)).toContain('Durable');
     } finally {
-      other.close();
+      await other.shutdown();
     }
   });
 });
@@ -103,12 +103,12 @@ describe('app-state files', () => {
       core.keys.create('makes the WAL');
       const file = join(home, 'fresh', APP_STATE_FILE);
       expect([mode(join(home, 'fresh')), mode(file), mode(`${file}-wal`), mode(`${file}-shm`)]).toEqual([0o700, 0o600, 0o600, 0o600]);
-      core.close();
+      await core.shutdown();
 
       const old = join(home, 'old', APP_STATE_FILE);
-      createCore({ homeDir: join(home, 'old') }).close();
+      await createCore({ homeDir: join(home, 'old') }).shutdown();
       chmodSync(old, 0o644);
-      createCore({ homeDir: join(home, 'old') }).close();
+      await createCore({ homeDir: join(home, 'old') }).shutdown();
       expect(mode(old)).toBe(0o600);
     } finally {
       process.umask(previous);

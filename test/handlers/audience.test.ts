@@ -1,7 +1,7 @@
 // The read operations through the handler table against the real core, checked against an
 // independent SQL oracle over the same dataset file.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AGE_BANDS } from '../../src/core/handlers/breakdown';
+import { AGE_BANDS } from '../../src/shared/ageBands';
 import { FIELD_NAMES } from '../../src/shared/fields';
 import { SqlOracle } from '../support/oracle';
 import { failure, startHandlers, type HandlerHarness } from './harness';

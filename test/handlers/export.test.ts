@@ -106,7 +106,7 @@ describe('export/cancel', () => {
     const jobs = new ExportJobs(() => t.api.core.engine, t.api.core.auditLog, { batchSize: 10 });
     const audience = normalizeAudienceRequest({ state: 'CA', filters: [] });
     const path = join(t.exportDir, 'midway.jsonl');
-    const job = jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'jsonl', path, actor: 'test key' });
+    const job = await jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'jsonl', path, actor: 'test key' });
     let status = jobs.status(job.id);
     while (status.written === 0) {
       await sleep(1);
@@ -126,7 +126,7 @@ describe('export/cancel', () => {
     const jobs = new ExportJobs(() => t.api.core.engine, t.api.core.auditLog);
     const audience = normalizeAudienceRequest({ state: 'WY', filters: [] });
     const path = join(t.exportDir, 'no-such-folder', 'x.csv');
-    const job = jobs.start({ audience, definition: { state: 'WY', filters: [] }, format: 'csv', path, actor: 'UI' });
+    const job = await jobs.start({ audience, definition: { state: 'WY', filters: [] }, format: 'csv', path, actor: 'UI' });
     const final = await jobs.settled(job.id);
     expect(final.status).toBe('failed');
     expect(final.error).toMatch(/Cannot write the export/);
@@ -138,8 +138,8 @@ describe('export/cancel', () => {
     const jobs = new ExportJobs(() => t.api.core.engine, t.api.core.auditLog, { batchSize: 10 });
     const audience = normalizeAudienceRequest({ state: 'CA', filters: [] });
     const path = join(t.exportDir, 'twice.csv');
-    const first = jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'csv', path, actor: 'UI' });
-    expect(() => jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'csv', path, actor: 'UI' })).toThrow(
+    const first = await jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'csv', path, actor: 'UI' });
+    await expect(jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'csv', path, actor: 'UI' })).rejects.toThrow(
       /already running/,
     );
     await jobs.cancelAll();

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { datasetsDir } from '../../src/core/import/importJobs';
+import { homeLayout } from '../../src/core/appState/homeLayout';
 import type { ImportJob } from '../../src/shared/contract';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
 import { fixture, integrity, readRecords, tempDir, writeCsv } from '../import/helpers';
@@ -71,7 +71,7 @@ describe('import/pick and import/inspect', () => {
 
   it('maps every header column onto a record field, before anything is written', async () => {
     const files = await pick(fixture('missing-and-extra.csv'), fixture('pipe-gzipped.dat'));
-    const before = existsSync(datasetsDir(t.api.core.homeDir)) ? readdirSync(datasetsDir(t.api.core.homeDir)) : [];
+    const before = existsSync(homeLayout(t.api.core.homeDir).datasets) ? readdirSync(homeLayout(t.api.core.homeDir).datasets) : [];
     const plan = await t.h['import/inspect']({ files });
     expect(plan.ready).toBe(true);
     const [csv, gz] = plan.files;
@@ -85,7 +85,7 @@ describe('import/pick and import/inspect', () => {
       { header: 'notes', field: null },
     ]);
     expect(gz).toMatchObject({ name: 'pipe-gzipped.dat', gzip: true, delimiter: '|', error: null });
-    expect(existsSync(datasetsDir(t.api.core.homeDir)) ? readdirSync(datasetsDir(t.api.core.homeDir)) : []).toEqual(before);
+    expect(existsSync(homeLayout(t.api.core.homeDir).datasets) ? readdirSync(homeLayout(t.api.core.homeDir).datasets) : []).toEqual(before);
   });
 
   it('says which file cannot be imported and why, and is not ready', async () => {
@@ -130,7 +130,7 @@ describe('import/start', () => {
     expect(final).toMatchObject({ percent: 100, secondsLeft: 0, phase: 'finished' });
 
     const dataset = final.result!.dataset;
-    expect(dataset.startsWith(datasetsDir(t.api.core.homeDir))).toBe(true);
+    expect(dataset.startsWith(homeLayout(t.api.core.homeDir).datasets)).toBe(true);
     expect(await t.h['dataset/info']({})).toMatchObject({ path: dataset, records: rows + 2 });
     expect(integrity(dataset)).toEqual({ check: 'ok', records: rows + 2 });
     // The same people as the source dataset (plus the two fixture rows), value for value.
@@ -150,21 +150,21 @@ describe('import/start', () => {
 
   it('deletes the dataset the app made before, once the next import is in use', async () => {
     const before = await currentPath();
-    expect(before.startsWith(datasetsDir(t.api.core.homeDir))).toBe(true);
+    expect(before.startsWith(homeLayout(t.api.core.homeDir).datasets)).toBe(true);
     const files = await pick(fixture('missing-and-extra.csv'));
     const { final } = await untilEnded((await t.h['import/start']({ files })).id);
     expect(final.status).toBe('done');
     expect(await currentPath()).toBe(final.result!.dataset);
     await sleep(20); // the previous dataset is closed and removed just after the switch
     expect(existsSync(before)).toBe(false);
-    expect(readdirSync(datasetsDir(t.api.core.homeDir)).sort()).toEqual(
+    expect(readdirSync(homeLayout(t.api.core.homeDir).datasets).sort()).toEqual(
       [final.result!.dataset, final.result!.rejectsPath].map((p) => p.split('/').pop()).sort(),
     );
   });
 
   it('a cancel leaves the dataset in use, and nothing behind', async () => {
     const before = await currentPath();
-    const listed = readdirSync(datasetsDir(t.api.core.homeDir)).sort();
+    const listed = readdirSync(homeLayout(t.api.core.homeDir).datasets).sort();
     const files = await pick(shuffled);
     const started = await t.h['import/start']({ files });
     for (let i = 0; i < 2000 && (await t.h['import/status']({ id: started.id })).rowsRead === 0; i++) await sleep(2);
@@ -173,7 +173,7 @@ describe('import/start', () => {
     const { final } = await untilEnded(started.id);
     expect(final).toMatchObject({ status: 'cancelled', result: null, phase: 'finished' });
     expect(await currentPath()).toBe(before);
-    expect(readdirSync(datasetsDir(t.api.core.homeDir)).sort()).toEqual(listed);
+    expect(readdirSync(homeLayout(t.api.core.homeDir).datasets).sort()).toEqual(listed);
     const [entry] = await t.h['audit/list']({ limit: 1 });
     expect(entry).toMatchObject({ action: 'import', outcome: 'cancelled', records: 0, file: 'vendor-shuffled.csv' });
   });

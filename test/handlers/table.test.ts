@@ -41,12 +41,13 @@ describe('handler table', () => {
     let e = await failure(t.h['audience/count']({ state: 'CA', filters: [], filter: [] }));
     expect(e).toBeInstanceOf(AppError);
     expect(e).toMatchObject({ code: 'invalid_request', field: 'filter' });
-    expect(e.message).toMatch(/Unknown input field "filter"/);
-    e = await failure(t.h['audience/count']({ state: 'CA' }));
+    expect(e.message).toMatch(/Unknown request field "filter"; the fields are state, filters/);
+    e = await failure(t.h['audience/count']({ state: 'CA', filters: 'GENDER' }));
     expect(e).toMatchObject({ code: 'invalid_request', field: 'filters' });
-    expect(e.message).toMatch(/"filters" is required/);
+    expect(e.message).toMatch(/"filters" must be an array of \[name, \[values...\]\] pairs/);
     e = await failure(t.h['audience/preview']({ state: 'CA', filters: [], limit: 'ten' }));
-    expect(e.message).toMatch(/"limit" must be a number/);
+    expect(e).toMatchObject({ code: 'invalid_request', field: 'limit' });
+    expect(e.message).toMatch(/"limit" must be a whole number of 0 or more/);
     e = await failure(t.h['audiences/rename']({ id: 1.5, name: 'x' }));
     expect(e).toMatchObject({ code: 'invalid_request', field: 'id' });
     e = await failure(t.h['export/start']({ state: 'CA', filters: [], format: 'xlsx' }));
@@ -58,6 +59,8 @@ describe('handler table', () => {
   });
 
   it('validates audiences with the API rules (state, field names, values)', async () => {
+    // As in the API, filters may be left out: the whole state.
+    expect((await t.h['audience/count']({ state: 'CA' })).total).toBe((await t.h['audience/count']({ state: 'CA', filters: [] })).total);
     expect(await failure(t.h['audience/count']({ state: 'XX', filters: [] }))).toMatchObject({ code: 'invalid_request', field: 'state' });
     const e = await failure(t.h['audience/count']({ state: 'CA', filters: [['GENDR', ['F']]] }));
     expect(e.message).toMatch(/did you mean GENDER/);

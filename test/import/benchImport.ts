@@ -34,7 +34,7 @@ async function makeInputs(): Promise<string[]> {
   const core = new Core({ homeDir: join(dir, 'home'), datasetPath: source });
   for (const [i, state] of STATE_CODES.entries())
     await exportAudience(core.engine, normalizeAudienceRequest({ state, filters: [] }), { format: 'csv', outPath: files[i]! });
-  core.close();
+  await core.shutdown();
   // Every data line of the 51 files, shuffled (records may span lines only inside quotes; the
   // generator's values hold no line breaks), under one header.
   const lines: string[] = [];

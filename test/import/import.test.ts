@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/core/createCore';
 import { importFiles, type ImportProgress, type ImportSummary } from '../../src/core/import/importFiles';
 import { AppError } from '../../src/shared/errors';
-import { fieldIndex } from '../../src/shared/fields';
 import { STATE_CODES } from '../../src/shared/states';
+import { searchRecords } from '../support/audienceQueries';
 import { fixture, integrity, listDir, pidOf, readRecords, readRejects, recordsByPid, tempDir } from './helpers';
 
 const ALL = [
@@ -195,19 +195,19 @@ describe('import of the fixture files into one dataset', () => {
     expect(records.has('F0000000000000000000000000000001')).toBe(true);
   });
 
-  it('serves the imported records through the core, in (STATE, PID) order', () => {
+  it('serves the imported records through the core, in (STATE, PID) order', async () => {
     const core = new Core({ homeDir: join(dir, 'home'), datasetPath: summary.out });
     try {
-      const page = core.search({ state: 'CA', limit: 10, skip: 0, filters: [] });
+      const page = await searchRecords(core, { state: 'CA', limit: 10, skip: 0, filters: [] });
       expect(page.total).toBe(2);
-      expect(page.texts.map((t) => JSON.parse(t)[fieldIndex('PID')])).toEqual([
+      expect(page.results.map((r) => r.PID)).toEqual([
         'A0000000000000000000000000000001',
         'A0000000000000000000000000000004',
       ]);
-      expect(core.search({ state: 'co', limit: 10, skip: 0, filters: [['GENDER', ['F']]] }).total).toBe(2);
-      expect(core.search({ state: 'TX', limit: 10, skip: 0, filters: [] }).total).toBe(1);
+      expect((await searchRecords(core, { state: 'co', limit: 10, skip: 0, filters: [['GENDER', ['F']]] })).total).toBe(2);
+      expect((await searchRecords(core, { state: 'TX', limit: 10, skip: 0, filters: [] })).total).toBe(1);
     } finally {
-      core.close();
+      await core.shutdown();
     }
   });
 

@@ -10,6 +10,7 @@ import { exportAudience } from '../../src/core/export/exportAudience';
 import { importFiles, type ImportSummary } from '../../src/core/import/importFiles';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { STATE_CODES } from '../../src/shared/states';
+import { previewRecords, searchRecords } from '../support/audienceQueries';
 import { integrity, tempDir } from './helpers';
 
 let dir: string;
@@ -30,9 +31,9 @@ beforeAll(async () => {
   imported = new Core({ homeDir: join(dir, 'home-b'), datasetPath: summary.out });
 }, 180_000);
 
-afterAll(() => {
-  original?.close();
-  imported?.close();
+afterAll(async () => {
+  await original?.shutdown();
+  await imported?.shutdown();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -83,12 +84,12 @@ describe('export → import round trip', () => {
     ],
     ['WY', [], 10, 0],
     ['DC', [['GENDER', ['F']]], 10, 5],
-  ])('search %s %j limit %i skip %i answers the same', (state, filters, limit, skip) => {
+  ])('search %s %j limit %i skip %i answers the same', async (state, filters, limit, skip) => {
     const request = { state, filters, limit, skip };
-    const a = original.search(request);
-    const b = imported.search(request);
+    const a = await searchRecords(original, request);
+    const b = await searchRecords(imported, request);
     expect(b.total).toBe(a.total);
-    expect(b.texts).toEqual(a.texts);
-    expect(imported.preview(request)).toEqual(original.preview(request));
+    expect(b.results).toEqual(a.results);
+    expect(await previewRecords(imported, request)).toEqual(await previewRecords(original, request));
   });
 });

@@ -92,7 +92,7 @@ describe('a spawned serve process', () => {
     const home = join(dir, 'serve-home');
     const core = createCore({ homeDir: home });
     const { key } = core.keys.create('audit');
-    core.close();
+    await core.shutdown();
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', home],

@@ -10,10 +10,11 @@ import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCore } from '../../src/core/createCore';
-import { APP_STATE_FILE } from '../../src/core/appState/appStateDb';
+import { APP_STATE_FILE } from '../../src/core/appState/homeLayout';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { exportAudience } from '../../src/core/export/exportAudience';
 import { send, sleep, startSecurityApi } from './support';
+import { datasetOf } from '../support/audienceQueries';
 
 let dir: string;
 beforeAll(() => {
@@ -73,7 +74,7 @@ describe('the dataset is read-only for queries', () => {
     const before = { hash: sha256(path), mtime: statSync(path).mtimeMs, files: readdirSync(copyDir).sort() };
     const api = await startSecurityApi(path);
     try {
-      const db = (api.core.engine.dataset as unknown as { db: Database.Database }).db;
+      const db = (datasetOf(api.core) as unknown as { db: Database.Database }).db;
       expect(db.readonly).toBe(true);
       expect(() => db.exec('CREATE TABLE intruder (x)')).toThrow(/readonly|read-only|query_only/i);
       expect(() => db.prepare("UPDATE records SET record = '[]' WHERE _pos = 0").run()).toThrow(/readonly|read-only|query_only/i);
@@ -103,13 +104,13 @@ describe('the dataset is read-only for queries', () => {
 });
 
 describe('app state', () => {
-  it('is WAL with synchronous FULL, so every committed change survives a crash', () => {
+  it('is WAL with synchronous FULL, so every committed change survives a crash', async () => {
     const core = createCore({ homeDir: join(dir, 'pragmas') });
     try {
       expect(core.appState.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(core.appState.pragma('synchronous', { simple: true })).toBe(2); // FULL
     } finally {
-      core.close();
+      await core.shutdown();
     }
   });
 
@@ -159,7 +160,7 @@ describe('app state', () => {
           `round ${round}: killed ${delay} ms ${early ? 'after spawn' : 'after ready'}; ${keys.length} keys, ${reported.length} reported writes all present, integrity ok`,
         );
       } finally {
-        core.close();
+        await core.shutdown();
       }
     }
     console.info(`crash (keys): ${log.join(' | ')}`);
@@ -216,7 +217,7 @@ describe('export', () => {
       const result = await exportAudience(core.engine, { state: biggest.state, filters: [] }, { format: 'csv', outPath: target });
       expect(result.records).toBe(biggest.count);
     } finally {
-      core.close();
+      await core.shutdown();
     }
     expect(readFileSync(target, 'utf8').split('\r\n').length).toBe(biggest.count + 2); // header + records + final CRLF
     expect(partials().map((n) => join(outDir, n))).toEqual([liveOther]);

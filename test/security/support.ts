@@ -78,7 +78,7 @@ export async function startSecurityApi(datasetPath: string | undefined, options:
     seen,
     async close() {
       await server.close();
-      core.close();
+      await core.shutdown();
       rmSync(homeDir, { recursive: true, force: true });
     },
   };

@@ -38,7 +38,7 @@ export async function startApi(datasetPath: string | undefined, options: ApiServ
       }),
     async close() {
       await server.close();
-      core.close();
+      await core.shutdown();
       rmSync(homeDir, { recursive: true, force: true });
     },
   };

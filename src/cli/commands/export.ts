@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { normalizeAudienceRequest } from '../../shared/audienceRequest';
 import { isAppError } from '../../shared/errors';
 import { createCore } from '../../core/createCore';
-import { exportAudience, type ExportFormat } from '../../core/export/exportAudience';
+import type { ExportFormat } from '../../core/export/exportAudience';
 import { BUNDLED_DATASET_PATH } from '../bundledDataset';
 import { parse, required, UsageError } from '../args';
 
@@ -39,7 +39,7 @@ export async function exportCommand(argv: string[]): Promise<void> {
   process.once('SIGINT', cancel);
   process.once('SIGTERM', cancel);
   try {
-    const result = await exportAudience(core.engine, audience, {
+    const result = await core.audiences.exportToFile(audience, {
       format: format as ExportFormat,
       outPath: out,
       signal: controller.signal,
@@ -48,6 +48,6 @@ export async function exportCommand(argv: string[]): Promise<void> {
     process.stderr.write('\n');
     console.log(`exported ${result.records} records in ${result.seconds.toFixed(2)} s -> ${result.path}`);
   } finally {
-    core.close();
+    await core.shutdown();
   }
 }

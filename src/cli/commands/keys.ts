@@ -3,7 +3,7 @@ import { parse, required, UsageError } from '../args';
 
 const HOME = { home: { type: 'string' } } as const;
 
-export function keysCommand(argv: string[]): void {
+export async function keysCommand(argv: string[]): Promise<void> {
   const [action, ...rest] = argv;
   switch (action) {
     case 'create': {
@@ -15,7 +15,7 @@ export function keysCommand(argv: string[]): void {
         console.log(`created key ${info.id} "${info.name}"; it is shown only now:`);
         console.log(key);
       } finally {
-        core.close();
+        await core.shutdown();
       }
       return;
     }
@@ -35,7 +35,7 @@ export function keysCommand(argv: string[]): void {
             ].join('\t'),
           );
       } finally {
-        core.close();
+        await core.shutdown();
       }
       return;
     }
@@ -48,7 +48,7 @@ export function keysCommand(argv: string[]): void {
         core.keys.revoke(id);
         console.log(`revoked key ${id}`);
       } finally {
-        core.close();
+        await core.shutdown();
       }
       return;
     }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { createCore } from '../../core/createCore';
 import { ApiServer } from '../../server/apiServer';
+import { shutdown } from '../../server/shutdown';
 import { mountBrowserUi, UI_NOT_BUILT } from '../../server/uiBrowserMode';
 import { BUNDLED_DATASET_PATH } from '../bundledDataset';
 import { parse, UsageError, wholeNumber } from '../args';
@@ -15,15 +16,16 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const url = await server.listen(port);
   console.log(`api: ${url}`);
   console.log(ui.available ? `ui: ${ui.url()}` : UI_NOT_BUILT);
-  let stopping = false;
-  const stop = async (): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    await core.exportJobs.cancelAll();
-    await server.close();
-    core.close();
-    process.exit(0);
+  let stopping: Promise<void> | null = null;
+  const stop = (): void => {
+    stopping ??= shutdown(core, server).then(
+      () => process.exit(0),
+      (e: unknown) => {
+        console.error(`error: shutdown failed: ${e instanceof Error ? e.message : String(e)}`);
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

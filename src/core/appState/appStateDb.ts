@@ -3,11 +3,9 @@
 // transaction that survives a crash or kill -9. Its files hold key hashes and the audit trail:
 // readable by their owner only, whatever the umask.
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
-import { join } from 'node:path';
+import { homeLayout } from './homeLayout';
 import { openSqlite, type Db } from '../sqlite';
 import { MIGRATIONS } from './migrations';
-
-export const APP_STATE_FILE = 'app-state.sqlite';
 
 function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
@@ -27,7 +25,7 @@ function migrate(db: Db): void {
 
 export function openAppState(homeDir: string): Db {
   mkdirSync(homeDir, { recursive: true, mode: 0o700 });
-  const path = join(homeDir, APP_STATE_FILE);
+  const path = homeLayout(homeDir).appState;
   // Created (or repaired) as 0600 before SQLite opens it: SQLite gives its -wal and -shm files the
   // database file's own permissions.
   closeSync(openSync(path, 'a', 0o600));

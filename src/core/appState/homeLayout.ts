@@ -1,9 +1,11 @@
-// The one description of what lives in the home folder (app state, made datasets, browser-mode
-// exports and import inbox) and of the bundled dataset's file name. Every other module asks here.
+// Where the app's files are: what lives in the home folder (app state, the datasets the app made,
+// browser mode's exports and import inbox), and the bundled dataset's file name. Every module asks here.
 import { join } from 'node:path';
 
 /** The bundled sample dataset's file name: in resources/ during development, in the app's resources when packaged. */
 export const BUNDLED_FILE_NAME = 'audience-desk-sample.sqlite';
+
+export const APP_STATE_FILE = 'app-state.sqlite';
 
 export interface HomeLayout {
   /** The home folder itself (created owner-only). */
@@ -21,7 +23,7 @@ export interface HomeLayout {
 export function homeLayout(homeDir: string): HomeLayout {
   return {
     root: homeDir,
-    appState: join(homeDir, 'app-state.sqlite'),
+    appState: join(homeDir, APP_STATE_FILE),
     datasets: join(homeDir, 'datasets'),
     exports: join(homeDir, 'exports'),
     imports: join(homeDir, 'imports'),

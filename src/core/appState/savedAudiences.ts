@@ -1,7 +1,7 @@
 // Saved audiences: a name, a state and filters, kept in app state (saved_audiences) so they survive a
 // dataset being replaced. Filters are stored as the JSON the user built, validated by the same rules
 // as a live query before they are written: a saved audience always runs.
-import { normalizeAudienceRequest } from '../../shared/audienceRequest';
+import { normalizeAudience } from '../../shared/audienceRequest';
 import type { Filter, SavedAudience } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { Db, Statement } from '../sqlite';
@@ -60,7 +60,7 @@ export class SavedAudienceStore {
   /** Saves a new audience; a name already in use is refused rather than silently overwritten. */
   save(input: { name: string; state: string; filters: Filter[] }): SavedAudience {
     const name = cleanName(input.name);
-    const normalized = normalizeAudienceRequest({ state: input.state, filters: input.filters });
+    const normalized = normalizeAudience({ state: input.state, filters: input.filters });
     // Field names in their catalog spelling, values as the user gave them (so the builder shows them back).
     const filters: Filter[] = input.filters.map(([, values], i) => [normalized.filters[i]!.field, values]);
     const now = new Date().toISOString();

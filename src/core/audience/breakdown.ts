@@ -4,30 +4,15 @@
 import { closestFieldName } from '../../shared/audienceRequest';
 import type { ValueCount } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
+import { countAgeBands } from '../../shared/ageBands';
 import { FIELDS, fieldIndex } from '../../shared/fields';
-import type { Audience, AudienceEngine } from '../query/audienceEngine';
+import type { Audience, AudienceEngine } from './engine';
 
 export const BREAKDOWN_MAX_DEFAULT = 50;
 
-/** Inclusive bands; the last is open-ended. Ages under 18 (should a dataset hold any) get their own band. */
-export const AGE_BANDS: ReadonlyArray<{ label: string; lo: number; hi: number }> = [
-  { label: '0-17', lo: 0, hi: 17 },
-  { label: '18-24', lo: 18, hi: 24 },
-  { label: '25-34', lo: 25, hi: 34 },
-  { label: '35-44', lo: 35, hi: 44 },
-  { label: '45-54', lo: 45, hi: 54 },
-  { label: '55-64', lo: 55, hi: 64 },
-  { label: '65+', lo: 65, hi: Infinity },
-];
-
+/** AGE's exact values grouped into the shared bands (src/shared/ageBands.ts). */
 export function ageBands(exact: readonly ValueCount[]): ValueCount[] {
-  const counts = AGE_BANDS.map(() => 0);
-  for (const { value, count } of exact) {
-    const band = AGE_BANDS.findIndex((b) => Number(value) >= b.lo && Number(value) <= b.hi);
-    if (band >= 0) counts[band]! += count;
-  }
-  // The standard bands always appear (an empty bar says something); the under-18 band only when used.
-  return AGE_BANDS.map((b, i) => ({ value: b.label, count: counts[i]! })).filter((v, i) => i > 0 || v.count > 0);
+  return countAgeBands(exact).bands;
 }
 
 /** The catalog index of a field that can be broken down, or a readable invalid_request. */
@@ -46,10 +31,15 @@ export function breakdownField(name: string): number {
   return index;
 }
 
-export function breakdown(engine: AudienceEngine, audience: Audience, index: number, max = BREAKDOWN_MAX_DEFAULT): ValueCount[] {
+export async function breakdownValues(
+  engine: AudienceEngine,
+  audience: Audience,
+  index: number,
+  max = BREAKDOWN_MAX_DEFAULT,
+): Promise<ValueCount[]> {
   const def = FIELDS[index]!;
-  if (def.name === 'AGE') return ageBands(engine.valueCounts(audience, index, Infinity)).slice(0, max);
-  const top = engine.valueCounts(audience, index, max);
+  if (def.name === 'AGE') return ageBands(await engine.valueCounts(audience, index, Infinity)).slice(0, max);
+  const top = await engine.valueCounts(audience, index, max);
   // The most frequent values are kept; integer values then read left to right in order.
   if (def.type === 'integer') top.sort((a, b) => Number(a.value) - Number(b.value));
   return top;

@@ -114,10 +114,6 @@ export class Dataset {
     return vector;
   }
 
-  columnByName(name: string): ColumnVector {
-    return this.column(fieldIndex(name));
-  }
-
   /** The stored JSON text of each record at ascending positions, in order. */
   recordTexts(positions: ArrayLike<number>): string[] {
     return this.read(positions, 'record') as string[];

@@ -1,4 +1,4 @@
-// How one record (374 values in catalog order) is written out: as the search response's JSON
+// How one record (its values in catalog order) is written out: as the search response's JSON
 // object, as a JSON Lines line and as an RFC 4180 CSV line. Export and search share these, so an
 // exported file says exactly what the API says.
 import { FIELDS, FIELD_NAMES } from '../../shared/fields';
@@ -20,24 +20,8 @@ export function csvField(value: string | number): string {
 
 export const CSV_HEADER = FIELD_NAMES.map(csvField).join(',');
 
-export function recordToCsvLine(values: RecordValues): string {
-  let line = csvField(values[0]!);
-  for (let i = 1; i < values.length; i++) line += ',' + csvField(values[i]!);
-  return line;
-}
-
 // `"PID":`, `,"HHID":`, ...: precomputed once so a record's JSON is a walk over its values.
 const KEY_PREFIXES = FIELDS.map((f, i) => (i === 0 ? '{' : ',') + JSON.stringify(f.name) + ':');
-
-/** The search response's record, as JSON text: all 374 fields, in order, upper-case names. */
-export function recordToJson(values: RecordValues): string {
-  let out = '';
-  for (let i = 0; i < KEY_PREFIXES.length; i++) {
-    const v = values[i]!;
-    out += KEY_PREFIXES[i] + (typeof v === 'number' ? String(v) : JSON.stringify(v));
-  }
-  return out + '}';
-}
 
 export function recordToObject(values: RecordValues): Record<string, string | number> {
   const out: Record<string, string | number> = {};
@@ -56,7 +40,7 @@ const ELEMENT = /"(?:[^"\\]|\\.)*"|[-+.\deE]+/g;
 // A JSON string with nothing to decode and no comma: its CSV field is its content, unquoted.
 const PLAIN_STRING = /"([^",\\]*)"/g;
 
-/** The CSV line of a stored record, equal to recordToCsvLine(JSON.parse(text)). */
+/** The CSV line of a stored record (test/support/recordReference.ts holds the plain definition it must equal). */
 export function storedRecordToCsvLine(text: string): string {
   // Left quoted: strings with a comma, whose JSON quoting is already RFC 4180 quoting.
   if (!text.includes('\\')) return text.slice(1, -1).replace(PLAIN_STRING, '$1');
@@ -95,7 +79,7 @@ function elementEnd(text: string, i: number): number {
 }
 
 /**
- * The search response's JSON object of a stored record, equal to recordToJson(JSON.parse(text)).
+ * The search response's JSON object of a stored record (equal to test/support/recordReference.ts's plain definition).
  * A walk from token to token (indexOf finds each end) with each field's `,"NAME":` put in front:
  * a third faster than a regular-expression replace with a callback per value, which was the
  * biggest cost of a search answer.

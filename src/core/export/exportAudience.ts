@@ -1,8 +1,7 @@
-// Streams every record of an audience to CSV (RFC 4180, CRLF, header = the 374 field names) or JSON
-// Lines, in the search operation's order and shape. Memory stays constant: a batch of lines at a
-// time. The file is written under a hidden `.partial` name beside the target and renamed only when
-// complete and synced, so a failed, killed or cancelled export never leaves a file that looks whole.
-// A killed export cannot remove its partial file; the next export to the same target does.
+// Streams every record of an audience to CSV (RFC 4180, CRLF, a header of the field names) or JSON
+// Lines, in the search operation's order and shape, a batch at a time. Written under a hidden
+// `.partial` name and renamed only when complete and synced, so a failed, killed or cancelled export
+// never leaves a file that looks whole; the next export to the same target removes a killed one's.
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -10,7 +9,7 @@ import { AppError } from '../../shared/errors';
 import { fsyncPath } from '../dataset/datasetWriter';
 import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles';
 import { CSV_HEADER, storedRecordToCsvLine, storedRecordToJson } from '../dataset/recordFormat';
-import type { Audience, AudienceEngine } from '../query/audienceEngine';
+import type { Audience, AudienceEngine, RecordStream } from '../audience/engine';
 
 export type ExportFormat = 'csv' | 'jsonl';
 
@@ -59,11 +58,16 @@ export async function removeStalePartials(outPath: string): Promise<string[]> {
 }
 
 export async function exportAudience(engine: AudienceEngine, audience: Audience, options: ExportOptions): Promise<ExportResult> {
+  if (options.format !== 'csv' && options.format !== 'jsonl')
+    throw new AppError('invalid_request', 'The export format is csv or jsonl.', 'format');
+  return exportRecords(await engine.records(audience), options);
+}
+
+/** Writes an opened record stream (exportAudience; an export job opens it first to know its total). */
+export async function exportRecords(stream: RecordStream, options: ExportOptions): Promise<ExportResult> {
   const { format, outPath, signal, onProgress, batchSize = 2000 } = options;
-  if (format !== 'csv' && format !== 'jsonl') throw new AppError('invalid_request', 'The export format is csv or jsonl.', 'format');
   const started = Date.now();
-  const selection = engine.select(audience);
-  const dataset = engine.dataset;
+  const total = stream.total;
   await removeStalePartials(outPath);
   const temp = partialPathFor(outPath);
   activePartials.add(temp);
@@ -84,15 +88,16 @@ export async function exportAudience(engine: AudienceEngine, audience: Audience,
     if (format === 'csv') bytes += (await handle.write(CSV_HEADER + '\r\n')).bytesWritten;
     const eol = format === 'csv' ? '\r\n' : '\n';
     const render = format === 'csv' ? storedRecordToCsvLine : storedRecordToJson;
-    for (let skip = 0; skip < selection.total; skip += batchSize) {
-      if (signal?.aborted) throw new AppError('invalid_request', 'The export was cancelled.');
-      const positions = selection.page(skip, batchSize);
-      const lines = dataset.recordTexts(positions).map(render);
+    let written = 0;
+    for await (const batch of stream.batches(batchSize)) {
+      if (signal?.aborted) throw new AppError('cancelled', 'The export was cancelled.');
+      const lines = batch.map(render);
       bytes += (await handle.write(lines.join(eol) + eol)).bytesWritten;
+      written += batch.length;
       const now = Date.now();
       if (onProgress && now - lastReport >= PROGRESS_INTERVAL_MS) {
         lastReport = now;
-        onProgress({ written: skip + positions.length, total: selection.total, elapsedMs: now - started });
+        onProgress({ written, total, elapsedMs: now - started });
       }
     }
     await handle.sync();
@@ -107,6 +112,6 @@ export async function exportAudience(engine: AudienceEngine, audience: Audience,
   } finally {
     activePartials.delete(temp);
   }
-  onProgress?.({ written: selection.total, total: selection.total, elapsedMs: Date.now() - started });
-  return { path: outPath, records: selection.total, bytes, seconds: (Date.now() - started) / 1000 };
+  onProgress?.({ written: total, total, elapsedMs: Date.now() - started });
+  return { path: outPath, records: total, bytes, seconds: (Date.now() - started) / 1000 };
 }

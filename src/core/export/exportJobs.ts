@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { ExportJob, Filter } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
 import type { AuditLog, AuditOutcome } from '../appState/auditLog';
-import type { Audience, AudienceEngine } from '../query/audienceEngine';
-import { exportAudience, type ExportFormat } from './exportAudience';
+import type { Audience, AudienceEngine, RecordStream } from '../audience/engine';
+import { exportRecords, type ExportFormat } from './exportAudience';
 
 export interface StartExport {
   /** The validated audience the records come from. */
@@ -48,13 +48,12 @@ export class ExportJobs {
     private readonly options: ExportJobsOptions = {},
   ) {}
 
-  /** Starts a job and returns at once; the total is known from the start (the selection is cached). */
-  start(request: StartExport): ExportJob {
+  /** Starts a job once its records are found (so its total is known) and returns without waiting for it. */
+  async start(request: StartExport): Promise<ExportJob> {
     for (const job of this.jobs.values())
       if (job.view.status === 'running' && job.view.path === request.path)
         throw new AppError('invalid_request', 'An export to this file is already running.', 'fileName');
     const engine = this.engine();
-    const total = engine.count(request.audience);
     const id = randomBytes(8).toString('hex');
     const view: ExportJob = {
       id,
@@ -62,14 +61,23 @@ export class ExportJobs {
       format: request.format,
       path: request.path,
       written: 0,
-      total,
+      total: 0,
       recordsPerSecond: 0,
       secondsLeft: null,
     };
     const controller = new AbortController();
     const job: Job = { view, engine, elapsedMs: 0, controller, settled: Promise.resolve() };
-    job.settled = this.run(engine, job, request);
+    // Registered before the records are looked up, so a second export to the same file is refused meanwhile.
     this.jobs.set(id, job);
+    let stream: RecordStream;
+    try {
+      stream = await engine.records(request.audience);
+    } catch (e) {
+      this.jobs.delete(id);
+      throw e;
+    }
+    view.total = stream.total;
+    job.settled = this.run(stream, job, request);
     this.forgetOldJobs();
     return this.snapshot(job);
   }
@@ -110,11 +118,11 @@ export class ExportJobs {
     return this.exported.has(path);
   }
 
-  private async run(engine: AudienceEngine, job: Job, request: StartExport): Promise<void> {
+  private async run(stream: RecordStream, job: Job, request: StartExport): Promise<void> {
     const { view } = job;
     let outcome: AuditOutcome;
     try {
-      await exportAudience(engine, request.audience, {
+      await exportRecords(stream, {
         format: request.format,
         outPath: request.path,
         signal: job.controller.signal,

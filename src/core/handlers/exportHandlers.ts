@@ -1,16 +1,16 @@
 // Exports started from the UI: the transport decides where the file goes (save dialog or the
 // browser-mode exports folder); the job runs in the background in core.exportJobs.
-import { normalizeAudienceRequest } from '../../shared/audienceRequest';
+import { normalizeAudience } from '../../shared/audienceRequest';
 import type { ExportJob } from '../../shared/contract';
 import type { Core } from '../createCore';
+import { fileStamp } from '../fs/fileStamp';
 import type { ExportFormat } from '../export/exportAudience';
 import type { HandlerRegistry } from './registry';
 import type { HandlerDeps } from './types';
 
 /** audience-CA-20260101-093000.csv: sorts by time, says what it holds. */
 export function defaultExportName(state: string, format: ExportFormat, now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `audience-${state}-${stamp}.${format}`;
+  return `audience-${state}-${fileStamp(now)}.${format}`;
 }
 
 /** The answer when the user dismissed the save dialog: nothing started, nothing to poll (empty id). */
@@ -20,10 +20,11 @@ function notStarted(format: ExportFormat): ExportJob {
 
 export function registerExportHandlers(registry: HandlerRegistry, core: Core, deps: HandlerDeps): void {
   registry.register('export/start', async ({ state, filters, format, fileName }) => {
-    const audience = normalizeAudienceRequest({ state, filters });
+    const audience = normalizeAudience({ state, filters });
     const path = await deps.resolveExportPath(fileName ?? defaultExportName(audience.state, format), format);
     if (path === null) return notStarted(format);
-    return core.exportJobs.start({ audience, definition: { state: audience.state, filters }, format, path, actor: deps.actor ?? 'UI' });
+    const definition = { state: audience.state, filters: filters ?? [] };
+    return core.audiences.startExport({ audience, definition, format, path, actor: deps.actor ?? 'UI' });
   });
   registry.register('export/status', ({ id }) => core.exportJobs.status(id));
   registry.register('export/cancel', ({ id }) => core.exportJobs.cancel(id));

@@ -1,24 +1,15 @@
-// Answers the two audience operations over one open dataset: which positions match (filters as
-// in decisions.md: AND across entries, OR within one), then the rows of the requested page.
-import { audienceKey, type NormalizedAudience } from '../../shared/audienceRequest';
+// The embedded engine: audiences over one open dataset file. Filters become predicates over the
+// fields' vectors (AND across entries, OR within one, as decisions.md says); the matched positions
+// of recent audiences are cached, so a page at any depth is a slice plus one read of its records.
 import type { PreviewRecord, ValueCount } from '../../shared/contract';
+import { audienceKey } from '../../shared/audienceRequest';
 import { AppError } from '../../shared/errors';
 import { FIELDS } from '../../shared/fields';
+import type { Audience, AudienceEngine, DatasetSummary, RecordStream } from '../audience/engine';
 import type { Dataset } from '../dataset/dataset';
 import { LruCache } from './lruCache';
 import { DictionaryIndex, compilePredicate, refine, scan, verifyHashed } from './predicates';
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
-
-export type Audience = Pick<NormalizedAudience, 'state' | 'filters'>;
-export type { PreviewRecord, ValueCount };
-
-export interface SearchPage {
-  total: number;
-  limit: number;
-  skip: number;
-  /** Full records as their stored JSON array text (recordFormat renders them without parsing). */
-  texts: string[];
-}
 
 const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
 
@@ -42,7 +33,7 @@ function budgetCheck(budgetMs: number | undefined): () => void {
   };
 }
 
-export class AudienceEngine {
+export class EmbeddedEngine implements AudienceEngine {
   private readonly cache: LruCache<Selection>;
   private readonly dictionaries: DictionaryIndex;
 
@@ -86,17 +77,23 @@ export class AudienceEngine {
     return new ListSelection(list.slice(0, n));
   }
 
+  summary(): DatasetSummary {
+    const states = this.dataset
+      .stateCounts()
+      .map((r) => ({ state: r.state, count: r.count }))
+      .sort((a, b) => (a.state < b.state ? -1 : 1));
+    return { source: this.dataset.path, records: this.dataset.records, states, createdAt: this.dataset.meta.created_at ?? null };
+  }
+
   count(audience: Audience): number {
     return this.select(audience).total;
   }
 
-  preview(request: NormalizedAudience): { total: number; results: PreviewRecord[] } {
-    const checkBudget = budgetCheck(this.options.queryBudgetMs);
-    const selection = this.select(request, checkBudget);
-    checkBudget();
-    const rows = this.dataset.previewRows(selection.page(request.skip, request.limit));
+  previewPage(audience: Audience, skip: number, limit: number): { total: number; results: PreviewRecord[] } {
+    const { total, positions } = this.page(audience, skip, limit);
+    const rows = this.dataset.previewRows(positions);
     return {
-      total: selection.total,
+      total,
       results: rows.map((r) => ({
         pid: r[0] as string,
         fname: r[1] as string,
@@ -107,27 +104,36 @@ export class AudienceEngine {
     };
   }
 
-  search(request: NormalizedAudience): SearchPage {
-    const { positions, ...page } = this.searchPage(request);
-    return { ...page, texts: this.dataset.recordTexts(positions) };
+  recordPage(audience: Audience, skip: number, limit: number): { total: number; records: Buffer[] } {
+    const { total, positions } = this.page(audience, skip, limit);
+    return { total, records: this.dataset.recordBytes(positions) };
   }
 
-  /** As search, with the records as their stored bytes (the HTTP API renders those without decoding). */
-  searchBytes(request: NormalizedAudience): Omit<SearchPage, 'texts'> & { records: Buffer[] } {
-    const { positions, ...page } = this.searchPage(request);
-    return { ...page, records: this.dataset.recordBytes(positions) };
-  }
-
-  /** A search page's figures and the positions of its records, within the query budget. */
-  private searchPage(request: NormalizedAudience): Omit<SearchPage, 'texts'> & { positions: ReturnType<Selection['page']> } {
+  /** The matches' count and the positions of one page, within the query budget. */
+  private page(audience: Audience, skip: number, limit: number): { total: number; positions: ArrayLike<number> } {
     const checkBudget = budgetCheck(this.options.queryBudgetMs);
-    const selection = this.select(request, checkBudget);
+    const selection = this.select(audience, checkBudget);
     checkBudget();
-    return { total: selection.total, limit: request.limit, skip: request.skip, positions: selection.page(request.skip, request.limit) };
+    return { total: selection.total, positions: selection.page(skip, limit) };
+  }
+
+  records(audience: Audience): RecordStream {
+    const selection = this.select(audience);
+    const dataset = this.dataset;
+    return {
+      total: selection.total,
+      async *batches(batchSize: number): AsyncIterable<string[]> {
+        for (let skip = 0; skip < selection.total; skip += batchSize) yield dataset.recordTexts(selection.page(skip, batchSize));
+      },
+    };
+  }
+
+  close(): void {
+    this.dataset.close();
   }
 
   /** How many matching records have each value of a field, most frequent first. */
-  valueCounts(audience: Audience, fieldIndex: number, max = 200): ValueCount[] {
+  valueCounts(audience: Audience, fieldIndex: number, max: number): ValueCount[] {
     const def = FIELDS[fieldIndex];
     if (!def || def.type === 'number') return [];
     const column = this.dataset.column(fieldIndex);

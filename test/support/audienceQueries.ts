@@ -1,0 +1,23 @@
+// What tests ask a core directly, through the same audience service the transports call: a raw body
+// in, the answer as the app's search operation shapes it (records as field-name objects).
+import { searchAnswerObjects } from '../../src/core/audience/audienceService';
+import type { Core } from '../../src/core/createCore';
+import type { Dataset } from '../../src/core/dataset/dataset';
+import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
+import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
+
+export async function searchRecords(core: Core, body: unknown) {
+  const answer = await core.audiences.search(normalizeAudienceRequest(body));
+  return { total: answer.total, limit: answer.limit, skip: answer.skip, results: searchAnswerObjects(answer) };
+}
+
+export async function previewRecords(core: Core, body: unknown) {
+  const { total, results } = await core.audiences.preview(normalizeAudienceRequest(body));
+  return { total, results };
+}
+
+/** The open dataset file under a core's embedded engine (tests that break or inspect it on purpose). */
+export function datasetOf(core: Core): Dataset {
+  if (!(core.engine instanceof EmbeddedEngine)) throw new Error('The core does not run the embedded engine.');
+  return core.engine.dataset;
+}
