@@ -72,8 +72,8 @@ export class Dataset {
     const db = openSqlite(path, { readonly: true, fileMustExist: true });
     try {
       db.pragma('query_only = ON');
-      // A small page cache and no memory map: reads are sequential or a page at a time, the OS page
-      // cache serves repeats, and an export of a whole state then peaks near 220 MB instead of 700.
+      // A small page cache and no memory map: reads are sequential or a page at a time and the OS
+      // page cache serves repeats, so an export of a whole state keeps a flat, small footprint.
       db.pragma('cache_size = -16384');
       db.pragma('mmap_size = 0');
       return new Dataset(db, path);
@@ -126,9 +126,9 @@ export class Dataset {
 
   /**
    * One read per page, never one per record: a contiguous run is one range scan, anything else
-   * `_pos IN (…)` statements of up to LIST_MAX positions. Each statement is a read transaction of
-   * its own (a lock and a check of the file header), which made 50 single-record reads cost 1 to
-   * 2 ms where one statement for all 50 costs 0.05 to 0.15 ms.
+   * `_pos IN (…)` statements of up to LIST_MAX positions: each statement is a read transaction of
+   * its own (a lock and a check of the file header), the main cost of reading a page record by
+   * record (README, "HTTP, what changed").
    */
   private read(positions: ArrayLike<number>, extract: Extract): Array<string | Buffer> {
     const n = positions.length;

@@ -31,9 +31,9 @@ export function recordToObject(values: RecordValues): Record<string, string | nu
 
 // ---- Straight from the stored text -------------------------------------------------------------
 // A record is stored as the JSON array text DatasetWriter wrote (strings and finite numbers only,
-// no whitespace). Export and search turn that text into CSV or a JSON object without JSON.parse:
-// parsing makes 392 values a record and the garbage collector then took 60% of an export (15,000
-// records/s). A number's JSON text is its shortest form, a string's is already JSON.
+// no whitespace). Export and search turn that text into CSV or a JSON object without JSON.parse,
+// whose 392 values a record kept the garbage collector busy for most of an export. A number's JSON
+// text is its shortest form, a string's is already JSON.
 
 // A JSON string token, or a number token, of the stored array.
 const ELEMENT = /"(?:[^"\\]|\\.)*"|[-+.\deE]+/g;

@@ -1,13 +1,8 @@
-// The dataset file's tables, derived from the field catalog. A dataset is written once (by the
-// generator or an import), then only read: records sit in (STATE, PID) order so that a state is one
-// contiguous range of positions `_pos`, and every per-record structure is addressed by that position.
-//
-// Each record is stored once, as the JSON array of its values in catalog order: inserting one text
-// is ~10x cheaper than binding 392 columns (26 µs a row measured here, which alone would cap
-// generation and import near the 30,000 records/s target), and it is what search and export render
-// from anyway. Every field is still a typed SQL column of
-// array, a view: ad-hoc SQL (the sqlite3 shell, the tests' oracle) reads `people` like a table.
-// (Not generated columns: SQLite computes those on every insert, which measured 4,400 rows/s.)
+// The dataset file's tables, derived from the field catalog. Written once (generator or import), then
+// only read: records in (STATE, PID) order, so a state is one range of positions `_pos`. Each record
+// is one JSON array text in catalog order (cheaper to insert than 392 bound columns, and what search
+// and export render from); the view `people` gives every field as a typed column for ad-hoc SQL.
+// README, "Design for speed", has the measurements behind this.
 import { FIELDS } from '../../shared/fields';
 
 export const DATASET_FORMAT_VERSION = '3';

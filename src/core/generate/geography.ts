@@ -144,8 +144,8 @@ const WANTED = new Set([
 
 /**
  * The package's records, read from its bundle as data. Loading the bundle as a module means
- * compiling 16 MB of object literals (about 0.6 s, more under a source-map-aware loader); scanning
- * its one-field-per-line literal takes a fraction of that. Anything unexpected falls back to the API.
+ * compiling megabytes of object literals, slower still under a source-map-aware loader; scanning
+ * its one-field-per-line literal is much cheaper. Anything unexpected falls back to the API.
  */
 function packageZips(): PackageZip[] {
   const require = createRequire(import.meta.url);

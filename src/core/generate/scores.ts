@@ -141,8 +141,8 @@ const CPI_CONSERVATIVE = fieldIndex('CPI_CONSERVATIVE_INDEX');
 const CPI_LIBERAL = fieldIndex('CPI_LIBERAL_INDEX');
 
 // A field's values depend only on its level m in the profile, so the 256-entry lookup tables are
-// built per level (m in steps of 1/8) and shared by all fields and profiles: about 70 KB in all,
-// which stays in the CPU cache, where per-profile tables (2 MB) kept missing it.
+// built per level (m in steps of 1/8) and shared by all fields and profiles: small enough to stay
+// in the CPU cache, where per-profile tables kept missing it.
 const LEVEL_STEP = 8;
 const LEVEL_MIN = -4;
 const LEVELS = (14 - LEVEL_MIN) * LEVEL_STEP + 1;
