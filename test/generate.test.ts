@@ -13,6 +13,7 @@ import { STATE_ADULTS } from '../src/core/generate/data/stateAdults';
 import { geography } from '../src/core/generate/geography';
 import { ageAt } from '../src/core/generate/people';
 import { workerTexts } from '../src/core/generate/workerRecords';
+import { overrideSettings } from '../src/core/config';
 
 type Rec = Array<string | number>;
 const ROWS = 50_000;
@@ -374,12 +375,12 @@ describe('generateDataset', () => {
       const texts = [...batches!].flatMap((b) => b.texts.split('\n'));
       expect(texts).toEqual([...generateRecords(2500, 7)].map((r) => JSON.stringify(r)));
       generateDataset({ rows: 4321, seed: 3, out: join(dir, 'worker.sqlite'), dictionaryLimit: 300 });
-      process.env.AUDIENCE_DESK_GENERATE_WORKER = '0';
+      const restore = overrideSettings({ generateWorker: false });
       try {
         expect(workerTexts(10, 1)).toBeUndefined();
         generateDataset({ rows: 4321, seed: 3, out: join(dir, 'thread.sqlite'), dictionaryLimit: 300 });
       } finally {
-        delete process.env.AUDIENCE_DESK_GENERATE_WORKER;
+        restore();
       }
       expect(dump(join(dir, 'worker.sqlite'))).toEqual(dump(join(dir, 'thread.sqlite')));
     } finally {

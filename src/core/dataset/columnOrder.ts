@@ -1,21 +1,10 @@
-// Vectors built in the order rows arrived, put in the dataset's (STATE, PID) order. An import that
-// stages rows builds each field's vector while it reads, on one or two reading threads: each thread
-// builds over the rows it read (a "part"), with its own dictionaries. Once every row is read and
-// the final order is known, the parts of a field are merged into one vector in that order.
-//
-// The result is exactly what ColumnSet makes when given the final records in order: dictionary
-// codes numbered by first appearance, unused strings dropped, a field whose final rows hold more
-// distinct values than the dictionary limit stored as hashes, each vector as narrow as its values.
+// Vectors built in the order staged rows arrived (one "part" a reader), merged and put in the
+// dataset's (STATE, PID) order once that order is known: exactly what ColumnSet makes from the
+// final records in order (codes by first appearance, hashes past the dictionary limit, each vector
+// as narrow as its values). docs/import.md, "Write".
 import { FIELDS } from '../../shared/fields';
 import { DICTIONARY_LIMIT, HASHED_FIELDS, type BuiltColumn } from './columnSet';
-import { stringHash, VECTOR_TYPES as CTOR, type Vector, type VectorKind } from './columnVector';
-
-/** The kind VectorBuilder ends with for values between min and max (and 0), all whole or not. */
-function kindFor(min: number, max: number, whole: boolean): VectorKind {
-  if (!whole) return 'f64';
-  if (min >= 0) return max <= 0xff ? 'u8' : max <= 0xffff ? 'u16' : max <= 0xffffffff ? 'u32' : 'f64';
-  return min >= -0x80000000 && max <= 0x7fffffff ? 'i32' : 'f64';
-}
+import { kindFor, stringHash, VECTOR_TYPES as CTOR, type Vector, type VectorKind } from './columnVector';
 
 /**
  * Whether a field's parts cannot be merged exactly: a field that switched to hashes counting
@@ -72,7 +61,7 @@ function concatenated(parts: readonly BuiltColumn[]): BuiltColumn {
     const remaps = parts.map((p, k) =>
       k === 0 ? undefined : Uint32Array.from(p.dict!, (v) => codeOf.get(v) ?? (codeOf.set(v, dict.length), dict.push(v) - 1)),
     );
-    const data = new CTOR[kindFor(0, dict.length - 1, true)](total);
+    const data = new CTOR[kindFor(0, dict.length - 1)](total);
     let at = 0;
     parts.forEach((p, k) => {
       const remap = remaps[k];
@@ -80,7 +69,7 @@ function concatenated(parts: readonly BuiltColumn[]): BuiltColumn {
       else for (let i = 0; i < p.data.length; i++) data[at + i] = remap[p.data[i]!]!;
       at += p.data.length;
     });
-    return { ...first, data, dict, kind: kindFor(0, dict.length - 1, true) };
+    return { ...first, data, dict, kind: kindFor(0, dict.length - 1) };
   }
   const hashes = parts.some((p) => p.encoding === 'hash');
   const values = parts.map((p) => {
@@ -115,7 +104,7 @@ function renumbered(column: BuiltColumn, order: ArrayLike<number>): BuiltColumn 
     }
     out[i] = next;
   }
-  const kind = kindFor(0, kept.length - 1, true);
+  const kind = kindFor(0, kept.length - 1);
   return { ...column, kind, data: out instanceof CTOR[kind] ? out : new CTOR[kind](out), dict: kept };
 }
 

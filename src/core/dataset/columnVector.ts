@@ -5,8 +5,9 @@ export type Vector = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float
 
 export const VECTOR_TYPES = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
 
-function kindFor(min: number, max: number): VectorKind {
-  if (!Number.isInteger(min) || !Number.isInteger(max)) return 'f64';
+/** The narrowest kind that holds values from min to max (and 0); f64 for any fraction (`whole` false). */
+export function kindFor(min: number, max: number, whole = true): VectorKind {
+  if (!whole || !Number.isInteger(min) || !Number.isInteger(max)) return 'f64';
   if (min >= 0) {
     if (max <= 0xff) return 'u8';
     if (max <= 0xffff) return 'u16';

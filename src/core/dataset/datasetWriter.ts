@@ -1,9 +1,9 @@
-// Writes a new dataset file: records arrive already in (STATE, PID) order; the writer stores them,
-// the per-field vectors and the state ranges, and publishes the file atomically:
-// everything goes to `<target>.building-<pid>` and is renamed over the target only once complete and
-// synced, so a crash or cancel leaves either the old file or no file, never a partial one.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+// Writes a new dataset file from records in (STATE, PID) order: the records, the per-field vectors
+// and the state ranges go to `<target>.building-<pid>`, which is published (synced, renamed over
+// the target: atomicFile.ts) only once complete, so a crash or cancel leaves the old file or none.
+import { rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { publishFile } from '../fs/atomicFile';
 import { escapeRegExp, removeStaleFiles } from '../fs/staleFiles';
 import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
@@ -20,15 +20,8 @@ const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
 const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
 
 export { DICTIONARY_LIMIT } from './columnSet';
-
-export function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+/** Where it has always been imported from (export); it lives in atomicFile.ts. */
+export { fsyncPath } from '../fs/atomicFile';
 
 /**
  * Records go in one of two ways, not mixed: append()/appendWithJson() with their values, and the
@@ -100,7 +93,7 @@ export class DatasetWriter {
   newColumnSet(): ColumnSet {
     if (this.spill) throw new Error('This writer already has a ColumnSet.');
     this.spill = new VectorSpill(`${this.tempPath}-vectors`);
-    return new ColumnSet(this.dictionaryLimit, undefined, this.spill);
+    return new ColumnSet(this.dictionaryLimit, this.spill);
   }
 
   /**
@@ -165,9 +158,7 @@ export class DatasetWriter {
     this.db.close();
     this.done = true;
     this.spill?.remove();
-    fsyncPath(this.tempPath);
-    renameSync(this.tempPath, this.targetPath);
-    fsyncPath(dirname(this.targetPath));
+    publishFile(this.tempPath, this.targetPath);
     return { records: this.count, path: this.targetPath };
   }
 

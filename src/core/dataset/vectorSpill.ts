@@ -1,14 +1,9 @@
-// Vectors kept on disk while they are built. A dataset stores each field's vector whole, over every
-// record, but holding all ~390 of them in memory until the last record is read costs ~0.4 KB a
-// record (4 GB at 10M). Instead a ColumnSet given a spill writes each vector's values a chunk of
-// rows at a time to a scratch file and keeps only what the next chunks need (dictionaries, the
-// width so far); the writer then reads the vectors back one field at a time, so only one whole
-// vector is in memory at once.
-//
-// A spilled column read back is exactly the column the same ColumnSet would have finished in
-// memory: chunks are widened to the column's final kind, and chunks of dictionary codes written
-// before the field switched to hashes are turned into hashes through the dictionary of that moment.
+// Vectors kept on disk while they are built, so that memory does not grow with every field's whole
+// vector: a ColumnSet writes each vector a chunk of rows at a time here, and the writer reads them
+// back one field at a time. A column read back is exactly the one built in memory. docs/import.md
+// ("Memory") says what this bounds.
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { settings } from '../config';
 import type { BuiltColumn } from './columnSet';
 import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 
@@ -31,13 +26,6 @@ export interface SpilledColumn extends Omit<BuiltColumn, 'data'> {
   hashOf: Uint32Array | null;
 }
 
-/**
- * Records whose vectors a ColumnSet holds before it writes them to its spill: ~25 MB of vectors at
- * one byte a field (four for hashed identifiers). AUDIENCE_DESK_SPILL_ROWS lowers it for tests, so
- * that small inputs cross chunks.
- */
-export const SPILL_ROWS = Number(process.env.AUDIENCE_DESK_SPILL_ROWS) || 1 << 16;
-
 /** A scratch file that chunks of vectors are appended to; removed by remove(), never published. */
 export class VectorSpill {
   private fd: number | undefined;
@@ -45,7 +33,8 @@ export class VectorSpill {
 
   constructor(
     readonly path: string,
-    readonly chunkRows = SPILL_ROWS,
+    /** Records whose vectors a ColumnSet holds before it writes them here (config.ts: spillRows). */
+    readonly chunkRows = settings().spillRows,
   ) {
     this.fd = openSync(path, 'w', 0o600);
   }

@@ -1,11 +1,7 @@
-// Worker-thread entry of generateDataset (workerRecords.ts): the generator and JSON.stringify run
-// here while the calling thread builds the vectors and inserts the texts, so generation uses both
-// cores. Each batch carries the records' texts and, so that the calling thread need not parse them
-// again, their values apart: the string fields joined (SEPARATOR between values, '\n' between
-// records; the generator's values hold neither, and the taker checks the count) and the integer
-// fields in a Float64Array (transferred). A shared counter pair says how many batches were posted
-// and taken: the calling thread waits for one synchronously (Atomics.wait), and this thread stays
-// at most IN_FLIGHT batches ahead.
+// Worker-thread entry of generateDataset (workerRecords.ts): generating and JSON.stringify run here
+// while the calling thread builds the vectors and writes. Each batch carries the texts and the
+// values apart (strings joined, integers in a transferred Float64Array) so the caller need not
+// parse them again; shared counters keep this thread at most IN_FLIGHT batches ahead.
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { ColumnSet } from '../dataset/columnSet';
 import { generateRecords } from './generateRecords';

@@ -1,12 +1,11 @@
-// The generated records' texts, made on a worker thread (generateWorker.ts) and taken here one
-// batch at a time, synchronously: generateDataset stays a plain function while the generator and
-// JSON.stringify use the second core and this thread builds the vectors and writes. The texts are
-// exactly JSON.stringify(record) of generateRecords(rows, seed): the same records, in the same order.
-// Without a worker (AUDIENCE_DESK_GENERATE_WORKER=0, or the worker's module is not there: a bundle
-// built without it) the caller generates on its own thread.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+// The generated records, made on a worker thread (generateWorker.ts) and taken here a batch at a
+// time, synchronously: generateDataset stays a plain function while generating uses the second
+// core. The texts are exactly JSON.stringify of generateRecords(rows, seed), in order. Without a
+// worker (config.ts: generateWorker off, or no worker module beside this one, as in the desktop
+// bundle) the caller generates on its own thread.
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { settings } from '../config';
+import { startWorker } from '../workers/startWorker';
 
 /** Indexes into the shared counters (Int32Array): batches the worker posted, batches taken here. */
 export const POSTED = 0;
@@ -27,27 +26,24 @@ export type GenerateMessage = GeneratedBatch | { done: true } | { error: string 
 /** How long the worker may go without a batch (it makes one in milliseconds) before it is given up as dead. */
 const STALL_MS = 120_000;
 
-function workerUrl(): URL | undefined {
-  if (process.env.AUDIENCE_DESK_GENERATE_WORKER === '0') return undefined;
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './generateWorker.ts' : './generateWorker.js', import.meta.url);
-  return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
-}
-
 /** Batches of records from a worker, or undefined when no worker can run. */
 export function workerTexts(rows: number, seed: number): Generator<GeneratedBatch> | undefined {
-  const url = workerUrl();
-  if (!url) return undefined;
-  return take(url, rows, seed);
-}
-
-function* take(url: URL, rows: number, seed: number): Generator<GeneratedBatch> {
+  if (!settings().generateWorker) return undefined;
   const counters = new Int32Array(new SharedArrayBuffer(8));
   const { port1, port2 } = new MessageChannel();
-  const fromSource = url.pathname.endsWith('.ts');
-  const execArgv = fromSource && !process.execArgv.some((a) => a.includes('tsx')) ? [...process.execArgv, '--import', 'tsx'] : undefined;
-  const worker = new Worker(url, { workerData: { rows, seed, port: port2, counters }, transferList: [port2], execArgv });
+  const worker = startWorker('generateWorker', import.meta.url, {
+    workerData: { rows, seed, port: port2, counters },
+    transferList: [port2],
+  });
+  if (!worker) {
+    port1.close();
+    return undefined;
+  }
   worker.unref();
+  return take(worker, port1, counters);
+}
+
+function* take(worker: Worker, port1: MessagePort, counters: Int32Array): Generator<GeneratedBatch> {
   try {
     for (;;) {
       const seen = Atomics.load(counters, POSTED);

@@ -1,0 +1,92 @@
+// Every AUDIENCE_DESK_* environment setting, declared once (name, default, help, parse) and read
+// once, on first use: none is read when a module loads. They exist for tests and measurements;
+// users never need them. Tests change them in-process with overrideSettings().
+// See docs/import.md (the import's settings) and README.md.
+
+export interface Settings {
+  /** Records whose vectors a ColumnSet holds before it appends them to its spill file (vectorSpill.ts). */
+  spillRows: number;
+  /** Whether the import reads and orders on worker threads (else on the calling thread). */
+  importWorkers: boolean;
+  /** Input bytes from which staged rows are read by two readers over two halves of the input. */
+  importSplitBytes: number;
+  /** Whether the generator makes its records on a worker thread. */
+  generateWorker: boolean;
+}
+
+interface Setting<T> {
+  env: string;
+  default: T;
+  help: string;
+  /** The value, or undefined when the text is not one. */
+  parse(text: string): T | undefined;
+}
+
+const positiveInteger = (text: string): number | undefined => {
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+};
+const onOff = (text: string): boolean | undefined => (text === '1' ? true : text === '0' ? false : undefined);
+
+export const SETTINGS: { readonly [K in keyof Settings]: Setting<Settings[K]> } = {
+  spillRows: {
+    env: 'AUDIENCE_DESK_SPILL_ROWS',
+    default: 1 << 16,
+    help: 'records a vector chunk holds before it goes to the spill file; tests lower it so small inputs cross chunks',
+    parse: positiveInteger,
+  },
+  importWorkers: {
+    env: 'AUDIENCE_DESK_IMPORT_WORKER',
+    default: true,
+    help: '0 reads and orders an import on the calling thread (same results, one core)',
+    parse: onOff,
+  },
+  importSplitBytes: {
+    env: 'AUDIENCE_DESK_IMPORT_SPLIT_BYTES',
+    default: 8 << 20,
+    help: 'input bytes from which staged rows are read by two readers; tests lower it so small files are cut',
+    parse: positiveInteger,
+  },
+  generateWorker: {
+    env: 'AUDIENCE_DESK_GENERATE_WORKER',
+    default: true,
+    help: '0 generates records on the calling thread',
+    parse: onOff,
+  },
+};
+
+/** Parses the settings from `env`; an unparsable value is an error naming the variable, not a silent default. */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const read = <K extends keyof Settings>(key: K): Settings[K] => {
+    const setting = SETTINGS[key];
+    const text = env[setting.env];
+    if (text === undefined || text === '') return setting.default;
+    const value = setting.parse(text);
+    if (value === undefined) throw new Error(`${setting.env}=${JSON.stringify(text)} is not valid: ${setting.help}.`);
+    return value;
+  };
+  // Each value is checked alone; no setting constrains another (the import's batch and head sizes,
+  // which must agree, are one constant: BATCH_ROWS in import/read/batch.ts).
+  return {
+    spillRows: read('spillRows'),
+    importWorkers: read('importWorkers'),
+    importSplitBytes: read('importSplitBytes'),
+    generateWorker: read('generateWorker'),
+  };
+}
+
+let current: Settings | undefined;
+
+/** The settings of this process (of this thread: a worker reads its own copy of the environment). */
+export function settings(): Settings {
+  return (current ??= readSettings());
+}
+
+/** Tests: changes some settings of this thread until the returned function restores them. */
+export function overrideSettings(changes: Partial<Settings>): () => void {
+  const before = settings();
+  current = { ...before, ...changes };
+  return () => {
+    current = before;
+  };
+}
