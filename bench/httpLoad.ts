@@ -36,10 +36,14 @@ export async function httpLoad(datasetPath: string, home: string, options: HttpL
   const env = options.serverNodeOptions
     ? { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${options.serverNodeOptions}` }
     : process.env;
-  const child = spawn('tsx', ['src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env,
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env,
+    },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';

@@ -22,8 +22,8 @@ beforeAll(async () => {
   await ensureBuilt();
   home = mkdtempSync(join(tmpdir(), 'audience-desk-browser-'));
   child = spawn(
-    join('node_modules', '.bin', 'tsx'),
-    ['src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', home],
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', home],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const lines = await new Promise<string>((resolve, reject) => {

@@ -51,12 +51,16 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-function startServe(): { child: ChildProcess; ready: Promise<{ api: string; token: string }> } {
+function startServe(): { child: ChildProcess; ready: Promise<{ api: string; token: string }>; stderr: () => string } {
+  // As `npm run serve` runs it: tsx as a loader in the one process. (The tsx command would relay the
+  // signal and SIGKILL a process that does not answer within 30 ms, as one busy importing does not.)
   const child = spawn(
-    join('node_modules', '.bin', 'tsx'),
-    ['src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', home],
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', home],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
   const ready = new Promise<{ api: string; token: string }>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -66,12 +70,12 @@ function startServe(): { child: ChildProcess; ready: Promise<{ api: string; toke
     });
     child.on('exit', (code) => reject(new Error(`serve exited ${code} before it was ready: ${out}`)));
   });
-  return { child, ready };
+  return { child, ready, stderr: () => err };
 }
 
 describe('serve on SIGTERM', () => {
   it('stops a running browser-mode import, audits it as cancelled and exits 0', async () => {
-    const { child, ready } = startServe();
+    const { child, ready, stderr } = startServe();
     const { api, token } = await ready;
     const rpc = async (op: string, body: unknown): Promise<any> => {
       const r = await fetch(`${api}/ui/rpc/${op}`, {
@@ -92,7 +96,7 @@ describe('serve on SIGTERM', () => {
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
     const [code] = await exited;
-    expect(code).toBe(0);
+    expect(code, stderr()).toBe(0);
 
     const core = createCore({ homeDir: home });
     try {

@@ -84,9 +84,13 @@ describe('cli', () => {
   });
 
   it('serve prints the real port for --port 0, answers, and stops cleanly on SIGTERM', async () => {
-    const child = spawn('tsx', ['src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', join(dir, 'home')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--db', inject('datasetPath'), '--port', '0', '--home', join(dir, 'home')],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d) => {
