@@ -7,13 +7,14 @@ import vue from '@vitejs/plugin-vue';
 
 export default defineConfig({
   main: {
-    // The import's workers are entries of their own: a worker thread loads a file, not a chunk.
+    // The import's workers are entries of their own: a worker thread loads a file, not a chunk, and
+    // workers/startWorker.ts looks for `<name>.js` beside its caller's chunk (index.js).
     build: {
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
-          readWorker: resolve('src/core/import/readWorker.ts'),
-          orderWorker: resolve('src/core/import/orderWorker.ts'),
+          readWorker: resolve('src/core/import/read/readWorker.ts'),
+          orderWorker: resolve('src/core/import/order/orderWorker.ts'),
         },
       },
     },

@@ -24,7 +24,7 @@ let spills = 0;
 function bothWays(records: readonly RecordValues[], limit: number) {
   const inMemory = new ColumnSet(limit);
   const spill = new VectorSpill(join(dir, `spill-${spills++}`), CHUNK);
-  const spilling = new ColumnSet(limit, undefined, spill);
+  const spilling = new ColumnSet(limit, spill);
   for (const r of records) {
     inMemory.push(r);
     spilling.push(r);

@@ -8,8 +8,9 @@ import { ColumnSet } from '../../src/core/dataset/columnSet';
 import type { RecordValues } from '../../src/core/dataset/recordFormat';
 import { loadSpilledColumns, VectorSpill, type SpilledColumn } from '../../src/core/dataset/vectorSpill';
 import { generateRecords } from '../../src/core/generate';
-import { startFinalOrder } from '../../src/core/import/finalOrder';
-import type { OrderWorkerData } from '../../src/core/import/orderColumns';
+import { overrideSettings } from '../../src/core/config';
+import { startFinalOrder } from '../../src/core/import/order/finalOrder';
+import type { OrderWorkerData } from '../../src/core/import/order/orderColumns';
 import { tempDir } from './helpers';
 
 const dir = tempDir('audience-desk-final-order-');
@@ -30,7 +31,7 @@ positions.forEach((p, arrival) => (order[p] = arrival));
 const arrivals = positions.map((p) => final[p]!);
 
 function readerParts(from: number, to: number, name: string): SpilledColumn[] {
-  const set = new ColumnSet(undefined, undefined, new VectorSpill(join(dir, name), 256));
+  const set = new ColumnSet(undefined, new VectorSpill(join(dir, name), 256));
   for (const r of arrivals.slice(from, to)) set.push(r);
   return set.spilled();
 }
@@ -44,12 +45,12 @@ describe('startFinalOrder', () => {
     for (const r of final) reference.push(r);
     const expected = reference.finish();
     const onWorker = [...loadSpilledColumns(await startFinalOrder(data(join(dir, 'worker'))).columns)];
-    process.env.AUDIENCE_DESK_IMPORT_WORKER = '0';
+    const restore = overrideSettings({ importWorkers: false });
     let here;
     try {
       here = [...loadSpilledColumns(await startFinalOrder(data(join(dir, 'here'))).columns)];
     } finally {
-      delete process.env.AUDIENCE_DESK_IMPORT_WORKER;
+      restore();
     }
     expect(onWorker).toEqual(expected);
     expect(here).toEqual(expected);

@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { Dataset } from '../../src/core/dataset/dataset';
-import { CSV_HEADER, recordToCsvLine, type RecordValues } from '../../src/core/dataset/recordFormat';
+import { CSV_HEADER, type RecordValues } from '../../src/core/dataset/recordFormat';
+import { recordToCsvLine } from '../support/recordReference';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
 
 export const FIXTURES = resolve(__dirname, '../fixtures/import');

@@ -200,10 +200,7 @@ describe('import of the fixture files into one dataset', () => {
     try {
       const page = await searchRecords(core, { state: 'CA', limit: 10, skip: 0, filters: [] });
       expect(page.total).toBe(2);
-      expect(page.results.map((r) => r.PID)).toEqual([
-        'A0000000000000000000000000000001',
-        'A0000000000000000000000000000004',
-      ]);
+      expect(page.results.map((r) => r.PID)).toEqual(['A0000000000000000000000000000001', 'A0000000000000000000000000000004']);
       expect((await searchRecords(core, { state: 'co', limit: 10, skip: 0, filters: [['GENDER', ['F']]] })).total).toBe(2);
       expect((await searchRecords(core, { state: 'TX', limit: 10, skip: 0, filters: [] })).total).toBe(1);
     } finally {

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { overrideSettings } from '../../src/core/config';
 import { importFiles, type ImportProgress, type ImportSummary } from '../../src/core/import/importFiles';
-import { MALFORMED_QUOTE } from '../../src/core/import/rowReader';
-import { readBatches } from '../../src/core/import/rowSource';
-import { wholeFiles } from '../../src/core/import/readShares';
-import { inspectSource } from '../../src/core/import/sourceFile';
+import { MALFORMED_QUOTE } from '../../src/core/import/source/rowParser';
+import { runReaders as readBatches } from '../../src/core/import/read/runReaders';
+import { wholeFiles } from '../../src/core/import/read/splitInput';
+import { inspectSource } from '../../src/core/import/source/sourceFile';
 import { STATE_CODES } from '../../src/shared/states';
 import { fixture, integrity, pidOf, readRecords, readRejects, recordsByPid, tempDir } from './helpers';
 
@@ -160,12 +161,18 @@ describe('where rows are read', () => {
   it('reads on a worker thread (also under the test runner), in the same batches as on this thread', async () => {
     const sources = ALL.map((f) => inspectSource(f));
     const batches: { worker: unknown[]; thread: unknown[] } = { worker: [], thread: [] };
-    expect(await readBatches(sources, [wholeFiles(sources)], (b) => batches.worker.push(b))).toBe('worker');
-    process.env.AUDIENCE_DESK_IMPORT_WORKER = '0';
+    expect(await readBatches(sources, [wholeFiles(sources)], (b) => void batches.worker.push(b))).toEqual({
+      kind: 'done',
+      thread: 'worker',
+    });
+    const restore = overrideSettings({ importWorkers: false });
     try {
-      expect(await readBatches(sources, [wholeFiles(sources)], (b) => batches.thread.push(b))).toBe('this thread');
+      expect(await readBatches(sources, [wholeFiles(sources)], (b) => void batches.thread.push(b))).toEqual({
+        kind: 'done',
+        thread: 'this thread',
+      });
     } finally {
-      delete process.env.AUDIENCE_DESK_IMPORT_WORKER;
+      restore();
     }
     expect(batches.worker.length).toBeGreaterThan(0);
     expect(batches.thread).toEqual(batches.worker);
@@ -173,16 +180,16 @@ describe('where rows are read', () => {
 
   it('imports the same records and rejects on this thread as with the worker', async () => {
     const a = await importFiles({ files: ALL, out: join(dir, 'worker.sqlite') });
-    process.env.AUDIENCE_DESK_IMPORT_WORKER = '0';
+    const restore = overrideSettings({ importWorkers: false });
     let b: ImportSummary;
     try {
       b = await importFiles({ files: ALL, out: join(dir, 'thread.sqlite') });
     } finally {
-      delete process.env.AUDIENCE_DESK_IMPORT_WORKER;
+      restore();
     }
     expect(comparable(b)).toEqual(comparable(a));
     expect(readRecords(b.out)).toEqual(readRecords(a.out));
-    // The vectors too: on this thread both shares of the fields are built here (vectorShare.ts).
+    // The vectors too, built on this thread by the one reader.
     expect(b.replaced).toBeGreaterThan(0); // staged input: the shared path
     expect(storedVectors(b.out)).toEqual(storedVectors(a.out));
     expect(readFileSync(b.rejectsPath, 'utf8')).toBe(readFileSync(a.rejectsPath, 'utf8'));

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
 import { generateRecords } from '../../src/core/generate';
-import { PidFingerprints } from '../../src/core/import/pidFingerprints';
+import { PidFingerprints } from '../../src/core/import/stage/pidFingerprints';
 import { pidOf, tempDir } from './helpers';
 
 let dir: string;

@@ -2,16 +2,17 @@
 // the cut, the import must give what one reader gives: the same dataset byte for byte, the same
 // rejects file (line numbers counted from the file's start, rows in input order), the same
 // summary, the row read last winning across the halves. A cut inside a quoted field is found and
-// the input read again on one reader. AUDIENCE_DESK_IMPORT_SPLIT_BYTES lowers the size past which
+// the input read again on one reader. The importSplitBytes setting lowers the size past which
 // an input is cut, so that small files are cut too.
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { overrideSettings } from '../../src/core/config';
 import { importFiles, type ImportSummary } from '../../src/core/import/importFiles';
-import { readRows } from '../../src/core/import/readRows';
-import { countLines, planShares, wholeFiles, type FilePart } from '../../src/core/import/readShares';
-import { inspectSource } from '../../src/core/import/sourceFile';
+import { readShare as readRows } from '../../src/core/import/read/readShare';
+import { countLines, planShares, wholeFiles, type FilePart } from '../../src/core/import/read/splitInput';
+import { inspectSource } from '../../src/core/import/source/sourceFile';
 import { STATE_CODES } from '../../src/shared/states';
 import { dumpDataset as dump, pidOf, readRejects, tempDir } from './helpers';
 
@@ -22,13 +23,12 @@ beforeAll(() => {
   dir = tempDir('audience-desk-import-shares-');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(() => {
-  delete process.env.AUDIENCE_DESK_IMPORT_SPLIT_BYTES;
-});
+let restoreSettings: (() => void) | undefined;
+afterEach(() => splitting(false));
 
 const splitting = (on: boolean): void => {
-  if (on) process.env.AUDIENCE_DESK_IMPORT_SPLIT_BYTES = '1';
-  else delete process.env.AUDIENCE_DESK_IMPORT_SPLIT_BYTES;
+  restoreSettings?.();
+  restoreSettings = on ? overrideSettings({ importSplitBytes: 1 }) : undefined;
 };
 
 /** Rows in a scrambled order, with bad rows, quoted line breaks and repeated PIDs all through. */
@@ -168,14 +168,15 @@ describe('two readers import what one reader imports', () => {
       const read = async (parts: FilePart[]): Promise<{ accepted: string[]; rejected: unknown[] }> => {
         const accepted: string[] = [];
         const rejected: unknown[] = [];
-        await readRows(sources, parts, (b) => {
+        const read = await readRows(sources, parts, (b) => {
           if (b.json !== '') accepted.push(...b.json.split('\n'));
           rejected.push(...b.rejects.map((r) => [r.line, r.raw]));
         });
+        expect(read).toEqual({ kind: 'done' }); // a misaligned cut would say 'restart'
         return { accepted, rejected };
       };
       const [before, after] = planShares(sources, 2);
-      // Reader 0 stops at a row's end (no MisalignedCut), reader 1 starts at the next row.
+      // Reader 0 stops at a row's end (no misaligned cut), reader 1 starts at the next row.
       const first = await read(before!);
       const second = await read(after!);
       const whole = await read(wholeFiles(sources));

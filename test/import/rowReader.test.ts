@@ -4,8 +4,8 @@
 // chunking. Then the cases papaparse reports as errors: unclosed and malformed quotes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MALFORMED_QUOTE, RowReader, UNCLOSED_QUOTE } from '../../src/core/import/rowReader';
-import type { Newline } from '../../src/core/import/sourceFile';
+import { MALFORMED_QUOTE, RowParser as RowReader, UNCLOSED_QUOTE } from '../../src/core/import/source/rowParser';
+import type { Newline } from '../../src/core/import/source/sourceFile';
 
 interface Row {
   cells: string[];

@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { Staging } from '../../src/core/import/staging';
+import { Staging } from '../../src/core/import/stage/staging';
 import { STATE_CODES } from '../../src/shared/states';
 import { pidOf, tempDir } from './helpers';
 

@@ -1,12 +1,7 @@
-// The per-field vectors of a dataset, built from records one at a time and apart from the file:
-// DatasetWriter builds them from the records it is given, and the import builds them on its reading
-// thread (which already holds each row's values) in the order the rows arrive, then puts them in
-// (STATE, PID) order once everything is read (columnOrder.ts). A finished column is plain
-// typed arrays and strings, so it crosses threads (its buffer transferred, not copied).
-//
-// Whatever the order the records came in, the stored result is the same: dictionary codes are
-// renumbered in order of first appearance in the final order, and each vector's width is that of
-// its final values, exactly as if the records had been pushed in final order.
+// The per-field vectors of a dataset (dictionary codes, hashes, integers), built from records one
+// at a time: by DatasetWriter from the records it stores, or by the import's readers in arrival
+// order, put in (STATE, PID) order later (columnOrder.ts) with the same result. Finished columns
+// are plain data, so they cross threads. docs/import.md, "Memory".
 import { FIELDS } from '../../shared/fields';
 import type { RecordValues } from './recordFormat';
 import { stringHash, VectorBuilder, type Vector, type VectorKind } from './columnVector';
@@ -153,7 +148,7 @@ class StringColumn {
  * Every filterable field's vector (LATITUDE/LONGITUDE are not filterable and get none). Records
  * are gathered into a row-major batch (a pointer or a float store per value) and go to the builders
  * a column at a time: each builder's loop then runs over one field's values with its own state at
- * hand, and an integer column is range-checked once a batch (about 3x cheaper than value by value).
+ * hand, and an integer column is range-checked once a batch rather than value by value.
  */
 export class ColumnSet {
   // Field indexes and builders by kind, as parallel arrays, so push() does no type test per value.
@@ -168,17 +163,12 @@ export class ColumnSet {
   private spilledRows = 0;
   count = 0;
 
-  /**
-   * `only`: build just the vectors of these fields (two threads can share one set of records).
-   * `spill`: keep the vectors there, a chunk of records at a time, not in memory (vectorSpill.ts).
-   */
+  /** `spill`: keep the vectors there, a chunk of records at a time, not in memory (vectorSpill.ts). */
   constructor(
     dictionaryLimit = DICTIONARY_LIMIT,
-    only?: (field: number) => boolean,
     private readonly spill?: VectorSpill,
   ) {
     FIELDS.forEach((f, i) => {
-      if (only && !only(i)) return;
       if (f.type === 'string') {
         this.stringFields.push(i);
         this.strings.push(new StringColumn(dictionaryLimit, HASHED_FIELDS.has(f.name)));

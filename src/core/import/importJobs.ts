@@ -1,26 +1,20 @@
-// Imports the desktop app (and browser mode) starts: the user picks files, sees how each header
-// maps onto record fields, starts one import at a time, polls its progress, may cancel it, and on
-// success the app switches to the new dataset at once. The reading and writing are importFiles'
-// (atomic: a failure or cancel leaves the current dataset as it was); this file adds what an app
-// needs around it:
-//   - only files the user picked may be read: the renderer names paths, but a path that the pick
-//     operation did not hand out is refused, so a page cannot make the app read arbitrary files;
-//   - every import writes a new file in `<home>/datasets/`, never over the dataset in use (which
-//     stays open for queries and running exports until the switch, and on Windows could not be
-//     replaced while open);
-//   - after the switch the previous dataset is deleted if the app made it (it lives in that
-//     folder), once no export reads from it any more; keys, saved audiences and the audit log live
-//     in app state and are not touched;
-//   - each import, whatever its outcome, is written to the audit log.
+// The imports the desktop app (and browser mode) starts: only files the user picked may be read
+// (a page cannot make the app read other files), one import at a time, each into a new file in
+// `<home>/datasets/` (never over the dataset in use), switched to on success, the previous one
+// deleted if the app made it; every import is an audit entry. The reading and writing are
+// importFiles'; the job bookkeeping is jobs/jobRegistry.ts'. docs/import.md, "From the app".
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ImportDelimiter, ImportFilePlan, ImportJob, ImportPlan } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
 import { FIELDS } from '../../shared/fields';
-import type { AuditLog, AuditOutcome } from '../appState/auditLog';
+import { homeLayout } from '../appState/homeLayout';
+import type { AuditLog } from '../appState/auditLog';
+import { fileStamp } from '../fs/fileStamp';
+import { JobRegistry, type Job } from '../jobs/jobRegistry';
 import { defaultRejectsPath, importFiles } from './importFiles';
-import { inspectSource } from './sourceFile';
+import { inspectSource } from './source/sourceFile';
 import type { ImportProgress, ImportSummary } from './types';
 
 export interface ImportJobsDeps {
@@ -39,31 +33,44 @@ export interface StartImport {
   actor: string;
 }
 
-interface Job {
-  view: ImportJob;
-  controller: AbortController;
-  settled: Promise<void>;
+/** What a job keeps beside its view. */
+interface ImportRunState {
+  out: string;
+  actor: string;
   phaseStarted: number;
+  summary: ImportSummary | null;
 }
+
+type ImportJobEntry = Job<ImportJob, ImportRunState>;
 
 const GENERIC_FAILURE = 'The import failed unexpectedly; the dataset in use was not changed.';
 
-/** `<home>/datasets/`: the datasets the app made itself (imports), which it may also delete. */
+/** `<home>/datasets/` (homeLayout.ts): kept for the code and tests that import it from here. */
 export function datasetsDir(homeDir: string): string {
-  return join(homeDir, 'datasets');
+  return homeLayout(homeDir).datasets;
 }
 
 /** dataset-20261123-101500-1a2b3c.sqlite: sorts by time, never the name of an existing file. */
 function newDatasetName(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `dataset-${stamp}-${randomBytes(3).toString('hex')}.sqlite`;
+  return `dataset-${fileStamp(now)}-${randomBytes(3).toString('hex')}.sqlite`;
 }
 
 export class ImportJobs {
   private readonly picked = new Set<string>();
   private readonly rejectFiles = new Set<string>();
-  private readonly jobs = new Map<string, Job>();
-  private latest: Job | null = null;
+  private readonly jobs = new JobRegistry<ImportJob, ImportRunState>({
+    noun: 'import',
+    genericFailure: GENERIC_FAILURE,
+    onEnded: (job, outcome) =>
+      this.deps.audit.record({
+        actor: job.data.actor,
+        action: 'import',
+        audience: { state: '', filters: [] },
+        records: job.data.summary?.records ?? 0,
+        file: outcome === 'done' ? job.data.out : job.view.files.map((f) => basename(f)).join(', '),
+        outcome,
+      }),
+  });
 
   constructor(private readonly deps: ImportJobsDeps) {}
 
@@ -82,65 +89,63 @@ export class ImportJobs {
 
   /** Starts the import in the background and returns at once; one import runs at a time. */
   start(request: StartImport): ImportJob {
-    if (this.running()) throw new AppError('invalid_request', 'An import is already running; wait for it or cancel it.');
+    if (this.jobs.running().length > 0) throw new AppError('invalid_request', 'An import is already running; wait for it or cancel it.');
     const files = this.checkPicked(request.files);
-    const dir = datasetsDir(this.deps.homeDir);
+    const dir = homeLayout(this.deps.homeDir).datasets;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const out = join(dir, newDatasetName());
-    const view: ImportJob = {
-      id: randomBytes(8).toString('hex'),
-      status: 'running',
-      phase: 'reading',
-      files,
-      rowsRead: 0,
-      rowsWritten: 0,
-      bytesRead: 0,
-      totalBytes: 0,
-      percent: 0,
-      rowsPerSecond: 0,
-      secondsLeft: null,
-      notices: [],
-      result: null,
-      rejectsPath: null,
+    const state: ImportRunState = {
+      out: join(dir, newDatasetName()),
+      actor: request.actor,
+      phaseStarted: performance.now(),
+      summary: null,
     };
-    const job: Job = { view, controller: new AbortController(), settled: Promise.resolve(), phaseStarted: performance.now() };
-    this.jobs.set(view.id, job);
-    this.latest = job;
-    job.settled = this.run(job, out, request);
-    return { ...view };
+    const job = this.jobs.start(
+      (id) => ({
+        id,
+        status: 'running',
+        phase: 'reading',
+        files,
+        rowsRead: 0,
+        rowsWritten: 0,
+        bytesRead: 0,
+        totalBytes: 0,
+        percent: 0,
+        rowsPerSecond: 0,
+        secondsLeft: null,
+        notices: [],
+        result: null,
+        rejectsPath: null,
+      }),
+      state,
+      (job) => this.run(job, request.delimiter),
+    );
+    return { ...job.view };
   }
 
   status(id: string): ImportJob {
-    return { ...this.find(id).view };
+    return { ...this.jobs.get(id).view };
   }
 
   /** The running import, else the last one of this process (a reloaded page finds it again). */
   current(): ImportJob | null {
-    return this.latest ? { ...this.latest.view } : null;
+    const job = this.jobs.latest();
+    return job ? { ...job.view } : null;
   }
 
   /** Asks a running import to stop at its next batch; an import that ended is returned as it is. */
   cancel(id: string): ImportJob {
-    const job = this.find(id);
     // Once the new dataset is being switched in, the import has succeeded: too late to cancel.
-    if (job.view.status === 'running' && job.view.phase !== 'switching') job.controller.abort();
-    return { ...job.view };
+    return { ...this.jobs.cancel(id, (job) => job.view.phase === 'switching').view };
   }
 
-  /** Cancels a running import and waits until its temporary files are gone (on shutdown). */
+  /** Cancels a running import and waits until its temporary files are gone and it is audited (on shutdown). */
   async cancelAll(): Promise<void> {
-    const running = [...this.jobs.values()].filter((j) => j.view.status === 'running');
-    for (const job of running) job.controller.abort();
-    await Promise.all(running.map((j) => j.settled));
+    await this.jobs.cancelAll();
   }
 
   /** True for a rejects file an import of this process wrote (it may be shown in its folder). */
   wroteRejects(path: string): boolean {
     return this.rejectFiles.has(path);
-  }
-
-  private running(): boolean {
-    return [...this.jobs.values()].some((j) => j.view.status === 'running');
   }
 
   private checkPicked(files: readonly string[]): string[] {
@@ -156,19 +161,18 @@ export class ImportJobs {
     return resolved;
   }
 
-  private async run(job: Job, out: string, request: StartImport): Promise<void> {
-    const { view } = job;
-    let outcome: AuditOutcome;
-    let summary: ImportSummary | null = null;
+  /** The job's work: import, switch to the new dataset, delete the previous one if the app made it. */
+  private async run(job: ImportJobEntry, delimiter: ImportDelimiter | undefined): Promise<void> {
+    const { view, data } = job;
     try {
-      summary = await importFiles({
+      const summary = (data.summary = await importFiles({
         files: view.files,
-        out,
-        delimiter: request.delimiter,
-        signal: job.controller.signal,
+        out: data.out,
+        delimiter,
+        signal: job.signal,
         onProgress: (p) => this.progress(job, p),
         onNotice: (message) => view.notices.push(message),
-      });
+      }));
       this.rejectFiles.add(summary.rejectsPath);
       view.rejectsPath = summary.rejectsPath;
       view.phase = 'switching';
@@ -176,47 +180,31 @@ export class ImportJobs {
       const previous = await this.deps.switchTo(summary.out);
       const { out: dataset, files: _files, ...counts } = summary;
       view.result = { ...counts, dataset };
-      view.status = 'done';
       view.percent = 100;
       view.secondsLeft = 0;
-      outcome = 'done';
       if (previous && previous !== summary.out) removeAppDataset(this.deps.homeDir, previous);
     } catch (e) {
-      outcome = job.controller.signal.aborted ? 'cancelled' : 'failed';
-      view.status = outcome;
-      if (outcome === 'failed') view.error = isAppError(e) ? e.message : GENERIC_FAILURE;
       // No row could be imported: the rejects file was still written, to say why.
-      const rejects = defaultRejectsPath(out);
-      if (!summary && existsSync(rejects)) {
+      const rejects = defaultRejectsPath(data.out);
+      if (!data.summary && existsSync(rejects)) {
         this.rejectFiles.add(rejects);
         view.rejectsPath = rejects;
       }
       // importFiles removed its own files; a dataset that was published but could not be opened goes too.
-      if (summary && this.deps.currentDataset() !== summary.out) {
-        removeAppDataset(this.deps.homeDir, summary.out);
+      if (data.summary && this.deps.currentDataset() !== data.summary.out) {
+        removeAppDataset(this.deps.homeDir, data.summary.out);
         view.rejectsPath = null;
       }
+      throw e;
     } finally {
       view.phase = 'finished';
     }
-    try {
-      this.deps.audit.record({
-        actor: request.actor,
-        action: 'import',
-        audience: { state: '', filters: [] },
-        records: summary?.records ?? 0,
-        file: outcome === 'done' ? out : view.files.map((f) => basename(f)).join(', '),
-        outcome,
-      });
-    } catch {
-      // App state already closed (shutdown): there is no one left to tell.
-    }
   }
 
-  private progress(job: Job, p: ImportProgress): void {
-    const { view } = job;
+  private progress(job: ImportJobEntry, p: ImportProgress): void {
+    const { view, data } = job;
     const now = performance.now();
-    if (p.phase !== view.phase) job.phaseStarted = now;
+    if (p.phase !== view.phase) data.phaseStarted = now;
     view.phase = p.phase;
     view.rowsRead = p.rowsRead;
     view.rowsWritten = p.rowsWritten;
@@ -227,14 +215,8 @@ export class ImportJobs {
     const [done, total] = p.phase === 'reading' ? [p.bytesRead, p.totalBytes] : [p.rowsWritten, p.rowsToWrite ?? p.rowsRead];
     const fraction = total > 0 ? Math.min(1, done / total) : 0;
     view.percent = Math.round(fraction * 1000) / 10;
-    const elapsed = (now - job.phaseStarted) / 1000;
+    const elapsed = (now - data.phaseStarted) / 1000;
     view.secondsLeft = fraction > 0.01 && elapsed > 0.2 ? Math.ceil((elapsed * (1 - fraction)) / fraction) : null;
-  }
-
-  private find(id: string): Job {
-    const job = this.jobs.get(id);
-    if (!job) throw new AppError('not_found', `No import job with id ${JSON.stringify(id.slice(0, 40))}.`, 'id');
-    return job;
   }
 }
 
@@ -265,7 +247,7 @@ function planFile(path: string, delimiter?: ImportDelimiter): ImportFilePlan {
 
 /** Deletes a dataset (and its rejects file) only if it is one the app made in `<home>/datasets/`. */
 function removeAppDataset(homeDir: string, path: string): void {
-  if (dirname(resolve(path)) !== resolve(datasetsDir(homeDir))) return;
+  if (dirname(resolve(path)) !== resolve(homeLayout(homeDir).datasets)) return;
   rmSync(path, { force: true });
   rmSync(defaultRejectsPath(path), { force: true });
 }

@@ -1,12 +1,12 @@
 // Every staged field's vector put in the dataset's (STATE, PID) order and written to a spill file:
-// the work of orderWorker.ts (and of the main thread when no worker can start, finalOrder.ts). A
-// module of its own so that the worker's bundle does not share a chunk with finalOrder.ts, whose
-// worker URL is resolved from where its own code sits (startImportWorker.ts).
-import { permuteColumn } from '../dataset/columnOrder';
-import { loadSpilledColumn, VectorSpill, type SpilledColumn } from '../dataset/vectorSpill';
+// the work of orderWorker.ts, or of this thread when no worker runs (finalOrder.ts). A module of
+// its own so that the worker's bundle does not share a chunk with finalOrder.ts, which starts
+// workers from where its own code sits (workers/startWorker.ts).
+import { permuteColumn } from '../../dataset/columnOrder';
+import { loadSpilledColumn, VectorSpill, type SpilledColumn } from '../../dataset/vectorSpill';
 
 export interface OrderWorkerData {
-  /** Each field's parts in arrival order (see importFiles' fieldParts). */
+  /** Each field's parts in arrival order, one a reader (importRun.ts: fieldParts). */
   fields: Array<[number, SpilledColumn[]]>;
   /** The arrival number of the record at each final position (on a SharedArrayBuffer). */
   order: Uint32Array;

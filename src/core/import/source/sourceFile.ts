@@ -1,20 +1,21 @@
-// One vendor file: recognised before anything is imported (gzip by its magic bytes, not its name;
-// the delimiter and the line ending from the header line; the header mapped to catalog fields),
-// then opened as a stream of UTF-8 text for rowReader.ts.
+// One input file: recognised before anything is imported (gzip by its magic bytes, the delimiter
+// and line ending from its header line, the header mapped to record fields), then opened as a
+// stream of UTF-8 text for the row parser. docs/import.md, "What files are read".
 import { closeSync, openSync, readSync, statSync, createReadStream, type ReadStream } from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
-import { AppError } from '../../shared/errors';
-import { fieldIndex } from '../../shared/fields';
+import { AppError } from '../../../shared/errors';
+import { fieldIndex } from '../../../shared/fields';
+import { BATCH_ROWS } from '../read/batch';
+import type { Delimiter } from '../types';
+import type { InflatedCut } from './gzipCut';
 import { mapHeader, type HeaderMap } from './rowRules';
-import type { InflatedCut } from './inflatedCut';
-import type { Delimiter } from './types';
 
 /** How much of a file is read to find its header line (compressed bytes for gzip). */
 const HEAD_BYTES = 256 * 1024;
-/** Rows of a file's head looked at for its order: as many as the import's first batch holds. */
-const HEAD_ROWS = 512;
+/** Rows of a file's head looked at for its order: the import's first batch, whose order decides the same. */
+const HEAD_ROWS = BATCH_ROWS;
 /** Bytes read from disk at a time; gzip inflates into chunks of the same size. */
 const CHUNK_BYTES = 1 << 20;
 
@@ -35,7 +36,7 @@ export interface SourceInfo {
   /**
    * Whether the rows at the start of the file (up to HEAD_ROWS of those its first HEAD_BYTES
    * hold) are in (STATE, PID) order: when not, the import stages the rows from the start rather
-   * than trying to write them as they come (recordSinks.ts) and finding out at its first batch.
+   * than trying to write them as they come (write/sortedWriter.ts) and finding out at its first batch.
    * A hint only: later rows may still break the order.
    */
   headInOrder: boolean;
@@ -120,8 +121,8 @@ function headInOrder(text: string, delimiter: Delimiter, newline: Newline, map: 
 
 /**
  * A file's text, decoded chunk by chunk (a character split between chunks is decoded whole); of a
- * plain file, bytes [start, end) alone (readShares.ts cuts at a line end, a character boundary);
- * of a gzip file, the inflated text before or after `cut` (inflatedCut.ts), when one is given.
+ * plain file, bytes [start, end) alone (read/splitInput.ts cuts at a line end, a character boundary);
+ * of a gzip file, the inflated text before or after `cut` (gzipCut.ts), when one is given.
  */
 export function openText(info: SourceInfo, start = 0, end = info.size, cut?: InflatedCut): { file: ReadStream; text: Readable } {
   if (info.gzip && (start !== 0 || end !== info.size)) throw new Error('A gzip file is read whole.');

@@ -1,14 +1,6 @@
-// Whether an import saw a PID twice, found once every row is read, in 8 bytes a row.
-//
-// A PID is 32 hex digits (128 bits). Keeping every PID in a set to catch a repeat the moment it
-// comes costs 34-68 bytes a row (an open-addressing table at 25-50% load), the largest thing an
-// import kept per row. Nothing needs the answer that early: rows in (STATE, PID) order already catch
-// a repeat within a state as an order break, and a PID that comes back under another state only has
-// to send the import to the staging path before the dataset is published. So each PID leaves a
-// 53-bit fingerprint, and at the end the fingerprints are sorted and compared with their neighbours.
-// Equal PIDs always give equal fingerprints; different ones do by chance alone (about n²/2^54: one
-// import in 18,000 at 1M rows), and then the import only does the exact work it would do for a
-// real repeat (the staging path's PID sort), with the same result.
+// Whether an import saw a PID twice, answered once every row is read, in 8 bytes a row: each PID
+// leaves a 53-bit fingerprint; equal PIDs always collide, different ones by chance alone, and then
+// the import does the exact PID sort it would do for a real repeat. docs/import.md, "Memory".
 
 export function hex8(text: string, at: number): number {
   let n = 0;

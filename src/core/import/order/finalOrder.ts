@@ -1,13 +1,11 @@
-// Staged vectors put in the dataset's (STATE, PID) order while the records are written. Both jobs
-// come once every row is read: writing the records (the main thread: reading the staging file
-// back, inserting into SQLite) and putting each field's vector in final order (reading its parts
-// back from the readers' spill files and merging them, columnOrder.ts): ~0.6 s and ~0.4 s for
-// 200,000 records. The second runs on a worker thread (orderWorker.ts) beside the first, so the two
-// cores share them. Its results go to one more spill file, a whole vector a field, which the writer
-// reads back one field at a time: memory holds one field's vectors at once on each thread.
-import type { SpilledColumn } from '../dataset/vectorSpill';
+// Putting the staged vectors in the dataset's (STATE, PID) order (orderColumns.ts) on a worker
+// thread (orderWorker.ts) while this thread writes the records, so the two cores share the write
+// phase; on this thread when no worker can start or one dies without an answer.
+// docs/import.md, "Write".
+import { settings } from '../../config';
+import type { SpilledColumn } from '../../dataset/vectorSpill';
+import { startWorker } from '../../workers/startWorker';
 import { orderColumns, type OrderWorkerData, type OrderWorkerMessage } from './orderColumns';
-import { startImportWorker } from './startImportWorker';
 
 /** The ordering under way: `columns` settles when it is done; stop() ends it early (a failure, a cancel). */
 export interface FinalOrder {
@@ -17,7 +15,7 @@ export interface FinalOrder {
 
 /** Starts orderColumns on a worker thread, or (no worker can start) does it now on this one. */
 export function startFinalOrder(data: OrderWorkerData): FinalOrder {
-  const worker = startImportWorker('orderWorker', data);
+  const worker = settings().importWorkers ? startWorker('orderWorker', import.meta.url, { workerData: data }) : undefined;
   if (!worker) {
     const columns = new Promise<SpilledColumn[]>((resolve) => resolve(orderColumns(data)));
     return { columns, stop: async () => undefined };

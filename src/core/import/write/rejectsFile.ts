@@ -1,24 +1,14 @@
 // The rejects file: one CSV line per rejected row (file, line, field, reason, row as in the file),
-// so a person can see why, fix the row and import it again. RFC 4180 like every CSV this app writes.
-// Written under a temporary name beside the target (`.<name>.partial-<pid>`) and renamed only when
-// the import has succeeded, so it always describes the dataset that is in place.
-//
-// Rows come in the files' order from reader 0; a second reader (readShares.ts) reads a later share
-// of the input at the same time, so its rows wait in a file of their own (`…partial-<pid>-r1`)
-// that is appended when the file is completed: the rejects file lists rows in input order whatever
-// the number of readers, and an import run twice writes the same file.
-import { closeSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { fsyncPath } from '../dataset/datasetWriter';
-import { csvField } from '../dataset/recordFormat';
-import type { RejectedRow } from './types';
+// written under a partial name and published (atomicFile.ts) only when the import succeeds, so it
+// always describes the dataset in place. A second reader's rows wait in a file of their own and are
+// appended at the end, so rows keep the input's order. docs/import.md, "The rejects file".
+import { closeSync, fsyncSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { csvField } from '../../dataset/recordFormat';
+import { partialPathFor, renameIntoPlace } from '../../fs/atomicFile';
+import type { RejectedRow } from '../types';
 
 export const REJECTS_HEADER = 'file,line,field,reason,row';
 const FLUSH_AT = 64 * 1024;
-
-export function partialRejectsPath(target: string, pid = process.pid): string {
-  return join(dirname(target), `.${basename(target)}.partial-${pid}`);
-}
 
 /** A file written from the start, through a buffer. */
 class Appender {
@@ -51,7 +41,7 @@ export class RejectsFile {
   private closed = false;
 
   constructor(readonly targetPath: string) {
-    this.tempPath = partialRejectsPath(targetPath);
+    this.tempPath = partialPathFor(targetPath);
     this.file = new Appender(this.tempPath);
     this.file.add(REJECTS_HEADER + '\r\n');
   }
@@ -63,7 +53,7 @@ export class RejectsFile {
     else (this.held[reader] ??= new Appender(`${this.tempPath}-r${reader}`)).add(line);
   }
 
-  /** Empties the file (an import that starts its reading again, see importFiles). */
+  /** Empties the file (an import that starts its reading again: importRun.ts). */
   reset(): void {
     this.file.truncate();
     this.file.add(REJECTS_HEADER + '\r\n');
@@ -96,8 +86,7 @@ export class RejectsFile {
   /** Renames the completed file into place. */
   publish(): void {
     this.complete();
-    renameSync(this.tempPath, this.targetPath);
-    fsyncPath(dirname(this.targetPath));
+    renameIntoPlace(this.tempPath, this.targetPath); // complete() synced it
   }
 
   /** Drops the unfinished file. */

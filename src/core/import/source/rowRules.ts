@@ -2,9 +2,9 @@
 // columns (any case, any order) to catalog fields; each row is checked and converted field by field,
 // and either becomes a complete record (392 values in catalog order) or is rejected whole with the
 // first field at fault. docs/import.md states these rules for people.
-import { AppError } from '../../shared/errors';
-import { FIELDS, fieldIndex } from '../../shared/fields';
-import { STATES } from '../../shared/states';
+import { AppError } from '../../../shared/errors';
+import { FIELDS, fieldIndex } from '../../../shared/fields';
+import { STATES } from '../../../shared/states';
 
 /** Columns every file must have: a record cannot be placed (PID, STATE) or filtered (GENDER) without them. */
 export const REQUIRED_COLUMNS = ['PID', 'STATE', 'GENDER'] as const;
@@ -115,7 +115,7 @@ export class RowChecker {
     return false;
   }
 
-  /** `upperCase`: the caller knows that no cell changes in toUpperCase() (see RowReader.upperCase). */
+  /** `upperCase`: the caller knows that no cell changes in toUpperCase() (see RowParser.upperCase). */
   check(cells: readonly string[], upperCase = false): boolean {
     const { width, fieldOf, kinds } = this.header;
     if (cells.length !== width) return this.reject('', `has ${cells.length} fields where the header has ${width}`);

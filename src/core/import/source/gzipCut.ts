@@ -1,15 +1,8 @@
-// The cut between two readers inside a gzip file (readShares.ts). A gzip stream cannot be entered
-// in the middle, so both readers inflate it from the start: reader 0 keeps what comes before the
-// cut and stops there, reader 1 skips it (inflating costs a few µs a row; parsing and checking, the
-// work the cut shares, ten times that) and keeps the rest. They never speak: each finds the same
-// cut by the same rule over the same bytes, just after the first line end at or past `at` inflated
-// bytes, the rule lineEndAfter applies to a plain file (in a file whose line end is a lone CR, not
-// between a CR and the LF after it). Reader 1 also counts the line breaks it skips, as countLines
-// does, to number its rows' lines from the file's start.
-//
-// If the file inflates to fewer than `at` bytes (its gzip trailer, where `at` came from, speaks of
-// the last member only, or modulo 4 GB), there is no cut: reader 0 keeps everything, reader 1
-// nothing.
+// The cut between two readers inside a gzip file, which cannot be entered in the middle: both
+// readers inflate it from its start and find the same cut by the same rule (the first line end at
+// or past `at` inflated bytes, as read/splitInput.ts cuts a plain file) without speaking; reader 0
+// keeps what comes before, reader 1 the rest, counting the line breaks it skips for line numbers.
+// docs/import.md, "Staged reading".
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Newline } from './sourceFile';
 

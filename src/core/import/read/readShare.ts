@@ -1,62 +1,46 @@
-// The read side of an import: every file streamed through papaparse (rowReader), every row checked
-// (rowRules), and handed on in batches of plain strings: accepted rows as their record's JSON text
-// and (STATE, PID) key, rejected rows with their reason. No disk writes, no shared state: it runs
-// on a worker thread (readWorker.ts), where a batch crosses threads as a few strings, or on the
-// calling thread when no worker can be started. The same thread also builds the dataset's per-field
-// vectors (columnSet.ts) from each accepted row's values, in the order the rows arrive: it already
-// holds them, so the writing thread never parses a record again.
-import type { ColumnSet } from '../dataset/columnSet';
-import { AppError } from '../../shared/errors';
-import { fieldIndex } from '../../shared/fields';
-import { RowReader } from './rowReader';
-import { RowChecker } from './rowRules';
-import { countLines, MisalignedCut, type FilePart } from './readShares';
-import { InflatedCut } from './inflatedCut';
-import { openText, readFailure, type SourceInfo } from './sourceFile';
-import type { RejectedRow } from './types';
-
-/** A row longer than this is not a row but an unclosed quote swallowing the file: the import stops. */
-export const MAX_ROW_CHARS = 1024 * 1024;
-/** Rows a batch holds at most (~1 KB of JSON each for full records). */
-const BATCH_ROWS = 512;
-/** A key: STATE (2 characters) then PID (32): keys compare as (STATE, PID) pairs do. */
-export const KEY_LENGTH = 34;
+// Reads one share of the input (splitInput.ts): each file part streamed and parsed into rows
+// (source/rowParser.ts), each row checked (source/rowRules.ts) and serialised once, handed on in
+// batches; the vectors of accepted rows are built here too when asked, in arrival order. No shared
+// state and no disk writes but the vectors' spill: it runs on a worker thread (readWorker.ts) or,
+// when none can start, on the calling thread. docs/import.md, "How it works".
+import { AppError } from '../../../shared/errors';
+import { fieldIndex } from '../../../shared/fields';
+import type { ColumnSet } from '../../dataset/columnSet';
+import { throwIfCancelled } from '../cancelled';
+import { InflatedCut } from '../source/gzipCut';
+import { RowParser } from '../source/rowParser';
+import { RowChecker } from '../source/rowRules';
+import { openText, readFailure, type SourceInfo } from '../source/sourceFile';
+import { BATCH_ROWS, MAX_ROW_CHARS, restart, type Restart, type RowBatch } from './batch';
+import { countLines, type FilePart } from './splitInput';
 
 const PID = fieldIndex('PID');
 const STATE = fieldIndex('STATE');
 
-export interface RowBatch {
-  /** Index of the file in the import's list. */
-  file: number;
-  /** Data rows read (accepted + rejected). */
-  read: number;
-  accepted: number;
-  /** The accepted rows' keys, concatenated (KEY_LENGTH characters each). */
-  keys: string;
-  /** The accepted rows' records as JSON.stringify(values) texts, joined by '\n' (which JSON escapes). */
-  json: string;
-  rejects: Array<Omit<RejectedRow, 'file'>>;
-  /** Bytes of this reader's share (readShares.ts) read so far (as stored: compressed for gzip). */
-  bytesRead: number;
-}
+/** Takes a batch; a Restart ends the reading (the taker cannot go on with these rows). */
+export type BatchSink = (batch: RowBatch) => Restart | void | Promise<void>;
 
-export type BatchSink = (batch: RowBatch) => void | Promise<void>;
-
-const cancelled = (): AppError => new AppError('invalid_request', 'The import was cancelled.');
+/** A share read to its end, or a cut at its end that fell inside a quoted field (restart). */
+export type ShareRead = { kind: 'done' } | Restart;
 
 /**
- * Reads a share of the input: `parts` of the files in `sources` (readShares.ts), in order.
- * `columns`: where each accepted row's values go too, in the order the rows are emitted.
+ * Reads a share of the input: `parts` of the files in `sources`, in order. `columns`: where each
+ * accepted row's values go too, in the order the rows are emitted.
  */
-export async function readRows(
+export async function readShare(
   sources: readonly SourceInfo[],
   parts: readonly FilePart[],
   emit: BatchSink,
   signal?: AbortSignal,
   columns?: ColumnSet,
-): Promise<void> {
+): Promise<ShareRead> {
   let before = 0;
-  for (const part of parts) before += await readPart(part, sources[part.file]!, before, emit, signal, columns);
+  for (const part of parts) {
+    const read = await readPart(part, sources[part.file]!, before, emit, signal, columns);
+    if (typeof read !== 'number') return read;
+    before += read;
+  }
+  return { kind: 'done' };
 }
 
 /** Reads one part; says how many of the file's bytes it counts as its own (for progress). */
@@ -67,13 +51,13 @@ async function readPart(
   emit: BatchSink,
   signal: AbortSignal | undefined,
   columns: ColumnSet | undefined,
-): Promise<number> {
+): Promise<number | Restart> {
   const fileIndex = part.file;
   const inflated = part.inflated && new InflatedCut(part.inflated.at, part.inflated.side, info.newline);
   // A part that starts inside the file numbers its lines from there (inside a gzip file, from
   // the line breaks its cut skipped, known once its first text comes).
   let firstLine = part.start === 0 ? 1 : (await countLines(info.path, part.start)) + 1;
-  // A part that stops inside the file must stop at a row's end (readShares.ts).
+  // A part that stops inside the file must stop at a row's end (splitInput.ts).
   const cutAtEnd = (): boolean => (inflated ? inflated.side === 'before' && inflated.found : part.end < info.size);
   const { file, text } = openText(info, part.start, part.end, inflated);
   // Compressed bytes read before a gzip part's cut belong to the other reader's progress.
@@ -97,8 +81,8 @@ async function readPart(
     jsons = [];
   }
   let header = part.header;
-  const newReader = (): RowReader => {
-    const made: RowReader = new RowReader(
+  const newParser = (): RowParser => {
+    const made: RowParser = new RowParser(
       info.delimiter,
       info.newline,
       { line: firstLine, fileStart: part.start === 0 && inflated?.side !== 'after' },
@@ -136,11 +120,11 @@ async function readPart(
     return made;
   };
   // The part after a gzip cut knows its first line once the cut is found, when its first text comes.
-  let reader: RowReader | undefined = inflated?.side === 'after' ? undefined : newReader();
+  let reader: RowParser | undefined = inflated?.side === 'after' ? undefined : newParser();
   const chunks = text[Symbol.asyncIterator]() as AsyncIterator<string>;
   try {
     for (let ended = false; !ended;) {
-      if (signal?.aborted) throw cancelled();
+      throwIfCancelled(signal);
       try {
         const next = await chunks.next();
         ended = next.done === true;
@@ -148,11 +132,11 @@ async function readPart(
           if (ended) break; // nothing after the cut, or no cut at all
           firstLine = inflated!.linesBefore + 1;
           skipped = file.bytesRead;
-          reader = newReader();
+          reader = newParser();
         }
         if (!ended) reader.push(next.value);
         else if (!cutAtEnd()) reader.end();
-        else if (reader.pending > 0) throw new MisalignedCut();
+        else if (reader.pending > 0) return restart('misaligned-cut'); // a row left open at the cut
         if (reader.pending > MAX_ROW_CHARS)
           throw new AppError(
             'invalid_request',
@@ -160,13 +144,15 @@ async function readPart(
             'files',
           );
       } catch (e) {
-        if (signal?.aborted) throw cancelled();
-        if (e instanceof MisalignedCut) throw e;
+        throwIfCancelled(signal);
         throw readFailure(info.path, e as NodeJS.ErrnoException, reader?.nextLine ?? firstLine);
       }
       if (ended) close();
       // Batches wait for the end of a chunk: emit may wait (for a worker's credit), the parser cannot.
-      for (const b of ready.splice(0)) await emit(b);
+      for (const b of ready.splice(0)) {
+        const verdict = await emit(b);
+        if (verdict) return verdict;
+      }
     }
   } finally {
     text.destroy();

@@ -1,29 +1,14 @@
-// The import's scratch space for rows that do not arrive in (STATE, PID) order: the dataset writer
-// needs ascending (STATE, PID) and one record per PID, so every accepted row waits here until every
-// file is read; then the duplicates are dropped (the row read last wins) and the records go to the
-// dataset in order.
-//
-// Rows go to a flat file beside the target, appended as they arrive, with no index to keep up
-// (~1 µs a row, where a SQLite table with a (STATE, PID) index cost ~10 µs of the thread that also
-// receives the rows). They are grouped on the way into buckets, one per STATE and first hex digit
-// of the PID; in (STATE, PID) order the buckets come one after the other. A bucket has two streams,
-// each gathered in memory and written as a chunk when full: its rows' headers (where the row came
-// from, its key, its text's length: HEADER_WORDS words) and their texts. Nothing of a row stays in
-// memory but its PID's fingerprint (8 bytes, to tell whether any PID came twice): the keys are
-// read back and sorted one bucket at a time, first to give the final order of every row (for the
-// vectors) and then again to write the records, reading the file one bucket at a time (a few large
-// reads, not one a record, which cost ~5 µs each). The file is temporary (deleted when the import
-// ends, however it ends) and never synced: a crash leaves it to the next import's clean-up
-// (leftovers.ts).
-//
-// Rows come from one or more readers (reading threads, each over a contiguous share of the input);
-// each reader's rows are numbered in the order they arrive, and all rows ("arrivals") by reader,
-// then by that number: reader 0's rows come first in the input, so a larger arrival number is
-// always a later row.
+// The scratch file where rows that do not arrive in (STATE, PID) order wait until every file is
+// read: appended as they come, grouped into buckets (one per STATE and first PID digit, which come
+// one after the other in that order), so that duplicates can be dropped (the row read last wins)
+// and the records read back in order a bucket at a time. Never synced; deleted when the import
+// ends (tempFiles.ts removes a killed import's). Rows are numbered by reader, then by arrival
+// within it: reader 0's rows come first in the input, so a larger number is always a later row.
+// docs/import.md, "Staged reading" and "Memory".
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { hex8, PidFingerprints } from './pidFingerprints';
-import { KEY_LENGTH } from './readRows';
+import { KEY_LENGTH } from '../read/batch';
 
 /** A row's header: reader, number within the reader, key (STATE's two character codes, then the PID's 128 bits as four words), text bytes. */
 const HEADER_WORDS = 8;
@@ -88,7 +73,7 @@ export class Staging {
 
   /**
    * Appends a batch of `reader`'s rows: `json` their record texts joined by '\n' (which JSON
-   * escapes inside a text), `keys` their keys (readRows.ts: STATE then PID, KEY_LENGTH each).
+   * escapes inside a text), `keys` their keys (read/batch.ts: STATE then PID, KEY_LENGTH each).
    */
   add(reader: number, keys: string, json: string, count: number): void {
     if (this.ended) throw new Error('The staging input has ended.');

@@ -1,20 +1,11 @@
-// How staged rows are read on both cores: the input (every file, in order) is cut into two shares
-// of about equal bytes, each read by its own reading thread, so that parsing, checking and building
-// the vectors (three quarters of an import's work) run twice as fast. Reader 0 takes the first
-// share and reader 1 the second, so every row of reader 0 comes before every row of reader 1 in
-// the input: "the row read last wins" still follows the files' order.
-//
-// A plain file can be cut inside, at a line end: reader 1 starts there with no header, its line
-// numbers counted from the file's start (countLines). Whether a line end is a row end depends on
-// the quotes before it (a quoted field may hold line breaks), which only reading from the start
-// tells: reader 0 reads up to the cut and checks that no row is left open there (readRows.ts); if
-// one is, the cut was inside a quoted field and the import reads everything again on one reader
-// (MisalignedCut). A gzip stream cannot be entered in the middle: a cut falls between files when
-// one is near the middle, else inside the gzip file, both readers inflating it from its start and
-// finding the same cut by the same rule (inflatedCut.ts).
+// Cutting the input (every file, in order) into two shares of about equal bytes for two readers,
+// reader 0 taking the first, so "the row read last wins" still follows the files' order. A plain
+// file is cut at a line end (checked by reader 0 to be a row end: readShare.ts), a gzip file by
+// both readers inflating it (source/gzipCut.ts), else between files. docs/import.md, "Staged reading".
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { LineCounter, type CutSide } from './inflatedCut';
-import type { SourceInfo } from './sourceFile';
+import { settings } from '../../config';
+import { LineCounter, type CutSide } from '../source/gzipCut';
+import type { SourceInfo } from '../source/sourceFile';
 
 /** One reader's piece of one file: bytes [start, end) (compressed bytes for gzip, always whole). */
 export interface FilePart {
@@ -24,12 +15,10 @@ export interface FilePart {
   end: number;
   /** The file's first part: it begins with the header line. */
   header: boolean;
-  /** A gzip file's part before or after the first line end at `at` inflated bytes (inflatedCut.ts). */
+  /** A gzip file's part before or after the first line end at `at` inflated bytes (source/gzipCut.ts). */
   inflated?: { at: number; side: CutSide };
 }
 
-/** Below this many bytes a file (or the whole input) is read by one reader: a second one would not pay for itself. */
-const MIN_SPLIT_BYTES = 8 << 20;
 /** How far past the middle a line end is looked for before giving up on cutting a file. */
 const SEARCH_BYTES = 1 << 20;
 /**
@@ -39,22 +28,9 @@ const SEARCH_BYTES = 1 << 20;
 const GZIP_CUT_WHEN_OFF_BY = 0.1;
 /**
  * Where inside a gzip file the cut goes, past the middle by this share of its inflated size: reader
- * 1 first inflates what comes before the cut without parsing it (~0.7 s of 200,000 rows' 6), while
- * reader 0 parses on. An estimate: on the 200k-row bench file 0, 0.03 and 0.06 were within noise.
+ * 1 first inflates what comes before the cut without parsing it, while reader 0 parses on.
  */
 const GZIP_HEAD_START = 0.03;
-
-/** The shares can be changed by tests (small fixtures) through AUDIENCE_DESK_IMPORT_SPLIT_BYTES. */
-function minSplitBytes(): number {
-  const forced = Number(process.env.AUDIENCE_DESK_IMPORT_SPLIT_BYTES);
-  return Number.isInteger(forced) && forced > 0 ? forced : MIN_SPLIT_BYTES;
-}
-
-export class MisalignedCut extends Error {
-  constructor() {
-    super('The cut between the two readers fell inside a quoted field.');
-  }
-}
 
 /** Every file whole, in order: the share of a single reader. */
 export function wholeFiles(sources: readonly SourceInfo[]): FilePart[] {
@@ -65,8 +41,8 @@ export function wholeFiles(sources: readonly SourceInfo[]): FilePart[] {
 export function planShares(sources: readonly SourceInfo[], readers: number): FilePart[][] {
   const all = wholeFiles(sources);
   const total = sources.reduce((sum, s) => sum + s.size, 0);
-  const min = minSplitBytes();
-  if (readers < 2 || total < min) return [all];
+  // Below this a second reader does not pay for itself (config.ts: importSplitBytes).
+  if (readers < 2 || total < settings().importSplitBytes) return [all];
   const middle = total / 2;
   let before = 0;
   let f = 0;

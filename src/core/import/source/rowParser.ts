@@ -1,14 +1,7 @@
-// Rows of a CSV text fed in chunks, read by papaparse, each with the physical line it starts on and
-// its text exactly as in the file (for the rejects file).
-//
-// Why papaparse's core Parser and not Papa.parse(stream): this is what papaparse's own streamers do
-// (parse(pendingText + chunk, base, ignoreLastRow), carrying the unfinished last row over), but
-// here we hold that text ourselves, so papaparse's `meta.cursor` (where each row ends, newline
-// included) locates the row in it: its raw text is a slice and its start line a count of line
-// breaks. Holding the pending text also lets the caller bound it (a runaway quote) and lets us
-// recover from a malformed quote at its own line (see quoteError). The caller feeds decoded text
-// (sourceFile.openText): Papa.parse(byteStream) would decode each chunk alone and break a
-// character split between two reads.
+// CSV text fed in chunks, parsed into rows by papaparse's core Parser, each row with the line it
+// starts on and its text exactly as in the file (for the rejects file). We hold the pending text
+// ourselves (as papaparse's own streamers do) so a row's raw text is a slice of it, a runaway quote
+// can be bounded and a malformed quote recovered at its own line. docs/import.md, "Why papaparse".
 import Papa from 'papaparse';
 import type { Newline } from './sourceFile';
 
@@ -27,7 +20,7 @@ const CHANGES_IN_UPPER_CASE = /[a-z\u0080-\uffff]/;
 const QUOTE = 34;
 const LF = 10;
 
-export class RowReader {
+export class RowParser {
   private text = '';
   /** Text before this offset has been handed out as rows. */
   private done = 0;
