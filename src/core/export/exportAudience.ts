@@ -2,11 +2,10 @@
 // Lines, in the search operation's order and shape, a batch at a time. Written under a hidden
 // `.partial` name and renamed only when complete and synced, so a failed, killed or cancelled export
 // never leaves a file that looks whole; the next export to the same target removes a killed one's.
-import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { open, rm } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { AppError } from '../../shared/errors';
-import { fsyncPath } from '../dataset/datasetWriter';
+import { partialPathFor, publishHandle, randomTag } from '../fs/atomicFile';
 import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles';
 import { CSV_HEADER, storedRecordToCsvLine, storedRecordToJson } from '../dataset/recordFormat';
 import type { Audience, AudienceEngine, RecordStream } from '../audience/engine';
@@ -40,11 +39,6 @@ const PROGRESS_INTERVAL_MS = 200;
 /** Partial files this process is writing now: never taken for stale. */
 const activePartials = new Set<string>();
 
-/** `.<name>.partial-<pid>-<random>`: the pid tells a live writer from a killed one. */
-export function partialPathFor(outPath: string): string {
-  return join(dirname(outPath), `.${basename(outPath)}.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
-}
-
 /**
  * Removes the partial files of earlier exports to `outPath` that no running export owns (a killed
  * or crashed process cannot clean up after itself). A partial whose writer is alive (another
@@ -69,7 +63,8 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
   const started = Date.now();
   const total = stream.total;
   await removeStalePartials(outPath);
-  const temp = partialPathFor(outPath);
+  // The pid tells a live writer from a killed one; the random tag, two exports of this process to one name.
+  const temp = partialPathFor(outPath, randomTag());
   activePartials.add(temp);
   let handle;
   try {
@@ -100,11 +95,9 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
         onProgress({ written, total, elapsedMs: now - started });
       }
     }
-    await handle.sync();
-    await handle.close();
+    const done = handle;
     handle = undefined;
-    await rename(temp, outPath);
-    fsyncPath(dirname(outPath));
+    await publishHandle(done, temp, outPath);
   } catch (e) {
     await handle?.close().catch(() => undefined);
     await rm(temp, { force: true });

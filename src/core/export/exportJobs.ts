@@ -1,11 +1,10 @@
-// Exports the UI starts run here in the background: one job per file, polled by the renderer for
-// progress (records/s, seconds left), cancellable, and each one written to the audit log when it
-// ends, whether done, failed or cancelled. The writing itself is exportAudience's (atomic: a failed
-// or cancelled job leaves no file).
-import { randomBytes } from 'node:crypto';
+// Exports the app starts run here in the background (jobs/jobRegistry.ts): one job per file, with
+// progress for the renderer, cancellable, and an audit entry when it ends, whatever the outcome.
+// The writing itself is exportAudience's (atomic: a failed or cancelled job leaves no file).
 import type { ExportJob, Filter } from '../../shared/contract';
-import { AppError, isAppError } from '../../shared/errors';
-import type { AuditLog, AuditOutcome } from '../appState/auditLog';
+import { AppError } from '../../shared/errors';
+import type { AuditLog } from '../appState/auditLog';
+import { JobRegistry, type Job as RegisteredJob } from '../jobs/jobRegistry';
 import type { Audience, AudienceEngine, RecordStream } from '../audience/engine';
 import { exportRecords, type ExportFormat } from './exportAudience';
 
@@ -27,90 +26,95 @@ export interface ExportJobsOptions {
   keepFinished?: number;
 }
 
-interface Job {
-  view: ExportJob;
+/** What an export job keeps beside its view. */
+interface ExportWork {
+  request: StartExport;
   /** The dataset's engine the job reads from; a dataset switch closes it only once the job ended. */
   engine: AudienceEngine;
   elapsedMs: number;
-  controller: AbortController;
-  settled: Promise<void>;
 }
+
+type Job = RegisteredJob<ExportJob, ExportWork>;
 
 const GENERIC_FAILURE = 'The export failed unexpectedly; try again.';
 
 export class ExportJobs {
-  private readonly jobs = new Map<string, Job>();
+  private readonly jobs: JobRegistry<ExportJob, ExportWork>;
+  /** Files whose records are being looked up before their job starts: a second export to one waits its turn. */
+  private readonly opening = new Set<string>();
   private readonly exported = new Set<string>();
 
   constructor(
     private readonly engine: () => AudienceEngine,
-    private readonly audit: AuditLog,
+    audit: AuditLog,
     private readonly options: ExportJobsOptions = {},
-  ) {}
+  ) {
+    this.jobs = new JobRegistry<ExportJob, ExportWork>({
+      noun: 'export',
+      genericFailure: GENERIC_FAILURE,
+      keepFinished: options.keepFinished,
+      onEnded: ({ view, data }, outcome) =>
+        audit.record({
+          actor: data.request.actor,
+          action: 'export',
+          audience: data.request.definition,
+          records: view.total,
+          file: view.path,
+          outcome,
+        }),
+    });
+  }
 
   /** Starts a job once its records are found (so its total is known) and returns without waiting for it. */
   async start(request: StartExport): Promise<ExportJob> {
-    for (const job of this.jobs.values())
-      if (job.view.status === 'running' && job.view.path === request.path)
-        throw new AppError('invalid_request', 'An export to this file is already running.', 'fileName');
+    if (this.opening.has(request.path) || this.jobs.running((j) => j.view.path === request.path).length > 0)
+      throw new AppError('invalid_request', 'An export to this file is already running.', 'fileName');
     const engine = this.engine();
-    const id = randomBytes(8).toString('hex');
-    const view: ExportJob = {
+    this.opening.add(request.path);
+    let stream: RecordStream;
+    try {
+      stream = await engine.records(request.audience);
+    } finally {
+      this.opening.delete(request.path);
+    }
+    const view = (id: string): ExportJob => ({
       id,
       status: 'running',
       format: request.format,
       path: request.path,
       written: 0,
-      total: 0,
+      total: stream.total,
       recordsPerSecond: 0,
       secondsLeft: null,
-    };
-    const controller = new AbortController();
-    const job: Job = { view, engine, elapsedMs: 0, controller, settled: Promise.resolve() };
-    // Registered before the records are looked up, so a second export to the same file is refused meanwhile.
-    this.jobs.set(id, job);
-    let stream: RecordStream;
-    try {
-      stream = await engine.records(request.audience);
-    } catch (e) {
-      this.jobs.delete(id);
-      throw e;
-    }
-    view.total = stream.total;
-    job.settled = this.run(stream, job, request);
-    this.forgetOldJobs();
+    });
+    const job = this.jobs.start(view, { request, engine, elapsedMs: 0 }, (j) => this.run(stream, j));
     return this.snapshot(job);
   }
 
   status(id: string): ExportJob {
-    return this.snapshot(this.find(id));
+    return this.snapshot(this.jobs.get(id));
   }
 
   /** Asks a running job to stop; a job that already ended is returned as it is. */
   cancel(id: string): ExportJob {
-    const job = this.find(id);
-    if (job.view.status === 'running') job.controller.abort();
-    return this.snapshot(job);
+    return this.snapshot(this.jobs.cancel(id));
   }
 
   /** Resolves when the job has ended and its audit entry is written. */
   async settled(id: string): Promise<ExportJob> {
-    const job = this.find(id);
+    const job = this.jobs.get(id);
     await job.settled;
     return this.snapshot(job);
   }
 
   /** Cancels every running job and waits for them to clean up (on shutdown). */
-  async cancelAll(): Promise<void> {
-    const running = [...this.jobs.values()].filter((j) => j.view.status === 'running');
-    for (const job of running) job.controller.abort();
-    await Promise.all(running.map((j) => j.settled));
+  cancelAll(): Promise<void> {
+    return this.jobs.cancelAll();
   }
 
   /** Resolves once no running job reads from this engine (a dataset being replaced waits for it). */
-  async idle(engine: AudienceEngine): Promise<void> {
-    const using = [...this.jobs.values()].filter((j) => j.view.status === 'running' && j.engine === engine);
-    await Promise.all(using.map((j) => j.settled));
+  idle(engine: AudienceEngine): Promise<void> {
+    return this.jobs.idle((j) => j.data.engine === engine);
   }
 
   /** True for a file a job of this process wrote completely (e.g. to reveal it in its folder). */
@@ -118,62 +122,28 @@ export class ExportJobs {
     return this.exported.has(path);
   }
 
-  private async run(stream: RecordStream, job: Job, request: StartExport): Promise<void> {
-    const { view } = job;
-    let outcome: AuditOutcome;
-    try {
-      await exportRecords(stream, {
-        format: request.format,
-        outPath: request.path,
-        signal: job.controller.signal,
-        batchSize: this.options.batchSize,
-        onProgress: (p) => {
-          view.written = p.written;
-          view.total = p.total;
-          job.elapsedMs = p.elapsedMs;
-        },
-      });
-      outcome = 'done';
-      this.exported.add(request.path);
-    } catch (e) {
-      // exportAudience stops with an error at the first batch after an abort: that is a cancel.
-      outcome = job.controller.signal.aborted ? 'cancelled' : 'failed';
-      if (outcome === 'failed') view.error = isAppError(e) ? e.message : GENERIC_FAILURE;
-    }
-    view.status = outcome;
-    try {
-      this.audit.record({
-        actor: request.actor,
-        action: 'export',
-        audience: request.definition,
-        records: view.total,
-        file: request.path,
-        outcome,
-      });
-    } catch {
-      // App state already closed (shutdown): there is no one left to tell.
-    }
+  private async run(stream: RecordStream, job: Job): Promise<void> {
+    const { view, data } = job;
+    await exportRecords(stream, {
+      format: view.format,
+      outPath: view.path,
+      signal: job.signal,
+      batchSize: this.options.batchSize,
+      onProgress: (p) => {
+        view.written = p.written;
+        view.total = p.total;
+        data.elapsedMs = p.elapsedMs;
+      },
+    });
+    this.exported.add(view.path);
   }
 
-  private find(id: string): Job {
-    const job = this.jobs.get(id);
-    if (!job) throw new AppError('not_found', `No export job with id ${JSON.stringify(id.slice(0, 40))}.`, 'id');
-    return job;
-  }
-
-  private snapshot(job: Job): ExportJob {
-    const { view } = job;
-    const seconds = job.elapsedMs / 1000;
+  private snapshot({ view, data }: Job): ExportJob {
+    const seconds = data.elapsedMs / 1000;
     const rate = seconds > 0 ? view.written / seconds : 0;
     let secondsLeft: number | null = null;
     if (view.status === 'done') secondsLeft = 0;
     else if (view.status === 'running' && rate > 0) secondsLeft = Math.ceil((view.total - view.written) / rate);
     return { ...view, recordsPerSecond: Math.round(rate), secondsLeft };
-  }
-
-  private forgetOldJobs(): void {
-    const keep = this.options.keepFinished ?? 50;
-    const finished = [...this.jobs.values()].filter((j) => j.view.status !== 'running');
-    for (const job of finished.slice(0, Math.max(0, finished.length - keep))) this.jobs.delete(job.view.id);
   }
 }
