@@ -1,10 +1,7 @@
-// The dataset generator: believable US person records (states by adult population, real ZIP codes
-// and cities, households, Census names), deterministic (the same rows and seed give byte-identical
-// records; nothing reads Math.random or the clock) and fast. Records come out in (STATE, PID) order,
-// as DatasetWriter wants, without buffering: states in code order, and within a state PIDs rise by
-// construction (ids.ts), so a household is a run of consecutive people. Memory stays flat.
-// generateDataset runs the generator (and JSON.stringify) on a worker thread while this thread
-// builds the vectors and writes (workerRecords.ts): the two halves take about the same time.
+// The dataset generator: believable US person records, deterministic (the same rows and seed give
+// byte-identical records), in (STATE, PID) order as DatasetWriter wants, without buffering (PIDs
+// rise by construction within a state: ids.ts). Records are made on a worker thread while this one
+// builds the vectors and writes (workerRecords.ts).
 import { DatasetWriter } from '../dataset/datasetWriter';
 import { fieldIndex } from '../../shared/fields';
 import { generateRecords } from './generateRecords';
