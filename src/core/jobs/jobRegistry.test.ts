@@ -74,7 +74,7 @@ describe('JobRegistry', () => {
   it('forgets the oldest finished jobs beyond keepFinished, never a running one', async () => {
     const { jobs, start } = registry(2);
     const running = start('running', until);
-    const finished = [];
+    const finished: Array<ReturnType<typeof start>> = [];
     for (let i = 0; i < 4; i++) {
       const job = start(`f${i}`, async () => undefined);
       await job.settled;
