@@ -1,5 +1,5 @@
 // Staged vectors put in final order on a worker thread while the records are written
-// (finalOrder.ts): the same columns the writer would build from the final records in order, the
+// (order/finalOrder.ts): the same columns the writer would build from the final records in order, the
 // same on this thread when no worker can start, and nothing left running after stop().
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';

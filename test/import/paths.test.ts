@@ -1,6 +1,6 @@
 // The two routes of an import give the same dataset: rows in (STATE, PID) order are written as they
 // are read; any other order (or a PID seen twice) makes the import read again through the staging
-// table. Also: the worker thread and this thread read alike, malformed quotes, UTF-8 split across
+// file. Also: the worker thread and this thread read alike, malformed quotes, UTF-8 split across
 // read chunks, damaged gzip.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

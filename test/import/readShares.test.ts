@@ -1,4 +1,4 @@
-// Staged rows are read by two readers, over the two halves of the input (readShares.ts). Whatever
+// Staged rows are read by two readers, over the two halves of the input (read/splitInput.ts). Whatever
 // the cut, the import must give what one reader gives: the same dataset byte for byte, the same
 // rejects file (line numbers counted from the file's start, rows in input order), the same
 // summary, the row read last winning across the halves. A cut inside a quoted field is found and
