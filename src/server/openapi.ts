@@ -1,91 +1,282 @@
 // The machine-readable description of the API (GET /api/openapi.json), built from the same
-// constants the server enforces, so it cannot drift from them.
-import { FILTERS_MAX, FILTER_VALUES_MAX, LIMIT_DEFAULT, LIMIT_MAX } from '../shared/audienceRequest';
-import { ERROR_STATUS } from '../shared/errors';
+// constants the server enforces (request rules, body limit, rate limits, error codes), so it cannot
+// drift from them. test/api/openapi.test.ts checks it against the running server and lints it.
+import { z } from 'zod';
+import {
+  audienceRequestSchema,
+  FILTERS_MAX,
+  FILTER_VALUES_MAX,
+  FILTER_VALUE_LENGTH_MAX,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+} from '../shared/audienceRequest';
+import { ERROR_STATUS, type ErrorCode } from '../shared/errors';
 import { FIELDS, PREVIEW_FIELDS } from '../shared/fields';
 import { STATE_CODES } from '../shared/states';
+import { BODY_LIMIT_BYTES, type ApiServerOptions } from './apiServer';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_RATE_LIMIT } from './rateLimiter';
 
-const JSON_TYPE = { 'application/json': {} };
+/** Codes only the app's own operations answer (a stopped export or import), never the HTTP API. */
+const APP_ONLY_CODES: readonly ErrorCode[] = ['cancelled'];
+export const API_ERROR_CODES = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => !APP_ONLY_CODES.includes(c));
+
+/** A pattern that matches `word` in any case, e.g. `[Cc][Aa]`. */
+const anyCase = (word: string) => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c)).join('');
+
+/** The interface's own example (audience-query-service.md, section 2.1). */
+const EXAMPLE_REQUEST = {
+  state: 'CA',
+  limit: 5,
+  skip: 0,
+  filters: [
+    ['GENDER', ['F']],
+    ['MARRIEDCD', ['M']],
+    ['AGE', ['25-29', '45-49']],
+  ],
+};
 
 function schemaOfType(type: string): object {
   return type === 'integer' ? { type: 'integer' } : type === 'number' ? { type: 'number' } : { type: 'string' };
 }
 
-export function buildOpenApiDocument(): object {
-  const errorResponse = (description: string) => ({
-    description,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object, extra: object = {}) => ({ 'application/json': { schema, ...extra } });
+
+/**
+ * The document for a server answering at `serverUrl` (its real port) with `options` (its limits; the
+ * defaults of rateLimiter.ts where unset).
+ */
+export function buildOpenApiDocument(serverUrl: string, options: ApiServerOptions = {}): object {
+  const rate = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  const maxInFlightPerKey = options.maxInFlightPerKey ?? DEFAULT_MAX_IN_FLIGHT_PER_KEY;
+  const bodyKiB = BODY_LIMIT_BYTES / 1024;
+  const codesOf = (status: number) => API_ERROR_CODES.filter((c) => ERROR_STATUS[c] === status);
+
+  /** An error answer: the envelope, and the codes this status carries. */
+  const error = (status: number, when: string, headers?: object) => ({
+    description: `${codesOf(status)
+      .map((c) => `\`${c}\``)
+      .join(' or ')}: ${when}`,
+    ...(headers ? { headers } : {}),
+    content: json(ref('Error')),
   });
-  const errors = Object.fromEntries(
-    [...new Set(Object.entries(ERROR_STATUS).map(([, s]) => s))].map((status) => [
-      String(status),
-      errorResponse(
-        Object.entries(ERROR_STATUS)
-          .filter(([, s]) => s === status)
-          .map(([c]) => c)
-          .join(', '),
-      ),
-    ]),
-  );
-  const operation = (summary: string, response: string) => ({
+  const retryAfter = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
+  const retryAfterIfBusy = { 'Retry-After': { $ref: '#/components/headers/RetryAfterIfBusy' } };
+  // Every route: Host or Origin refused before anything else, another method, a failure, too busy.
+  const common = {
+    '403': error(
+      403,
+      'the Host header is not 127.0.0.1, localhost or [::1] with this port, or the request came from a web page (Origin, Sec-Fetch-Site).',
+    ),
+    '405': error(405, 'another method on this path; the Allow header lists the one that works.', {
+      Allow: { $ref: '#/components/headers/Allow' },
+    }),
+    '500': error(500, 'the service failed unexpectedly; retry.'),
+  };
+  const busy = `${maxInFlight} requests are already being worked on (with Retry-After)`;
+
+  const audienceOperation = (operationId: string, summary: string, description: string, response: string) => ({
+    operationId,
+    tags: ['audiences'],
     summary,
-    security: [{ apiKey: [] }],
-    requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/AudienceRequest' } } } },
+    description,
+    requestBody: {
+      required: true,
+      description: `At most ${BODY_LIMIT_BYTES} bytes (${bodyKiB} KiB) of JSON, sent with Content-Type: application/json.`,
+      content: json(ref('AudienceRequest'), {
+        examples: { interface: { summary: "The interface document's example", value: EXAMPLE_REQUEST } },
+      }),
+    },
     responses: {
-      '200': { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${response}` } } } },
-      ...errors,
+      '200': { description: 'The audience: its exact total and the requested page, in ascending PID order.', content: json(ref(response)) },
+      '400': error(400, 'the body is not a JSON object, or breaks a rule of AudienceRequest; `field` names the input at fault.'),
+      '401': error(401, 'the X-API-KEY header is missing, unknown or revoked (one answer for all three).'),
+      ...common,
+      '413': error(413, `the body is larger than ${BODY_LIMIT_BYTES} bytes (${bodyKiB} KiB).`),
+      '415': error(415, 'the body is not sent as Content-Type: application/json.'),
+      '429': error(
+        429,
+        `this key sent more than ${rate.perSecond} requests a second (bursts of up to ${rate.burst} allowed), or has ${maxInFlightPerKey} requests in flight already.`,
+        retryAfter,
+      ),
+      '503': error(
+        503,
+        `no dataset is open, the dataset is being replaced, the query ran over its time budget, or ${busy}.`,
+        retryAfterIfBusy,
+      ),
     },
   });
+
+  const unauthenticated = (operationId: string, summary: string, response: object, unavailable: string) => ({
+    operationId,
+    tags: ['service'],
+    summary,
+    security: [],
+    responses: {
+      '200': response,
+      ...common,
+      '503': error(503, unavailable, retryAfterIfBusy),
+    },
+  });
+
+  // The request's keys are the server's own schema's (zod's JSON Schema of it), so a key the server
+  // accepts is never missing here; the four of the interface get the rules the server applies after it.
+  const requestKeys = z.toJSONSchema(audienceRequestSchema, { target: 'draft-2020-12', io: 'input' }) as {
+    properties: Record<string, object>;
+    required?: string[];
+  };
+  const requestKeyRules: Record<string, object> = {
+    state: {
+      type: 'string',
+      pattern: `^(?:${STATE_CODES.map(anyCase).join('|')})$`,
+      description: `USPS code of one of the 50 states or DC, in any case: ${STATE_CODES.join(', ')}.`,
+      examples: ['CA'],
+    },
+    limit: {
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: LIMIT_DEFAULT,
+      description: `Page size. Above ${LIMIT_MAX} it is clamped to ${LIMIT_MAX} (search echoes the effective value); 0 counts only.`,
+    },
+    skip: {
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: 0,
+      description: 'Matching records to skip; past `total` the page is empty.',
+    },
+    filters: {
+      type: 'array',
+      maxItems: FILTERS_MAX,
+      default: [],
+      description: 'A record matches when it matches every entry (AND) and, within one entry, any of its values (OR).',
+      items: ref('Filter'),
+    },
+  };
+
   return {
     openapi: '3.1.0',
-    info: { title: 'Audience Desk loopback API', version: '1' },
-    servers: [{ url: 'http://127.0.0.1:{port}', variables: { port: { default: '0' } } }],
+    info: {
+      title: 'Audience Desk loopback API',
+      version: '1',
+      description:
+        'Counts and pages of the person records of one state that match a set of filters, served by the Audience Desk ' +
+        'desktop app (or `serve`) on 127.0.0.1 only. The two audience operations need an API key in `X-API-KEY` ' +
+        '(created in the app or with `keys create`); health and this document need none. Every error is the `Error` ' +
+        'envelope; an unknown path answers 404 `not_found`.\n\n' +
+        `Limits: a request body of at most ${BODY_LIMIT_BYTES} bytes; per key ${rate.perSecond} requests a second ` +
+        `sustained with bursts of ${rate.burst}, and ${maxInFlightPerKey} requests in flight (429 with Retry-After); ` +
+        `${maxInFlight} requests in flight over all keys (503 with Retry-After); \`limit\` clamped to ${LIMIT_MAX}; ` +
+        `at most ${FILTERS_MAX} filters of at most ${FILTER_VALUES_MAX} values each. The same figures are in \`x-limits\`.`,
+    },
+    servers: [{ url: serverUrl, description: 'This server (loopback only).' }],
+    security: [{ apiKey: [] }],
+    tags: [
+      { name: 'audiences', description: 'Count and page through an audience (API key required).' },
+      { name: 'service', description: 'Health and this document (no key).' },
+    ],
+    'x-limits': {
+      bodyBytes: BODY_LIMIT_BYTES,
+      requestsPerSecondPerKey: rate.perSecond,
+      burstPerKey: rate.burst,
+      inFlightPerKey: maxInFlightPerKey,
+      inFlight: maxInFlight,
+      limitMax: LIMIT_MAX,
+      filtersMax: FILTERS_MAX,
+      filterValuesMax: FILTER_VALUES_MAX,
+      filterValueLengthMax: FILTER_VALUE_LENGTH_MAX,
+    },
     paths: {
       '/api/audiences/preview': {
-        post: operation('Count an audience and page through compact records (ascending PID).', 'PreviewResponse'),
+        post: audienceOperation(
+          'previewAudience',
+          'Count an audience and page through compact records',
+          'The exact number of records of `state` that match every filter, and a page of them (pid, first and last name, city, state) in ascending PID order.',
+          'PreviewResponse',
+        ),
       },
       '/api/audiences/search': {
-        post: operation('Count an audience and page through full 374-field records (ascending PID).', 'SearchResponse'),
+        post: audienceOperation(
+          'searchAudience',
+          'Count an audience and page through full records',
+          `The exact number of records of \`state\` that match every filter, and a page of full records (all ${FIELDS.length} fields) in ascending PID order.`,
+          'SearchResponse',
+        ),
       },
       '/api/health': {
-        get: {
-          summary: 'Liveness and record count (no key).',
-          responses: { '200': { description: 'OK', content: JSON_TYPE }, '503': errorResponse('unavailable') },
-        },
+        get: unauthenticated(
+          'getHealth',
+          'Liveness and the number of records (no key)',
+          { description: 'The server answers and a dataset is open.', content: json(ref('Health')) },
+          `no dataset is open yet, or ${busy}.`,
+        ),
       },
-      '/api/openapi.json': { get: { summary: 'This document (no key).', responses: { '200': { description: 'OK', content: JSON_TYPE } } } },
+      '/api/openapi.json': {
+        get: unauthenticated(
+          'getOpenApiDocument',
+          'This document (no key)',
+          { description: 'The OpenAPI 3.1 description of this API.', content: json({ type: 'object' }) },
+          `${busy}.`,
+        ),
+      },
     },
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } },
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-KEY',
+          description: '`adk_` and 43 base64url characters, created in the app or with `keys create`.',
+        },
+      },
+      headers: {
+        RetryAfter: { description: 'Whole seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 1 } },
+        RetryAfterIfBusy: {
+          description: `Sent when ${maxInFlight} requests were in flight: whole seconds to wait before retrying.`,
+          required: false,
+          schema: { type: 'integer', minimum: 1 },
+        },
+        Allow: { description: 'The method this path answers.', required: true, schema: { type: 'string' } },
+      },
       schemas: {
         AudienceRequest: {
           type: 'object',
           additionalProperties: false,
-          required: ['state'],
-          properties: {
-            state: { type: 'string', enum: STATE_CODES, description: 'USPS code, any case.' },
-            limit: { type: 'integer', minimum: 0, default: LIMIT_DEFAULT, description: `Clamped to ${LIMIT_MAX}; 0 counts only.` },
-            skip: { type: 'integer', minimum: 0, default: 0 },
-            filters: {
-              type: 'array',
-              maxItems: FILTERS_MAX,
-              default: [],
-              description: 'AND across entries, OR within one. Integer fields take N, LO-HI or N+.',
-              items: {
-                type: 'array',
-                prefixItems: [
-                  {
-                    type: 'string',
-                    enum: FIELDS.filter((f) => f.type !== 'number').map((f) => f.name),
-                    description: 'Field name, any case.',
-                  },
-                  { type: 'array', minItems: 1, maxItems: FILTER_VALUES_MAX, items: { type: ['string', 'integer'] } },
-                ],
-                minItems: 2,
-                maxItems: 2,
-              },
+          required: requestKeys.required ?? ['state'],
+          properties: Object.fromEntries(
+            Object.entries(requestKeys.properties).map(([key, shape]) => [key, requestKeyRules[key] ?? shape]),
+          ),
+          examples: [EXAMPLE_REQUEST],
+        },
+        Filter: {
+          type: 'array',
+          description: '`[field name, values]`.',
+          prefixItems: [
+            {
+              type: 'string',
+              pattern: '^[A-Za-z][A-Za-z0-9_]*$',
+              description: 'The name of a SearchRecord field other than LATITUDE and LONGITUDE, in any case.',
+              examples: ['AGE'],
             },
-          },
+            {
+              type: 'array',
+              minItems: 1,
+              maxItems: FILTER_VALUES_MAX,
+              description:
+                'String fields: values compared in any case, `""` for an empty field. Integer fields: `N`, `LO-HI` (inclusive) or `N+`, as strings, or whole numbers.',
+              items: {
+                anyOf: [
+                  { type: 'string', maxLength: FILTER_VALUE_LENGTH_MAX },
+                  { type: 'integer', minimum: 0 },
+                ],
+              },
+              examples: [['25-29', '45-49']],
+            },
+          ],
+          minItems: 2,
+          maxItems: 2,
         },
         PreviewRecord: {
           type: 'object',
@@ -100,17 +291,22 @@ export function buildOpenApiDocument(): object {
         PreviewResponse: {
           type: 'object',
           required: ['total', 'results'],
-          properties: { total: { type: 'integer' }, results: { type: 'array', items: { $ref: '#/components/schemas/PreviewRecord' } } },
+          properties: { total: { type: 'integer', minimum: 0 }, results: { type: 'array', items: ref('PreviewRecord') } },
         },
         SearchResponse: {
           type: 'object',
           required: ['total', 'limit', 'skip', 'results'],
           properties: {
-            total: { type: 'integer' },
-            limit: { type: 'integer' },
-            skip: { type: 'integer' },
-            results: { type: 'array', items: { $ref: '#/components/schemas/SearchRecord' } },
+            total: { type: 'integer', minimum: 0 },
+            limit: { type: 'integer', minimum: 0, maximum: LIMIT_MAX },
+            skip: { type: 'integer', minimum: 0 },
+            results: { type: 'array', items: ref('SearchRecord') },
           },
+        },
+        Health: {
+          type: 'object',
+          required: ['status', 'records'],
+          properties: { status: { type: 'string', const: 'ok' }, records: { type: 'integer', minimum: 0 } },
         },
         Error: {
           type: 'object',
@@ -120,9 +316,9 @@ export function buildOpenApiDocument(): object {
               type: 'object',
               required: ['code', 'message'],
               properties: {
-                code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
-                message: { type: 'string' },
-                field: { type: 'string' },
+                code: { type: 'string', enum: API_ERROR_CODES },
+                message: { type: 'string', description: 'One sentence a person can act on.' },
+                field: { type: 'string', description: 'The input at fault, where there is one.' },
               },
             },
           },
