@@ -1,19 +1,18 @@
 // Promise 1 in a real browser: a web page the user opens must not reach the data, even when the
-// page's author knows a valid key. Debian's Chromium (headless) loads attacker pages from a second
-// server on another loopback port and from a fake name that resolves to 127.0.0.1 (DNS
-// rebinding); the API records what it saw, the page records what it could read.
+// page's author knows a valid key. A headless Chromium (test/support/browser.ts) loads attacker
+// pages from a second server on another loopback port and from a fake name that resolves to
+// 127.0.0.1 (DNS rebinding); the API records what it saw, the page records what it could read.
 import { createServer, type Server } from 'node:http';
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mountBrowserUi } from '../../src/server/uiBrowserMode';
 import { envelopeProblem, startSecurityApi, type SecurityApi } from './support';
+import { launchChromium } from '../support/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ATTACKER_NAME = 'attacker.test';
 
 let api: SecurityApi;
@@ -74,7 +73,6 @@ function attackerPages(apiUrl: string, key: string): Record<string, string> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   api = await startSecurityApi(inject('datasetPath'), { record: true });
   extraPages = {};
   attacker = createServer((req, res) => {
@@ -89,23 +87,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
   attackerPort = (attacker.address() as AddressInfo).port;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      `--host-resolver-rules=MAP ${ATTACKER_NAME} 127.0.0.1`,
-      // Chromium's Private Network Access would already stop a page it counts as public from
-      // reaching 127.0.0.1; Firefox and Safari have no such check. Turn it off so that what is
-      // tested is the server's own defence, not the browser's.
-      '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests',
-    ],
-  });
+  browser = await launchChromium([
+    `--host-resolver-rules=MAP ${ATTACKER_NAME} 127.0.0.1`,
+    // Chromium's Private Network Access would already stop a page it counts as public from
+    // reaching 127.0.0.1; Firefox and Safari have no such check. Turn it off so that what is
+    // tested is the server's own defence, not the browser's.
+    '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests',
+  ]);
 });
 
 afterAll(async () => {

@@ -6,13 +6,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../support/browser';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 const BIN = join(ROOT, 'node_modules', '.bin');
 const ENV = { ...process.env, PATH: `${BIN}:${process.env.PATH ?? ''}`, NO_COLOR: '1' };
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface Desk {
   home: string;
@@ -99,18 +99,7 @@ export async function startDesk(datasetPath: string): Promise<Desk> {
   const home = mkdtempSync(join(tmpdir(), 'audience-desk-e2e-'));
   const { child, apiUrl, uiUrl } = await startServe(datasetPath, home);
   const key = cli(['keys', 'create', '--name', 'e2e', '--home', home]).trim().split('\n').pop()!.trim();
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   // Reduced motion: the app then drops its transitions, so screenshots show settled screens.
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(uiUrl).origin });
