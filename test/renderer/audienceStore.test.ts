@@ -7,7 +7,8 @@ import { nextTick } from 'vue';
 import { setBridge } from '../../src/renderer/src/bridge';
 import { BridgeError } from '../../src/renderer/src/bridge/bridgeError';
 import { COUNT_DEBOUNCE_MS, useAudienceStore } from '../../src/renderer/src/stores/audience';
-import { deferred, fakeBridge } from './support/fakeBridge';
+import type { OutputOf } from '../../src/shared/contract';
+import { countAnswer, deferred, fakeBridge } from './support/fakeBridge';
 
 beforeEach(() => {
   setActivePinia(createPinia());
@@ -26,7 +27,7 @@ async function settle(): Promise<void> {
 
 describe('audience store', () => {
   it('counts once after a burst of changes, with the time the core took', async () => {
-    const bridge = fakeBridge({ 'audience/count': () => ({ total: 42, ms: 3.25 }) });
+    const bridge = fakeBridge({ 'audience/count': () => countAnswer(42, 3.25) });
     setBridge(bridge);
     const a = useAudienceStore();
     a.setState('ca');
@@ -46,8 +47,8 @@ describe('audience store', () => {
   });
 
   it('drops an answer that arrives after a newer request was sent', async () => {
-    const first = deferred<{ total: number; ms: number }>();
-    const second = deferred<{ total: number; ms: number }>();
+    const first = deferred<OutputOf<'audience/count'>>();
+    const second = deferred<OutputOf<'audience/count'>>();
     const answers = [first, second];
     const bridge = fakeBridge({ 'audience/count': () => answers.shift()!.promise });
     setBridge(bridge);
@@ -57,9 +58,9 @@ describe('audience store', () => {
     a.toggleValue('GENDER', 'F');
     await settle();
     expect(bridge['audience/count']).toHaveBeenCalledTimes(2);
-    second.resolve({ total: 7, ms: 1 });
+    second.resolve(countAnswer(7));
     await vi.advanceTimersByTimeAsync(0);
-    first.resolve({ total: 999, ms: 1 });
+    first.resolve(countAnswer(999));
     await vi.advanceTimersByTimeAsync(0);
     expect(a.total).toBe(7);
     expect(a.counting).toBe(false);
@@ -71,7 +72,7 @@ describe('audience store', () => {
       fakeBridge({
         'audience/count': () => {
           if (fail) throw new BridgeError('invalid_request', 'Filter value "x" for AGE must be N, LO-HI or N+.', 'AGE');
-          return { total: 5, ms: 1 };
+          return countAnswer(5);
         },
       }),
     );

@@ -84,10 +84,13 @@ describe('API snippets', () => {
   it('writes the exact request body and a curl command with a key placeholder', () => {
     expect(
       JSON.parse(
-        requestBody('CA', [
-          ['GENDER', ['F']],
-          ['AGE', ['25-34']],
-        ]),
+        requestBody({
+          state: 'CA',
+          filters: [
+            ['GENDER', ['F']],
+            ['AGE', ['25-34']],
+          ],
+        }),
       ),
     ).toEqual({
       state: 'CA',
@@ -98,7 +101,7 @@ describe('API snippets', () => {
         ['AGE', ['25-34']],
       ],
     });
-    const curl = curlCommand('http://127.0.0.1:4321/', 'CA', [['LNAME', ["O'BRIEN"]]]);
+    const curl = curlCommand('http://127.0.0.1:4321/', { state: 'CA', filters: [['LNAME', ["O'BRIEN"]]] });
     expect(curl).toContain("'http://127.0.0.1:4321/api/audiences/preview'");
     expect(curl).toContain("-H 'X-API-KEY: <your key>'");
     expect(curl).toContain(`"O'\\''BRIEN"`);

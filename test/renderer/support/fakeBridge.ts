@@ -17,7 +17,7 @@ export function fakeBridge(impl: Impl = {}): Bridge & { [K in OperationName]: Re
         { state: 'TX', count: 100 },
       ],
     }),
-    'audience/count': ({ filters }) => ({ total: 200 - (filters?.length ?? 0) * 50, ms: 1.5 }),
+    'audience/count': ({ filters }) => countAnswer(200 - (filters?.length ?? 0) * 50, 1.5),
     'audience/preview': () => ({ total: 0, results: [], ms: 1 }),
     'audience/breakdown': ({ field }) => ({ field, total: 200, ms: 2, values: [] }),
     'api/status': () => ({ url: 'http://127.0.0.1:4321', running: true, recent: [] }),
@@ -31,6 +31,11 @@ export function fakeBridge(impl: Impl = {}): Bridge & { [K in OperationName]: Re
     bridge[name] = vi.fn(async (input: unknown) => (fn as (i: unknown) => unknown)(input));
   }
   return bridge as never;
+}
+
+/** A count answer whose controls did nothing: every step is the total. */
+export function countAnswer(total: number, ms = 1): OutputOf<'audience/count'> {
+  return { total, ms, steps: { matched: total, afterExclusions: total, afterHouseholds: total, total } };
 }
 
 /** A promise and the functions that settle it, to control the order in which answers arrive. */

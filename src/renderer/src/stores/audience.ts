@@ -1,11 +1,14 @@
-// The audience being built: a state and its filters, the debounced request that the count, the
-// grid, the breakdown and the export all read, and the live count. Each count request carries a
-// sequence number; an answer to anything but the latest request is dropped.
+// The audience being built: a state, its filters and the list controls (stores/listControls), the
+// debounced request that the count, the grid, the breakdown, the cross-tab and the export all read,
+// and the live count with its steps. Each count request carries a sequence number; an answer to
+// anything but the latest request is dropped.
 import { defineStore } from 'pinia';
 import { computed, ref, watch } from 'vue';
-import type { Filter } from '../../../shared/contract';
+import type { AudienceSteps, Filter } from '../../../shared/contract';
+import type { ListControlsInput } from '../../../shared/listControls';
 import { fieldByName } from '../../../shared/fields';
 import { describeError, getBridge } from '../bridge';
+import { useListControlsStore } from './listControls';
 
 export const COUNT_DEBOUNCE_MS = 150;
 
@@ -14,12 +17,16 @@ export interface FilterEntry {
   values: string[];
 }
 
-export interface AudienceRequestShape {
+/** An audience as every audience operation takes it: state, filters and the list controls' keys. */
+export interface AudienceRequestShape extends ListControlsInput {
   state: string;
   filters: Filter[];
 }
 
+const copyOf = (a: AudienceRequestShape): AudienceRequestShape => JSON.parse(JSON.stringify(a)) as AudienceRequestShape;
+
 export const useAudienceStore = defineStore('audience', () => {
+  const controls = useListControlsStore();
   const state = ref('');
   const filters = ref<FilterEntry[]>([]);
   /** The request as of the last debounce: what the count, grid, breakdown and export use. */
@@ -28,6 +35,8 @@ export const useAudienceStore = defineStore('audience', () => {
   const version = ref(0);
   const total = ref<number | null>(null);
   const ms = ref<number | null>(null);
+  /** How many are left after each step of the controls, for the committed audience. */
+  const steps = ref<AudienceSteps | null>(null);
   const counting = ref(false);
   const error = ref<string | null>(null);
 
@@ -37,7 +46,7 @@ export const useAudienceStore = defineStore('audience', () => {
   const requestFilters = computed<Filter[]>(() =>
     filters.value.filter((f) => f.values.length > 0).map((f) => [f.field, [...f.values]] as Filter),
   );
-  const request = computed<AudienceRequestShape>(() => ({ state: state.value, filters: requestFilters.value }));
+  const request = computed<AudienceRequestShape>(() => ({ state: state.value, filters: requestFilters.value, ...controls.input }));
   const incomplete = computed(() => filters.value.filter((f) => f.values.length === 0).map((f) => f.field));
 
   async function refreshCount(): Promise<void> {
@@ -50,6 +59,7 @@ export const useAudienceStore = defineStore('audience', () => {
       if (mine !== seq) return;
       total.value = answer.total;
       ms.value = answer.ms;
+      steps.value = answer.steps ?? null;
       error.value = null;
     } catch (e) {
       if (mine !== seq) return;
@@ -64,7 +74,7 @@ export const useAudienceStore = defineStore('audience', () => {
     timer = null;
     const next = request.value;
     if (committed.value && JSON.stringify(committed.value) === JSON.stringify(next)) return;
-    committed.value = { state: next.state, filters: next.filters.map(([f, v]) => [f, [...v]] as Filter) };
+    committed.value = copyOf(next);
     version.value++;
     void refreshCount();
   }
@@ -126,11 +136,13 @@ export const useAudienceStore = defineStore('audience', () => {
     filters.value = [];
   }
 
-  /** Replaces the whole audience (a saved audience being reloaded). */
+  /** Replaces the whole audience, list controls included (a saved audience being reopened). */
   function load(next: AudienceRequestShape): void {
-    state.value = next.state.toUpperCase();
+    const { state: nextState, filters: nextFilters, ...keys } = next;
+    controls.load(keys);
+    state.value = nextState.toUpperCase();
     const merged = new Map<string, string[]>();
-    for (const [field, values] of next.filters) {
+    for (const [field, values] of nextFilters) {
       const name = fieldByName(field)?.name ?? field.toUpperCase();
       merged.set(name, [...(merged.get(name) ?? []), ...values.map(String)]);
     }
@@ -144,6 +156,7 @@ export const useAudienceStore = defineStore('audience', () => {
     version,
     total,
     ms,
+    steps,
     counting,
     error,
     request,

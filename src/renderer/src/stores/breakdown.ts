@@ -30,8 +30,7 @@ export const useBreakdownStore = defineStore('breakdown', () => {
     const banded = def.name === 'AGE';
     try {
       const answer = await getBridge()['audience/breakdown']({
-        state: audience.state,
-        filters: audience.filters,
+        ...audience,
         field: def.name,
         max: banded ? 1000 : BREAKDOWN_BARS,
       });

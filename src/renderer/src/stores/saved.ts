@@ -1,9 +1,11 @@
-// Saved audiences: a name over a state and its filters, kept by the back end (audiences/*).
+// Saved audiences: a name over a state, its filters and its list controls, kept by the back end
+// (audiences/*). Saving sends the controls; opening one restores them.
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { SavedAudience } from '../../../shared/contract';
 import { describeError, getBridge } from '../bridge';
 import { useAudienceStore } from './audience';
+import { useListControlsStore } from './listControls';
 
 export const useSavedStore = defineStore('saved', () => {
   const list = ref<SavedAudience[]>([]);
@@ -34,7 +36,7 @@ export const useSavedStore = defineStore('saved', () => {
     const audience = useAudienceStore();
     const request = audience.request;
     if (!request.state) return false;
-    const saved = await run(() => getBridge()['audiences/save']({ name: name.trim(), state: request.state, filters: request.filters }));
+    const saved = await run(() => getBridge()['audiences/save']({ ...request, name: name.trim() }));
     if (!saved) return false;
     currentId.value = saved.id;
     await refresh();
@@ -51,12 +53,14 @@ export const useSavedStore = defineStore('saved', () => {
     const out = await run(() => getBridge()['audiences/delete']({ id }));
     if (out) {
       if (currentId.value === id) currentId.value = null;
+      // Leaving out a saved audience that no longer exists would make every request fail.
+      useListControlsStore().removeExclusion(`saved:${id}`);
       await refresh();
     }
   }
 
   function apply(saved: SavedAudience): void {
-    useAudienceStore().load({ state: saved.state, filters: saved.filters });
+    useAudienceStore().load({ ...saved.controls, state: saved.state, filters: saved.filters });
     currentId.value = saved.id;
   }
 

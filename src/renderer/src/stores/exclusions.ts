@@ -1,0 +1,65 @@
+// What the audience can leave out (extensions.md's `exclude`): saved audiences, imported suppression
+// lists and earlier exports that remember whom they wrote, each as a "kind:id" reference with a
+// readable label. The choices are gathered from the three stores that own them.
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { AuditEntry } from '../../../shared/contract';
+import { describeError, getBridge } from '../bridge';
+import { formatCount, formatWhen } from '../lib/format';
+import { useSavedStore } from './saved';
+import { useSuppressionListsStore } from './suppressionLists';
+
+/** Earlier exports offered: the most recent ones the audit log keeps. */
+export const EXPORTS_OFFERED = 200;
+
+export interface ExclusionChoice {
+  ref: string;
+  label: string;
+}
+
+export interface ExclusionGroup {
+  label: string;
+  choices: ExclusionChoice[];
+}
+
+const fileName = (path: string): string => path.split(/[\\/]/).pop() ?? path;
+
+export function exportLabel(e: AuditEntry): string {
+  return `${fileName(e.file)} (${formatCount(e.records)}, ${formatWhen(e.at)})`;
+}
+
+export const useExclusionsStore = defineStore('exclusions', () => {
+  const saved = useSavedStore();
+  const lists = useSuppressionListsStore();
+  const exports = ref<AuditEntry[]>([]);
+  const error = ref<string | null>(null);
+
+  async function refreshExports(): Promise<void> {
+    try {
+      const entries = await getBridge()['audit/list']({ limit: EXPORTS_OFFERED });
+      exports.value = entries.filter((e) => e.excludable);
+      error.value = null;
+    } catch (e) {
+      error.value = describeError(e);
+    }
+  }
+
+  async function refresh(): Promise<void> {
+    await Promise.all([saved.refresh(), lists.refresh(), refreshExports()]);
+  }
+
+  const groups = computed<ExclusionGroup[]>(() => [
+    { label: 'Saved audiences', choices: saved.list.map((s) => ({ ref: `saved:${s.id}`, label: `${s.name} (${s.state})` })) },
+    { label: 'Suppression lists', choices: lists.list.map((l) => ({ ref: `list:${l.id}`, label: l.name })) },
+    { label: 'Earlier exports', choices: exports.value.map((e) => ({ ref: `export:${e.id}`, label: exportLabel(e) })) },
+  ]);
+
+  const labels = computed(() => new Map(groups.value.flatMap((g) => g.choices.map((c) => [c.ref, c.label] as const))));
+
+  /** A reference's label; one whose source is not (or no longer) known reads as itself. */
+  function labelOf(ref: string): string {
+    return labels.value.get(ref) ?? ref;
+  }
+
+  return { exports, error, groups, refresh, refreshExports, labelOf };
+});
