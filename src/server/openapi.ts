@@ -63,7 +63,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
   });
   const retryAfter = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
   const retryAfterIfBusy = { 'Retry-After': { $ref: '#/components/headers/RetryAfterIfBusy' } };
-  // Every route: Host or Origin refused before anything else, another method, a failure, too busy.
+  // Every route: Host or Origin refused before anything else, another method, a failure.
   const common = {
     '403': error(
       403,
@@ -72,8 +72,8 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
     '405': error(405, 'another method on this path; the Allow header lists the one that works.', {
       Allow: { $ref: '#/components/headers/Allow' },
     }),
-    '500': error(500, 'the service failed unexpectedly; retry.'),
   };
+  const failed = { '500': error(500, 'the service failed unexpectedly; retry.') };
   const busy = `${maxInFlight} requests are already being worked on (with Retry-After)`;
 
   const audienceOperation = (operationId: string, summary: string, description: string, response: string) => ({
@@ -100,6 +100,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
         `this key sent more than ${rate.perSecond} requests a second (bursts of up to ${rate.burst} allowed), or has ${maxInFlightPerKey} requests in flight already.`,
         retryAfter,
       ),
+      ...failed,
       '503': error(
         503,
         `no dataset is open, the dataset is being replaced, the query ran over its time budget, or ${busy}.`,
@@ -116,6 +117,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
     responses: {
       '200': response,
       ...common,
+      ...failed,
       '503': error(503, unavailable, retryAfterIfBusy),
     },
   });
