@@ -21,6 +21,8 @@ describe('normalizeAudienceRequest', () => {
       limit: 25,
       skip: 0,
       filters: [{ field: 'GENDER', index: 6, kind: 'string', values: ['F'] }],
+      // No list controls asked for: the defaults of extensions.md, which change nothing.
+      listControls: { contact: { phone: false, mail: false }, exclude: [], households: 'all', sample: null },
     });
   });
 

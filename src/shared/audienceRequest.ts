@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AppError } from './errors';
 import { FIELDS, FIELD_NAMES, fieldIndex } from './fields';
 import { parseWith } from './inputErrors';
+import { listControlKeys, normalizeListControls, type ListControls } from './listControls';
 import { isStateCode } from './states';
 
 export const LIMIT_DEFAULT = 25;
@@ -16,10 +17,14 @@ export const FILTER_VALUE_LENGTH_MAX = 256;
 const filterValueSchema = z.union([z.string(), z.number()]);
 const filterSchema = z.tuple([z.string(), z.array(filterValueSchema)]);
 
-/** An audience: a state and its filters (decisions.md); every operation on audiences carries these keys. */
+/**
+ * An audience: a state and its filters (decisions.md) and the optional list controls of
+ * extensions.md; every operation on audiences carries these keys.
+ */
 export const audienceSchema = z.strictObject({
   state: z.string(),
   filters: z.array(filterSchema).optional(),
+  ...listControlKeys,
 });
 
 /** The body of both API operations (and the app's preview and search): an audience and a page. */
@@ -46,6 +51,8 @@ export interface NormalizedAudience {
   limit: number;
   skip: number;
   filters: NormalizedFilter[];
+  /** extensions.md's optional keys; the audience service resolves their exclusions for an engine. */
+  listControls: ListControls;
 }
 
 function invalid(message: string, field?: string): AppError {
@@ -137,7 +144,7 @@ function normalizeFilter(raw: RawFilter, position: number): NormalizedFilter {
  * skip, known fields and well-formed values. Input that passed audienceSchema or audienceRequestSchema.
  */
 export function normalizeAudience(input: AudienceInput & { limit?: number; skip?: number }): NormalizedAudience {
-  const { state, limit, skip, filters = [] } = input;
+  const { state, limit, skip, filters = [], ...controls } = input;
   if (!isStateCode(state))
     throw invalid(`Unknown state ${shown(state)}: use a two-letter USPS code of one of the 50 states or DC.`, 'state');
   for (const [key, value] of [
@@ -153,6 +160,7 @@ export function normalizeAudience(input: AudienceInput & { limit?: number; skip?
     limit: Math.min(limit ?? LIMIT_DEFAULT, LIMIT_MAX),
     skip: skip ?? 0,
     filters: filters.map((f, i) => normalizeFilter(f as RawFilter, i + 1)),
+    listControls: normalizeListControls(controls),
   };
 }
 

@@ -3,16 +3,15 @@
 // (src/core/handlers), so the two transports cannot drift apart. Channel names are `domain/verb`.
 import { z } from 'zod';
 import { audienceRequestSchema, audienceSchema } from './audienceRequest';
+import type { ListControlsInput } from './listControls';
 
 // Audience inputs are the API's own schemas (audienceRequest.ts): the app and the API accept the same
 // keys and report the same problems in the same words.
 const audience = audienceSchema;
 const page = audienceRequestSchema;
-// Saved audiences always store their filters, even when there are none.
-const savedAudience = z.strictObject({
-  state: z.string(),
-  filters: z.array(z.tuple([z.string(), z.array(z.union([z.string(), z.number()]))])),
-});
+// Saved audiences always store their filters, even when there are none, and keep their list controls.
+const savedAudience = audienceSchema.extend({ filters: z.array(z.tuple([z.string(), z.array(z.union([z.string(), z.number()]))])) });
+const id = z.strictObject({ id: z.string().min(1).max(64) });
 // Files to import: paths the pick operation handed out (the core refuses any other path).
 const importFiles = z.strictObject({
   files: z.array(z.string().min(1).max(4096)).min(1).max(200),
@@ -34,6 +33,11 @@ export const INPUTS = {
   'api/status': z.strictObject({}),
   'audiences/list': z.strictObject({}),
   'audiences/save': savedAudience.extend({ name: z.string() }),
+  'audience/crosstab': audience.extend({ rows: z.string(), columns: z.string(), max: z.number().int().min(1).max(200).optional() }),
+  'lists/pick': z.strictObject({}),
+  'lists/import': z.strictObject({ file: z.string().min(1).max(4096), name: z.string() }),
+  'lists/list': z.strictObject({}),
+  'lists/delete': id,
   'audiences/rename': z.strictObject({ id: z.number().int(), name: z.string() }),
   'audiences/delete': z.strictObject({ id: z.number().int() }),
   'audit/list': z.strictObject({ limit: z.number().int().min(1).max(1000).optional() }),
@@ -96,10 +100,53 @@ export interface ApiKeyInfo {
   lastUsedAt: string | null;
   revokedAt: string | null;
 }
+/**
+ * How many people are left after each step of extensions.md's order: state and filters; then
+ * contact and exclude; then households; then sample (= total).
+ */
+export interface AudienceSteps {
+  matched: number;
+  afterExclusions: number;
+  afterHouseholds: number;
+  total: number;
+}
+
+/** Counts of an audience by two fields at once: counts[r][c] people hold rowValues[r] and columnValues[c]. */
+export interface CrossTab {
+  rows: string;
+  columns: string;
+  rowValues: FieldValue[];
+  columnValues: FieldValue[];
+  counts: number[][];
+  /** The audience's size; people whose values fell outside the kept rows or columns are in it but not in counts. */
+  total: number;
+  ms: number;
+}
+
+/** An imported suppression list: what it holds is kept only as keyed hashes (never the values). */
+export interface SuppressionListInfo {
+  id: string;
+  name: string;
+  createdAt: string;
+  /** Data rows in the file (its header not counted). */
+  rows: number;
+  /** Values kept, by kind. */
+  pids: number;
+  phones: number;
+  addresses: number;
+  /** Rows that were not a PID, phone or address: how many, and the first few by line and reason (never the row). */
+  rejected: number;
+  rejects: Array<{ line: number; reason: string }>;
+  /** People of the current dataset the list names; null when no dataset is open. */
+  matched: number | null;
+}
+
 export interface SavedAudience {
   id: number;
   name: string;
   state: string;
+  /** The list controls saved with it, as request keys (only those that do something). */
+  controls: ListControlsInput;
   filters: Filter[];
   createdAt: string;
   updatedAt: string;
@@ -109,10 +156,12 @@ export interface AuditEntry {
   at: string;
   actor: string;
   action: string;
-  audience: { state: string; filters: Filter[] };
+  audience: { state: string; filters: Filter[] } & ListControlsInput;
   records: number;
   file: string;
   outcome: string;
+  /** An export that finished and remembers whom it wrote: `exclude: ["export:<id>"]` leaves them out. */
+  excludable: boolean;
 }
 
 export type ImportDelimiter = ',' | '\t' | '|';
@@ -186,7 +235,7 @@ export interface ImportJob {
 
 export interface Outputs {
   'dataset/info': { path: string; records: number; states: StateCount[]; createdAt: string | null };
-  'audience/count': { total: number; ms: number };
+  'audience/count': { total: number; ms: number; steps: AudienceSteps };
   'audience/preview': { total: number; results: PreviewRecord[]; ms: number };
   'audience/search': { total: number; limit: number; skip: number; results: Array<Record<string, FieldValue>> };
   'audience/breakdown': { field: string; total: number; values: ValueCount[]; ms: number };
@@ -199,6 +248,11 @@ export interface Outputs {
   'api/status': { url: string | null; running: boolean; recent: RequestLogEntry[] };
   'audiences/list': SavedAudience[];
   'audiences/save': SavedAudience;
+  'audience/crosstab': CrossTab;
+  'lists/pick': ImportPick;
+  'lists/import': SuppressionListInfo;
+  'lists/list': SuppressionListInfo[];
+  'lists/delete': { ok: true };
   'audiences/rename': SavedAudience;
   'audiences/delete': { ok: true };
   'audit/list': AuditEntry[];

@@ -3,6 +3,7 @@
 // naming the offending key. The audience keys get the wording of decisions.md.
 import type { z } from 'zod';
 import { AppError } from './errors';
+import { LIST_CONTROL_SHAPES } from './listControls';
 
 function invalid(message: string, field?: string): AppError {
   return new AppError('invalid_request', message, field);
@@ -26,6 +27,11 @@ function describeAudienceKey(issue: z.core.$ZodIssue): AppError | undefined {
       if (i === undefined) return invalid('"filters" must be an array of [name, [values...]] pairs.', 'filters');
       if (part === 1) return invalid(`Filter ${Number(i) + 1} must have a non-empty array of string values.`, 'filters');
       return invalid(`Filter ${Number(i) + 1} must be a pair [name, [values...]].`, 'filters');
+    case 'contact':
+    case 'exclude':
+    case 'households':
+    case 'sample':
+      return invalid(LIST_CONTROL_SHAPES[root], root);
     default:
       return undefined;
   }

@@ -63,6 +63,50 @@ export class SqlOracle {
     >;
   }
 
+  /**
+   * The PIDs extensions.md's list controls leave, in PID order, written as plain SQL from its text:
+   * contact and exclusions narrow, then the lowest PID of each HHID among those left, then every n-th.
+   * `excludePids` are people to leave out (what an `exclude` entry names).
+   */
+  listPids(
+    state: string,
+    filters: Array<[string, Array<string | number>]>,
+    controls: { phone?: boolean; mail?: boolean; excludePids?: readonly string[]; oneHousehold?: boolean; every?: number },
+  ): string[] {
+    const { sql, params } = this.where(state, filters);
+    const clauses = [sql];
+    if (controls.phone)
+      clauses.push(`(("PHONE" <> '' AND "DNC" = '') OR ("PHONE2" <> '' AND "DNC2" = '') OR ("PHONE3" <> '' AND "DNC3" = ''))`);
+    if (controls.mail) clauses.push(`("DPV" = 'Y' AND "VACANT" <> 'Y')`);
+    if (controls.excludePids?.length) {
+      clauses.push(`"PID" NOT IN (SELECT value FROM json_each(?))`);
+      params.push(JSON.stringify(controls.excludePids));
+    }
+    const left = `SELECT "PID", "HHID" FROM people WHERE ${clauses.join(' AND ')}`;
+    const kept = controls.oneHousehold ? `SELECT min("PID") AS "PID" FROM (${left}) GROUP BY "HHID"` : `SELECT "PID" FROM (${left})`;
+    const numbered = `SELECT "PID", row_number() OVER (ORDER BY "PID") - 1 AS k FROM (${kept})`;
+    const every = controls.every ?? 1;
+    return this.db
+      .prepare(`SELECT "PID" FROM (${numbered}) WHERE k % ? = 0 ORDER BY "PID"`)
+      .pluck()
+      .all(...params, every) as string[];
+  }
+
+  /** How many people of a state hold each pair of two fields' values (a cross-tab), keyed "row|column". */
+  pairCounts(state: string, filters: Array<[string, Array<string | number>]>, rows: string, columns: string): Map<string, number> {
+    const { sql, params } = this.where(state, filters);
+    const out = new Map<string, number>();
+    const all = this.db
+      .prepare(`SELECT "${rows}" AS r, "${columns}" AS c, count(*) AS n FROM people WHERE ${sql} GROUP BY 1, 2`)
+      .all(...params) as Array<{
+      r: string | number;
+      c: string | number;
+      n: number;
+    }>;
+    for (const { r, c, n } of all) out.set(`${r}|${c}`, n);
+    return out;
+  }
+
   distinct(state: string, field: string): Array<string | number> {
     return this.db.prepare(`SELECT DISTINCT "${field}" FROM people WHERE "STATE" = ? ORDER BY 1`).pluck().all(state) as Array<
       string | number

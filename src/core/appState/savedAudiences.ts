@@ -1,8 +1,9 @@
-// Saved audiences: a name, a state and filters, kept in app state (saved_audiences) so they survive a
+// Saved audiences: a name, a state, filters and list controls, kept in app state so they survive a
 // dataset being replaced. Filters are stored as the JSON the user built, validated by the same rules
 // as a live query before they are written: a saved audience always runs.
 import { normalizeAudience } from '../../shared/audienceRequest';
 import type { Filter, SavedAudience } from '../../shared/contract';
+import { listControlsInput, type ListControlsInput } from '../../shared/listControls';
 import { AppError } from '../../shared/errors';
 import type { Db, Statement } from '../sqlite';
 
@@ -13,14 +14,15 @@ interface Row {
   name: string;
   state: string;
   filters: string;
+  controls: string;
   createdAt: string;
   updatedAt: string;
 }
 
-const COLUMNS = 'id, name, state, filters, created_at AS createdAt, updated_at AS updatedAt';
+const COLUMNS = 'id, name, state, filters, controls, created_at AS createdAt, updated_at AS updatedAt';
 
 function toAudience(row: Row): SavedAudience {
-  return { ...row, filters: JSON.parse(row.filters) as Filter[] };
+  return { ...row, filters: JSON.parse(row.filters) as Filter[], controls: JSON.parse(row.controls) as ListControlsInput };
 }
 
 /** A name a person can tell apart from the others: trimmed, 1 to 100 characters, no control characters. */
@@ -41,7 +43,7 @@ export class SavedAudienceStore {
       byId: db.prepare(`SELECT ${COLUMNS} FROM saved_audiences WHERE id = ?`),
       // Names differing only in case would look like duplicates in the list, so they count as one.
       clash: db.prepare('SELECT id FROM saved_audiences WHERE name = ? COLLATE NOCASE AND id != ?').pluck(),
-      insert: db.prepare('INSERT INTO saved_audiences (name, state, filters, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
+      insert: db.prepare('INSERT INTO saved_audiences (name, state, filters, controls, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
       rename: db.prepare('UPDATE saved_audiences SET name = ?, updated_at = ? WHERE id = ?'),
       delete: db.prepare('DELETE FROM saved_audiences WHERE id = ?'),
     };
@@ -58,15 +60,17 @@ export class SavedAudienceStore {
   }
 
   /** Saves a new audience; a name already in use is refused rather than silently overwritten. */
-  save(input: { name: string; state: string; filters: Filter[] }): SavedAudience {
-    const name = cleanName(input.name);
-    const normalized = normalizeAudience({ state: input.state, filters: input.filters });
+  save(input: { name: string; state: string; filters: Filter[] } & ListControlsInput): SavedAudience {
+    const { name: rawName, ...audience } = input;
+    const name = cleanName(rawName);
+    const normalized = normalizeAudience(audience);
+    const controls = JSON.stringify(listControlsInput(normalized.listControls));
     // Field names in their catalog spelling, values as the user gave them (so the builder shows them back).
     const filters: Filter[] = input.filters.map(([, values], i) => [normalized.filters[i]!.field, values]);
     const now = new Date().toISOString();
     const id = this.db.transaction(() => {
       this.assertFree(name, -1);
-      return Number(this.stmt.insert!.run(name, normalized.state, JSON.stringify(filters), now, now).lastInsertRowid);
+      return Number(this.stmt.insert!.run(name, normalized.state, JSON.stringify(filters), controls, now, now).lastInsertRowid);
     })();
     return this.get(id);
   }

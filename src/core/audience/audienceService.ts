@@ -4,12 +4,14 @@
 // operation on the current engine, times it and renders its answer.
 import { performance } from 'node:perf_hooks';
 import type { NormalizedAudience } from '../../shared/audienceRequest';
-import type { ExportJob, PreviewRecord, ValueCount } from '../../shared/contract';
+import type { AudienceSteps, CrossTab, ExportJob, PreviewRecord, ValueCount } from '../../shared/contract';
+import { FIELD_NAMES } from '../../shared/fields';
 import { recordToObject, storedRecordsToJsonBytes, type RecordValues } from '../dataset/recordFormat';
 import { exportAudience, type ExportOptions, type ExportResult } from '../export/exportAudience';
 import type { ExportJobs, StartExport } from '../export/exportJobs';
 import { BREAKDOWN_MAX_DEFAULT, breakdownField, breakdownValues } from './breakdown';
-import type { Audience, AudienceEngine, DatasetSummary } from './engine';
+import type { AudienceEngine, DatasetSummary } from './engine';
+import { resolveAudience, type AudienceQuery, type ExclusionSources } from './resolveControls';
 
 export interface SearchAnswer {
   total: number;
@@ -27,53 +29,71 @@ export class AudienceService {
   constructor(
     private readonly engine: () => AudienceEngine,
     private readonly exportJobs: ExportJobs,
+    private readonly sources: ExclusionSources,
   ) {}
 
   summary(): Promise<DatasetSummary> | DatasetSummary {
     return this.engine().summary();
   }
 
-  async count(audience: Audience): Promise<{ total: number; ms: number }> {
+  async count(query: AudienceQuery): Promise<{ total: number; ms: number; steps: AudienceSteps }> {
     const start = performance.now();
-    const total = await this.engine().count(audience);
-    return { total, ms: since(start) };
+    const steps = await this.engine().steps(this.resolve(query));
+    return { total: steps.total, ms: since(start), steps };
   }
 
   async preview(request: NormalizedAudience): Promise<{ total: number; results: PreviewRecord[]; ms: number }> {
     const start = performance.now();
-    const page = await this.engine().previewPage(request, request.skip, request.limit);
+    const page = await this.engine().previewPage(this.resolve(request), request.skip, request.limit);
     return { ...page, ms: since(start) };
   }
 
   async search(request: NormalizedAudience): Promise<SearchAnswer> {
     const start = performance.now();
-    const page = await this.engine().recordPage(request, request.skip, request.limit);
+    const page = await this.engine().recordPage(this.resolve(request), request.skip, request.limit);
     return { total: page.total, limit: request.limit, skip: request.skip, records: page.records, ms: since(start) };
   }
 
   async breakdown(
-    audience: Audience,
+    query: AudienceQuery,
     field: string,
     max = BREAKDOWN_MAX_DEFAULT,
   ): Promise<{ field: string; total: number; values: ValueCount[]; ms: number }> {
     const start = performance.now();
     const index = breakdownField(field);
     const engine = this.engine();
+    const audience = this.resolve(query);
     const values = await breakdownValues(engine, audience, index, max);
     const total = await engine.count(audience);
     return { field: field.toUpperCase(), total, values, ms: since(start) };
   }
 
+  async crossTab(query: AudienceQuery, rows: string, columns: string, max = CROSS_TAB_MAX_DEFAULT): Promise<CrossTab> {
+    const start = performance.now();
+    const rowIndex = breakdownField(rows, 'rows');
+    const columnIndex = breakdownField(columns, 'columns');
+    const table = await this.engine().crossTab(this.resolve(query), rowIndex, columnIndex, max);
+    return { rows: fieldName(rowIndex), columns: fieldName(columnIndex), ...table, ms: since(start) };
+  }
+
   /** An export in the background (the app): progress by status, cancellable, audited. */
-  startExport(request: StartExport): Promise<ExportJob> {
-    return this.exportJobs.start(request);
+  startExport(query: AudienceQuery, request: Omit<StartExport, 'audience'>): Promise<ExportJob> {
+    return this.exportJobs.start({ ...request, audience: this.resolve(query) });
   }
 
   /** An export that the caller waits for (the CLI). */
-  exportToFile(audience: Audience, options: ExportOptions): Promise<ExportResult> {
-    return exportAudience(this.engine(), audience, options);
+  exportToFile(query: AudienceQuery, options: ExportOptions): Promise<ExportResult> {
+    return exportAudience(this.engine(), this.resolve(query), options);
+  }
+
+  private resolve(query: AudienceQuery) {
+    return resolveAudience(query, this.sources);
   }
 }
+
+export const CROSS_TAB_MAX_DEFAULT = 30;
+
+const fieldName = (index: number): string => FIELD_NAMES[index]!;
 
 /** The search operation's body as the API sends it, built from the stored bytes without decoding them. */
 export function searchAnswerJson(answer: SearchAnswer): Buffer {

@@ -16,18 +16,18 @@ export function ageBands(exact: readonly ValueCount[]): ValueCount[] {
 }
 
 /** The catalog index of a field that can be broken down, or a readable invalid_request. */
-export function breakdownField(name: string): number {
+export function breakdownField(name: string, key = 'field'): number {
   const index = fieldIndex(name);
   if (index < 0) {
     const near = closestFieldName(name);
     throw new AppError(
       'invalid_request',
       `Unknown field ${JSON.stringify(name.slice(0, 40))}${near ? `; did you mean ${near}?` : '.'}`,
-      'field',
+      key,
     );
   }
   if (FIELDS[index]!.type === 'number')
-    throw new AppError('invalid_request', `${FIELDS[index]!.name} is a coordinate and has no values to break down.`, 'field');
+    throw new AppError('invalid_request', `${FIELDS[index]!.name} is a coordinate and has no values to break down.`, key);
   return index;
 }
 

@@ -3,9 +3,35 @@
 // normalized (src/shared/audienceRequest.ts), so an engine trusts its input. Results may be promises,
 // so an engine that asks another process fits; the embedded one answers synchronously.
 import type { NormalizedAudience } from '../../shared/audienceRequest';
-import type { PreviewRecord, StateCount, ValueCount } from '../../shared/contract';
+import type { AudienceSteps, PreviewRecord, StateCount, ValueCount } from '../../shared/contract';
+import type { Sample } from '../../shared/listControls';
 
-export type Audience = Pick<NormalizedAudience, 'state' | 'filters'>;
+/**
+ * People to leave out, found by a few fields of their records (a suppression list, an earlier
+ * export). An engine reads those fields of the state's records once and keeps the answer.
+ */
+export interface RecordMatcher {
+  /** Names what it matches: the same key always matches the same people of one dataset. */
+  key: string;
+  /** Catalog names of the fields `matches` reads, in the order it is given them. */
+  fields: readonly string[];
+  matches(values: ReadonlyArray<string | number>): boolean;
+}
+
+/** One entry of `exclude`, resolved: another audience (a saved one, as it matches now) or a matcher. */
+export type Exclusion = { kind: 'audience'; key: string; audience: Audience } | { kind: 'people'; matcher: RecordMatcher };
+
+/** extensions.md's list controls with exclusions resolved; `key` names them all for caches. */
+export interface ResolvedControls {
+  contact: { phone: boolean; mail: boolean };
+  exclusions: Exclusion[];
+  households: 'all' | 'one';
+  sample: Sample | null;
+  key: string;
+}
+
+/** A state, its filters and (optionally) list controls: who an engine is asked about. */
+export type Audience = Pick<NormalizedAudience, 'state' | 'filters'> & { controls?: ResolvedControls };
 export type Awaitable<T> = T | Promise<T>;
 
 export interface DatasetSummary {
@@ -24,9 +50,22 @@ export interface RecordStream {
   batches(batchSize: number): AsyncIterable<string[]>;
 }
 
+export interface CrossTabCounts {
+  rowValues: Array<string | number>;
+  columnValues: Array<string | number>;
+  counts: number[][];
+  total: number;
+}
+
 export interface AudienceEngine {
   summary(): Awaitable<DatasetSummary>;
   count(audience: Audience): Awaitable<number>;
+  /** The count after each step of extensions.md's order (total is count's). */
+  steps(audience: Audience): Awaitable<AudienceSteps>;
+  /** How many people of the whole dataset (every state) a matcher names. */
+  countMatching(matcher: RecordMatcher): Awaitable<number>;
+  /** Counts by two fields at once, the rows' and columns' values most frequent first, at most `max` of each. */
+  crossTab(audience: Audience, rowField: number, columnField: number, max: number): Awaitable<CrossTabCounts>;
   /** The preview fields of the matches skip .. skip+limit-1 in PID order, and how many match. */
   previewPage(audience: Audience, skip: number, limit: number): Awaitable<{ total: number; results: PreviewRecord[] }>;
   /** As previewPage, with whole records as UTF-8 JSON arrays of their values in catalog order. */

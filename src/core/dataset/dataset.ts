@@ -172,6 +172,24 @@ export class Dataset {
     return this.recordTexts(positions).map((text) => JSON.parse(text) as Row);
   }
 
+  /**
+   * Some fields (catalog indexes, ascending) of every record in [first, first + count), in position
+   * order, read a chunk at a time: what list controls match on (households, suppression lists).
+   */
+  *rangeValues(first: number, count: number, indexes: readonly number[]): Generator<RecordValues> {
+    const CHUNK = 16_384;
+    for (let from = first, end = first + count; from < end; from += CHUNK) {
+      const n = Math.min(CHUNK, end - from);
+      const texts = this.statement('record', 'range').all(from, from + n) as string[];
+      if (texts.length !== n) throw new Error(`Dataset ${this.path} is missing records at positions ${from}..${from + n - 1}.`);
+      for (const text of texts) {
+        const values = parseStoredValues(text, indexes);
+        if (!values) throw new Error(`Dataset ${this.path} holds a malformed record.`);
+        yield values;
+      }
+    }
+  }
+
   /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at ascending positions. */
   previewRows(positions: ArrayLike<number>): Row[] {
     const starts = this.read(positions, 'preview') as string[];

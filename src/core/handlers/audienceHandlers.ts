@@ -19,4 +19,7 @@ export function registerAudienceHandlers(registry: HandlerRegistry, core: Core):
     return { total: answer.total, limit: answer.limit, skip: answer.skip, results: searchAnswerObjects(answer) };
   });
   registry.register('audience/breakdown', ({ field, max, ...audience }) => audiences.breakdown(normalizeAudience(audience), field, max));
+  registry.register('audience/crosstab', ({ rows, columns, max, ...audience }) =>
+    audiences.crossTab(normalizeAudience(audience), rows, columns, max),
+  );
 }

@@ -1,6 +1,7 @@
 // Exports started from the UI: the transport decides where the file goes (save dialog or the
 // browser-mode exports folder); the job runs in the background in core.exportJobs.
 import { normalizeAudience } from '../../shared/audienceRequest';
+import { listControlsInput } from '../../shared/listControls';
 import type { ExportJob } from '../../shared/contract';
 import type { Core } from '../createCore';
 import { fileStamp } from '../fs/fileStamp';
@@ -19,12 +20,12 @@ function notStarted(format: ExportFormat): ExportJob {
 }
 
 export function registerExportHandlers(registry: HandlerRegistry, core: Core, deps: HandlerDeps): void {
-  registry.register('export/start', async ({ state, filters, format, fileName }) => {
-    const audience = normalizeAudience({ state, filters });
+  registry.register('export/start', async ({ format, fileName, ...input }) => {
+    const audience = normalizeAudience(input);
     const path = await deps.resolveExportPath(fileName ?? defaultExportName(audience.state, format), format);
     if (path === null) return notStarted(format);
-    const definition = { state: audience.state, filters: filters ?? [] };
-    return core.audiences.startExport({ audience, definition, format, path, actor: deps.actor ?? 'UI' });
+    const definition = { state: audience.state, filters: input.filters ?? [], ...listControlsInput(audience.listControls) };
+    return core.audiences.startExport(audience, { definition, format, path, actor: deps.actor ?? 'UI' });
   });
   registry.register('export/status', ({ id }) => core.exportJobs.status(id));
   registry.register('export/cancel', ({ id }) => core.exportJobs.cancel(id));

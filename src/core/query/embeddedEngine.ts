@@ -4,9 +4,21 @@
 import type { PreviewRecord, ValueCount } from '../../shared/contract';
 import { audienceKey } from '../../shared/audienceRequest';
 import { AppError } from '../../shared/errors';
-import { FIELDS } from '../../shared/fields';
-import type { Audience, AudienceEngine, DatasetSummary, RecordStream } from '../audience/engine';
-import type { Dataset } from '../dataset/dataset';
+import { FIELDS, fieldIndex } from '../../shared/fields';
+import type { AudienceSteps } from '../../shared/contract';
+import type {
+  Audience,
+  AudienceEngine,
+  CrossTabCounts,
+  DatasetSummary,
+  Exclusion,
+  RecordMatcher,
+  RecordStream,
+  ResolvedControls,
+} from '../audience/engine';
+import type { Dataset, StateRange } from '../dataset/dataset';
+import { crossTabCounts } from './crossTab';
+import { applySample, callableTest, deliverableTest, householdNumbers, keepWhere, onePerHousehold } from './listSteps';
 import { LruCache } from './lruCache';
 import { DictionaryIndex, compilePredicate, refine, scan, verifyHashed } from './predicates';
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
@@ -33,9 +45,28 @@ function budgetCheck(budgetMs: number | undefined): () => void {
   };
 }
 
+/** Whether the controls change anything (all defaults: the filtered positions are the answer). */
+function hasEffect(c: ResolvedControls): boolean {
+  return c.contact.phone || c.contact.mail || c.exclusions.length > 0 || c.households === 'one' || c.sample !== null;
+}
+
+/** The final positions of an audience with list controls, and the count after each step. */
+class StepSelection extends ListSelection {
+  constructor(
+    positions: Uint32Array,
+    readonly steps: AudienceSteps,
+  ) {
+    super(positions);
+  }
+}
+
 export class EmbeddedEngine implements AudienceEngine {
   private readonly cache: LruCache<Selection>;
   private readonly dictionaries: DictionaryIndex;
+  /** Household numbers by state (households: "one"). */
+  private readonly households = new Map<string, Uint32Array>();
+  /** The people a matcher names, by matcher key and state (exclude: lists and exports). */
+  private readonly matched = new Map<string, Uint8Array>();
 
   constructor(
     readonly dataset: Dataset,
@@ -45,8 +76,16 @@ export class EmbeddedEngine implements AudienceEngine {
     this.dictionaries = new DictionaryIndex(dataset);
   }
 
-  /** The matching positions of an audience, from the cache when it was asked for recently. */
+  /** The positions of an audience after every step (filters, then list controls), from the cache when it was asked for recently. */
   select(audience: Audience, checkBudget: () => void = () => undefined): Selection {
+    const filtered = this.selectFiltered(audience, checkBudget);
+    return audience.controls && hasEffect(audience.controls)
+      ? this.controlled(audience, audience.controls, filtered, checkBudget)
+      : filtered;
+  }
+
+  /** The matching positions of a state's filters alone. */
+  private selectFiltered(audience: Audience, checkBudget: () => void): Selection {
     const range = this.dataset.stateRange(audience.state);
     if (audience.filters.length === 0) return new RangeSelection(range.first, range.count);
     const key = audienceKey(audience);
@@ -55,6 +94,70 @@ export class EmbeddedEngine implements AudienceEngine {
     const selection = this.evaluate(audience, range.first, range.first + range.count, checkBudget);
     this.cache.set(key, selection);
     return selection;
+  }
+
+  /** extensions.md's steps over the filtered positions: contact and exclusions, households, sample. */
+  private controlled(audience: Audience, controls: ResolvedControls, filtered: Selection, checkBudget: () => void): StepSelection {
+    const key = `${audienceKey(audience)}#${controls.key}`;
+    const cached = this.cache.get(key);
+    if (cached instanceof StepSelection) return cached;
+    const range = this.dataset.stateRange(audience.state);
+    const list = Uint32Array.from(filtered.page(0, filtered.total));
+    const matched = list.length;
+    let n = matched;
+    if (controls.contact.phone) n = keepWhere(list, n, callableTest(this.dataset));
+    if (controls.contact.mail) n = keepWhere(list, n, deliverableTest(this.dataset));
+    for (const exclusion of controls.exclusions) {
+      checkBudget();
+      const excluded = this.excluded(exclusion, range);
+      n = keepWhere(list, n, (pos) => excluded[pos - range.first] !== 1);
+    }
+    const afterExclusions = n;
+    if (controls.households === 'one') n = onePerHousehold(list, n, this.householdsOf(range), range.first);
+    const afterHouseholds = n;
+    if (controls.sample) n = applySample(list, n, controls.sample);
+    const selection = new StepSelection(list.slice(0, n), { matched, afterExclusions, afterHouseholds, total: n });
+    this.cache.set(key, selection);
+    return selection;
+  }
+
+  /** One byte a position of the state: 1 for the people an exclusion names. */
+  private excluded(exclusion: Exclusion, range: StateRange): Uint8Array {
+    if (exclusion.kind === 'people') return this.matching(exclusion.matcher, range);
+    const marks = new Uint8Array(range.count);
+    // A saved audience of another state names nobody here.
+    if (exclusion.audience.state !== range.state) return marks;
+    const people = this.select(exclusion.audience);
+    for (let skip = 0; skip < people.total; skip += 65536) {
+      const page = people.page(skip, 65536);
+      for (let k = 0; k < page.length; k++) marks[page[k]! - range.first] = 1;
+    }
+    return marks;
+  }
+
+  /** The people of a state a matcher names, read once from their records and kept. */
+  private matching(matcher: RecordMatcher, range: StateRange): Uint8Array {
+    const key = `${matcher.key}|${range.state}`;
+    let marks = this.matched.get(key);
+    if (marks) return marks;
+    const indexes = matcher.fields.map((name) => fieldIndex(name));
+    const ascending = [...new Set(indexes)].sort((a, b) => a - b);
+    const at = indexes.map((i) => ascending.indexOf(i));
+    marks = new Uint8Array(range.count);
+    let k = 0;
+    for (const values of this.dataset.rangeValues(range.first, range.count, ascending)) {
+      if (matcher.matches(at.map((i) => values[i]!))) marks[k] = 1;
+      k++;
+    }
+    this.matched.set(key, marks);
+    return marks;
+  }
+
+  /** Each position's household number in a state, read once and kept. */
+  private householdsOf(range: StateRange): Uint32Array {
+    let numbers = this.households.get(range.state);
+    if (!numbers) this.households.set(range.state, (numbers = householdNumbers(this.dataset, range)));
+    return numbers;
   }
 
   private evaluate(audience: Audience, first: number, end: number, checkBudget: () => void): Selection {
@@ -87,6 +190,26 @@ export class EmbeddedEngine implements AudienceEngine {
 
   count(audience: Audience): number {
     return this.select(audience).total;
+  }
+
+  steps(audience: Audience): AudienceSteps {
+    const selection = this.select(audience);
+    if (selection instanceof StepSelection) return selection.steps;
+    const total = selection.total;
+    return { matched: total, afterExclusions: total, afterHouseholds: total, total };
+  }
+
+  countMatching(matcher: RecordMatcher): number {
+    let people = 0;
+    for (const range of this.dataset.stateCounts()) {
+      const marks = this.matching(matcher, range);
+      for (let k = 0; k < marks.length; k++) people += marks[k]!;
+    }
+    return people;
+  }
+
+  crossTab(audience: Audience, rowField: number, columnField: number, max: number): CrossTabCounts {
+    return crossTabCounts(this.dataset, this.select(audience), rowField, columnField, max);
   }
 
   previewPage(audience: Audience, skip: number, limit: number): { total: number; results: PreviewRecord[] } {

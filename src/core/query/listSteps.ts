@@ -1,0 +1,120 @@
+// The list controls of extensions.md over a state's matched positions, in its order: contact and
+// exclusions narrow, then one person a household, then the sample. Positions ascend in PID order
+// within a state, so "the lowest PID" is the first position and "PID order" is position order.
+import type { Sample } from '../../shared/listControls';
+import { fieldIndex } from '../../shared/fields';
+import type { ColumnVector, Dataset, StateRange } from '../dataset/dataset';
+
+/** Keeps, in place, the first `n` positions of `list` that `keep` accepts; returns how many. */
+export function keepWhere(list: Uint32Array, n: number, keep: (pos: number) => boolean): number {
+  let kept = 0;
+  for (let k = 0; k < n; k++) {
+    const pos = list[k]!;
+    if (keep(pos)) list[kept++] = pos;
+  }
+  return kept;
+}
+
+/** A test "this record's field is empty", from its vector alone (a hashed field's empty string hashes to 0). */
+function emptyTest(column: ColumnVector): (pos: number) => boolean {
+  const data = column.data;
+  if (column.encoding === 'hash') return (pos) => data[pos] === 0;
+  if (column.encoding === 'dict') {
+    const empty = new Uint8Array(column.dict!.length);
+    column.dict!.forEach((v, code) => (empty[code] = v === '' ? 1 : 0));
+    return (pos) => empty[data[pos]!] === 1;
+  }
+  return () => false;
+}
+
+/** A test "this record's field holds `value`", for a dictionary field (DPV, VACANT). */
+function equalsTest(column: ColumnVector, value: string): (pos: number) => boolean {
+  if (column.encoding !== 'dict') throw new Error(`${column.field} is not a dictionary field.`);
+  const code = column.dict!.indexOf(value);
+  const data = column.data;
+  return code < 0 ? () => false : (pos) => data[pos] === code;
+}
+
+/** callable: a phone (PHONE, PHONE2 or PHONE3) that is not empty and whose paired DNC flag is empty. */
+export function callableTest(dataset: Dataset): (pos: number) => boolean {
+  const pairs = [
+    ['PHONE', 'DNC'],
+    ['PHONE2', 'DNC2'],
+    ['PHONE3', 'DNC3'],
+  ].map(([phone, flag]) => ({
+    noPhone: emptyTest(dataset.column(fieldIndex(phone!))),
+    noFlag: emptyTest(dataset.column(fieldIndex(flag!))),
+  }));
+  return (pos) => pairs.some((p) => !p.noPhone(pos) && p.noFlag(pos));
+}
+
+/** deliverable: DPV is "Y" and VACANT is not "Y". */
+export function deliverableTest(dataset: Dataset): (pos: number) => boolean {
+  const confirmed = equalsTest(dataset.column(fieldIndex('DPV')), 'Y');
+  const vacant = equalsTest(dataset.column(fieldIndex('VACANT')), 'Y');
+  return (pos) => confirmed(pos) && !vacant(pos);
+}
+
+/**
+ * Each record's household as a small number (0, 1, 2, … in order of first appearance) over a state's
+ * positions, read from the HHID strings themselves, so two households can never be taken for one.
+ */
+export function householdNumbers(dataset: Dataset, range: StateRange): Uint32Array {
+  const numbers = new Uint32Array(range.count);
+  const seen = new Map<string, number>();
+  let k = 0;
+  for (const [hhid] of dataset.rangeValues(range.first, range.count, [fieldIndex('HHID')])) {
+    let n = seen.get(hhid as string);
+    if (n === undefined) seen.set(hhid as string, (n = seen.size));
+    numbers[k++] = n;
+  }
+  return numbers;
+}
+
+/** Keeps the first (lowest-PID) position of each household; `households` numbers the state's positions from `first`. */
+export function onePerHousehold(list: Uint32Array, n: number, households: Uint32Array, first: number): number {
+  let most = 0;
+  for (let i = 0; i < households.length; i++) if (households[i]! > most) most = households[i]!;
+  const taken = new Uint8Array(most + 1);
+  return keepWhere(list, n, (pos) => {
+    const h = households[pos - first]!;
+    if (taken[h] === 1) return false;
+    taken[h] = 1;
+    return true;
+  });
+}
+
+/** mulberry32 over a seed folded to 32 bits: small, fast and the same on every machine. */
+function randomFrom(seed: number): () => number {
+  let a = (seed >>> 0) ^ Math.imul(Math.floor(seed / 0x1_0000_0000) >>> 0, 0x9e3779b9);
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The sample, in place: every n-th from the first, or `size` chosen uniformly by the seed, kept in PID order. */
+export function applySample(list: Uint32Array, n: number, sample: Sample): number {
+  if ('every' in sample) {
+    let kept = 0;
+    for (let k = 0; k < n; k += sample.every) list[kept++] = list[k]!;
+    return kept;
+  }
+  if (sample.size >= n) return n;
+  // A partial Fisher-Yates shuffle of the indexes picks `size` of them, each subset equally likely.
+  const order = new Uint32Array(n);
+  for (let k = 0; k < n; k++) order[k] = k;
+  const random = randomFrom(sample.seed);
+  for (let k = 0; k < sample.size; k++) {
+    const j = k + Math.floor(random() * (n - k));
+    const t = order[k]!;
+    order[k] = order[j]!;
+    order[j] = t;
+  }
+  const chosen = order.subarray(0, sample.size).sort();
+  for (let k = 0; k < chosen.length; k++) list[k] = list[chosen[k]!]!;
+  return chosen.length;
+}

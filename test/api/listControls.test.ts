@@ -1,0 +1,218 @@
+// extensions.md's list controls over HTTP, against plain SQL over the same dataset file: contact,
+// households, exclusions of saved audiences, samples, their combinations, totals and paging, and a
+// 400 naming the key for every bad value.
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { useApiWithOracle, type ApiHarness } from '../support/apiHarness';
+import type { SqlOracle } from '../support/oracle';
+
+const harness = useApiWithOracle(() => inject('datasetPath'));
+let api: ApiHarness;
+let oracle: SqlOracle;
+beforeAll(() => {
+  api = harness.api();
+  oracle = harness.oracle();
+});
+
+type Filters = Array<[string, Array<string | number>]>;
+
+async function post(body: unknown, op: 'preview' | 'search' = 'preview'): Promise<{ status: number; body: any }> {
+  const r = await api.post(`/api/audiences/${op}`, body);
+  return { status: r.status, body: await r.json() };
+}
+
+/** Every PID of a request, paged 500 at a time, checking the pages agree on the total. */
+async function allPids(request: Record<string, unknown>): Promise<string[]> {
+  const first = await post({ ...request, limit: 0 });
+  expect(first.status, JSON.stringify(first.body)).toBe(200);
+  const total = first.body.total as number;
+  const pids: string[] = [];
+  for (let skip = 0; skip < total; skip += 500) {
+    const page = await post({ ...request, limit: 500, skip });
+    expect(page.body.total).toBe(total);
+    pids.push(...page.body.results.map((r: { pid: string }) => r.pid));
+  }
+  expect(pids).toHaveLength(total);
+  return pids;
+}
+
+const SEED: Filters = [
+  ['GENDER', ['F']],
+  ['AGE', ['25-54']],
+];
+
+describe('contact', () => {
+  it.each([
+    ['CA', [], { phone: 'callable' }],
+    ['TX', SEED, { phone: 'callable' }],
+    ['CA', [], { mail: 'deliverable' }],
+    ['NY', SEED, { phone: 'callable', mail: 'deliverable' }],
+  ] as Array<[string, Filters, Record<string, string>]>)(
+    '%s %j %j pages exactly the people plain SQL finds',
+    async (state, filters, contact) => {
+      const expected = oracle.listPids(state, filters, { phone: !!contact.phone, mail: !!contact.mail });
+      expect(expected.length).toBeGreaterThan(50);
+      expect(expected.length).toBeLessThan(oracle.count(state, filters));
+      expect(await allPids({ state, filters, contact })).toEqual(expected);
+    },
+  );
+
+  it('pairs each phone with its own DNC flag (a flagged PHONE does not make PHONE2 uncallable)', async () => {
+    // People whose first phone is flagged but whose second is usable and unflagged: callable.
+    const pairs = oracle.listPids('CA', [['DNC', ['Y']]], { phone: true });
+    const flaggedOnly = oracle.listPids('CA', [['DNC', ['Y']]], {});
+    expect(pairs.length).toBeGreaterThan(0);
+    expect(pairs.length).toBeLessThan(flaggedOnly.length);
+    expect(await allPids({ state: 'CA', filters: [['DNC', ['Y']]], contact: { phone: 'callable' } })).toEqual(pairs);
+  });
+});
+
+describe('households', () => {
+  it.each([
+    ['CA', [] as Filters],
+    ['FL', SEED],
+  ])('"one" keeps the lowest PID of each household among those left (%s %j)', async (state, filters) => {
+    const expected = oracle.listPids(state, filters, { oneHousehold: true });
+    expect(expected.length).toBeLessThan(oracle.count(state, filters));
+    expect(await allPids({ state, filters, households: 'one' })).toEqual(expected);
+    // "all" is the default and changes nothing.
+    expect((await post({ state, filters, households: 'all', limit: 0 })).body.total).toBe(oracle.count(state, filters));
+  });
+
+  it('applies after contact: the household keeps its lowest callable person', async () => {
+    const expected = oracle.listPids('CA', SEED, { phone: true, oneHousehold: true });
+    expect(await allPids({ state: 'CA', filters: SEED, contact: { phone: 'callable' }, households: 'one' })).toEqual(expected);
+  });
+});
+
+describe('sample', () => {
+  it('every n picks the 1st, (n+1)th, (2n+1)th … person in PID order, after households', async () => {
+    for (const every of [1, 3, 10]) {
+      const expected = oracle.listPids('CA', SEED, { oneHousehold: true, every });
+      expect(await allPids({ state: 'CA', filters: SEED, households: 'one', sample: { every } })).toEqual(expected);
+    }
+  });
+
+  it('size n with a seed is a deterministic subset in PID order, different for another seed', async () => {
+    const everyone = oracle.listPids('TX', SEED, {});
+    const a = await allPids({ state: 'TX', filters: SEED, sample: { size: 200, seed: 7 } });
+    const again = await allPids({ state: 'TX', filters: SEED, sample: { size: 200, seed: 7 } });
+    const b = await allPids({ state: 'TX', filters: SEED, sample: { size: 200, seed: 8 } });
+    expect(a).toHaveLength(200);
+    expect(again).toEqual(a);
+    expect(b).toHaveLength(200);
+    expect(b).not.toEqual(a);
+    expect([...a].sort()).toEqual(a);
+    const all = new Set(everyone);
+    expect(a.every((pid) => all.has(pid))).toBe(true);
+    expect(new Set(a).size).toBe(200);
+    // Uniform: the sample's people are spread over the whole audience, not bunched at its start.
+    const firstHalf = new Set(everyone.slice(0, everyone.length / 2));
+    const inFirstHalf = a.filter((pid) => firstHalf.has(pid)).length;
+    expect(inFirstHalf).toBeGreaterThan(70);
+    expect(inFirstHalf).toBeLessThan(130);
+  });
+
+  it('size at least the audience returns everyone', async () => {
+    const everyone = oracle.listPids('WY', [], {});
+    expect(await allPids({ state: 'WY', sample: { size: everyone.length + 5, seed: 1 } })).toEqual(everyone);
+  });
+});
+
+describe('exclude', () => {
+  it('leaves out the people of a saved audience, as it matches now, and unknown ids are a 400', async () => {
+    const saved = api.core.savedAudiences.save({ name: 'married women in CA', state: 'CA', filters: [['MARRIEDCD', ['M']]] });
+    const married = oracle.pids('CA', [['MARRIEDCD', ['M']]]);
+    const expected = oracle.listPids('CA', SEED, { excludePids: married });
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await allPids({ state: 'CA', filters: SEED, exclude: [`saved:${saved.id}`] })).toEqual(expected);
+    const unknown = await post({ state: 'CA', exclude: ['saved:999999'] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'invalid_request', field: 'exclude' });
+  });
+
+  it('a saved audience keeps its own controls when it is excluded, and a loop of exclusions is a 400', async () => {
+    const callable = api.core.savedAudiences.save({ name: 'callable CA', state: 'CA', filters: [], contact: { phone: 'callable' } });
+    const expected = oracle.listPids('CA', SEED, { excludePids: oracle.listPids('CA', [], { phone: true }) });
+    expect(await allPids({ state: 'CA', filters: SEED, exclude: [`saved:${callable.id}`] })).toEqual(expected);
+    // Chains resolve as they match now: a = all of CA, b = CA without a (nobody), c = CA without b (all).
+    const a = api.core.savedAudiences.save({ name: 'chain a', state: 'CA', filters: [] });
+    const b = api.core.savedAudiences.save({ name: 'chain b', state: 'CA', filters: [], exclude: [`saved:${a.id}`] });
+    const c = api.core.savedAudiences.save({ name: 'chain c', state: 'CA', filters: [], exclude: [`saved:${b.id}`] });
+    expect((await post({ state: 'CA', exclude: [`saved:${b.id}`], limit: 0 })).body.total).toBe(oracle.count('CA'));
+    expect((await post({ state: 'CA', exclude: [`saved:${c.id}`], limit: 0 })).body.total).toBe(0);
+    // A saved audience can name the id it is about to get: excluding it would never end.
+    const self = api.core.savedAudiences.save({ name: 'names itself', state: 'CA', filters: [], exclude: [`saved:${c.id + 1}`] });
+    expect(self.id).toBe(c.id + 1);
+    const loop = await post({ state: 'CA', exclude: [`saved:${self.id}`] });
+    expect(loop.status).toBe(400);
+    expect(loop.body.error).toMatchObject({ code: 'invalid_request', field: 'exclude' });
+  });
+});
+
+describe('bad values', () => {
+  it.each([
+    ['contact', { phone: 'yes' }],
+    ['contact', {}],
+    ['contact', 'callable'],
+    ['households', 'two'],
+    ['households', 1],
+    ['sample', { every: 0 }],
+    ['sample', { every: 2.5 }],
+    ['sample', { size: 10 }],
+    ['sample', { size: -1, seed: 1 }],
+    ['sample', { every: 2, size: 3, seed: 1 }],
+    ['exclude', 'saved:1'],
+    ['exclude', ['nope:1']],
+    ['exclude', ['list:']],
+    ['exclude', Array.from({ length: 33 }, (_, i) => `saved:${i}`)],
+  ])('%s = %j is a 400 naming the key, in both operations', async (key, value) => {
+    for (const op of ['preview', 'search'] as const) {
+      const r = await post({ state: 'CA', [key]: value }, op);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'invalid_request', field: key });
+    }
+  });
+});
+
+describe('the app operations', () => {
+  it('count reports the people left after each step', async () => {
+    const h = await import('../../src/core/handlers');
+    const table = h.createHandlers(api.core, {
+      resolveExportPath: async () => null,
+      pickImportFiles: async () => ({ files: [], inbox: null }),
+      apiStatus: () => ({ url: null, running: false, recent: [] }),
+    });
+    const answer = await table['audience/count']({
+      state: 'CA',
+      filters: SEED,
+      contact: { phone: 'callable' },
+      households: 'one',
+      sample: { every: 4 },
+    });
+    expect(answer.steps).toEqual({
+      matched: oracle.count('CA', SEED),
+      afterExclusions: oracle.listPids('CA', SEED, { phone: true }).length,
+      afterHouseholds: oracle.listPids('CA', SEED, { phone: true, oneHousehold: true }).length,
+      total: oracle.listPids('CA', SEED, { phone: true, oneHousehold: true, every: 4 }).length,
+    });
+    expect(answer.total).toBe(answer.steps.total);
+  });
+
+  it('cross-tab counts people by two fields exactly as GROUP BY does', async () => {
+    const table = await api.core.audiences.crossTab(
+      { state: 'CA', filters: [], listControls: { contact: { phone: false, mail: false }, exclude: [], households: 'all', sample: null } },
+      'MARRIEDCD',
+      'HOMEOWNERC',
+    );
+    const pairs = oracle.pairCounts('CA', [], 'MARRIEDCD', 'HOMEOWNERC');
+    let sum = 0;
+    table.rowValues.forEach((r, i) =>
+      table.columnValues.forEach((c, j) => {
+        expect(table.counts[i]![j], `${r}|${c}`).toBe(pairs.get(`${r}|${c}`) ?? 0);
+        sum += table.counts[i]![j]!;
+      }),
+    );
+    expect(sum).toBe(oracle.count('CA'));
+    expect(table.total).toBe(oracle.count('CA'));
+  });
+});
