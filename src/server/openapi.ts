@@ -2,6 +2,7 @@
 // constants the server enforces (request rules, body limit, rate limits, error codes), so it cannot
 // drift from them. test/api/openapi.test.ts checks it against the running server and lints it.
 import { z } from 'zod';
+import { EXCLUDE_MAX } from '../shared/listControls';
 import {
   audienceRequestSchema,
   FILTERS_MAX,
@@ -155,6 +156,44 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       default: [],
       description: 'A record matches when it matches every entry (AND) and, within one entry, any of its values (OR).',
       items: ref('Filter'),
+    },
+    // extensions.md: optional list controls, applied after the filters in this order.
+    contact: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: { phone: { const: 'callable' }, mail: { const: 'deliverable' } },
+      description:
+        'Only reachable people. phone "callable": at least one of PHONE, PHONE2, PHONE3 is non-empty and its paired flag ' +
+        '(DNC, DNC2, DNC3) is empty. mail "deliverable": DPV is "Y" and VACANT is not "Y".',
+    },
+    exclude: {
+      type: 'array',
+      maxItems: EXCLUDE_MAX,
+      items: { type: 'string', pattern: '^(saved|list|export):[A-Za-z0-9_-]{1,64}$' },
+      description:
+        'Leave out the people of a saved audience ("saved:<id>", as it matches now), an imported suppression list ' +
+        '("list:<id>") or an earlier export ("export:<id>", the people it wrote). An unknown id is a 400.',
+    },
+    households: {
+      type: 'string',
+      enum: ['all', 'one'],
+      default: 'all',
+      description: '"one": a single person per HHID among the people left by the keys above, the one with the lowest PID.',
+    },
+    sample: {
+      oneOf: [
+        { type: 'object', additionalProperties: false, required: ['every'], properties: { every: { type: 'integer', minimum: 1 } } },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['size', 'seed'],
+          properties: { size: { type: 'integer', minimum: 1 }, seed: { type: 'integer' } },
+        },
+      ],
+      description:
+        'Applied last. {"every": n}: the 1st, (n+1)th, (2n+1)th … person in PID order. {"size": n, "seed": s}: a uniform ' +
+        'random sample of n people (everyone when fewer), the same for the same audience and seed, returned in PID order.',
     },
   };
 
