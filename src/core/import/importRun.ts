@@ -143,13 +143,12 @@ export class ImportRun {
       { signal: this.plan.signal },
     );
     // A PID that came back under a later state shows only now: staging decides which row stays.
-    const result =
-      pass.kind === 'restart' ? pass : sorted.pidsUnique() ? ({ kind: 'written', writer: sorted.dataset } as const) : restart('not-sorted');
-    if (result.kind === 'restart') {
+    if (pass.kind === 'restart' || !sorted.pidsUnique()) {
       sorted.abandon();
       this.sorted = undefined;
+      return pass.kind === 'restart' ? pass : restart('not-sorted');
     }
-    return result;
+    return { kind: 'written', writer: sorted.dataset };
   }
 
   /** Every row into the staging file, each reader building the vectors of the rows it accepts. */
