@@ -6,6 +6,7 @@ import { exportCommand } from './commands/export';
 import { generateCommand } from './commands/generate';
 import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
+import { listsCommand } from './commands/lists';
 import { serveCommand } from './commands/serve';
 
 const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
@@ -14,9 +15,10 @@ const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
   serve: serveCommand,
   export: exportCommand,
   import: importCommand,
+  lists: listsCommand,
 };
 
-const USAGE = 'usage: cli <generate|keys|serve|export|import> [options] (see README.md)';
+const USAGE = 'usage: cli <generate|keys|serve|export|import|lists> [options] (see README.md)';
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

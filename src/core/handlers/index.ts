@@ -6,6 +6,7 @@ import { registerAdminHandlers } from './adminHandlers';
 import { registerAudienceHandlers } from './audienceHandlers';
 import { registerExportHandlers } from './exportHandlers';
 import { registerImportHandlers } from './importHandlers';
+import { registerListHandlers } from './listHandlers';
 import { HandlerRegistry } from './registry';
 import type { HandlerDeps, HandlerTable } from './types';
 
@@ -20,6 +21,7 @@ export function createHandlers(core: Core, deps: HandlerDeps): HandlerTable {
   registerExportHandlers(registry, core, deps);
   registerAdminHandlers(registry, core, deps);
   registerImportHandlers(registry, core, deps);
+  registerListHandlers(registry, core, deps);
   const table = registry.build();
   // The table is what the renderer's window.audienceDesk stands for, operation for operation.
   return table satisfies AudienceDeskApi;
