@@ -7,6 +7,8 @@ import type { AudienceEngine } from './audience/engine';
 import { AuditLog } from './appState/auditLog';
 import { SavedAudienceStore } from './appState/savedAudiences';
 import { ExportJobs } from './export/exportJobs';
+import { ExportHistory } from './lists/exportHistory';
+import { SuppressionLists } from './lists/suppressionLists';
 import { ImportJobs } from './import/importJobs';
 import { defaultHomeDir } from './appState/homeDir';
 import { Dataset } from './dataset/dataset';
@@ -30,6 +32,10 @@ export class Core {
   readonly savedAudiences: SavedAudienceStore;
   readonly auditLog: AuditLog;
   readonly exportJobs: ExportJobs;
+  /** Imported suppression lists (`exclude: ["list:<id>"]`). */
+  readonly lists: SuppressionLists;
+  /** Whom each finished export wrote (`exclude: ["export:<audit id>"]`). */
+  readonly exportHistory: ExportHistory;
   readonly importJobs: ImportJobs;
   /** Counts, previews, searches, breakdowns and exports: what every transport calls. */
   readonly audiences: AudienceService;
@@ -45,7 +51,9 @@ export class Core {
     this.keys = new KeyStore(this.appState);
     this.savedAudiences = new SavedAudienceStore(this.appState);
     this.auditLog = new AuditLog(this.appState);
-    this.exportJobs = new ExportJobs(() => this.engine, this.auditLog);
+    this.lists = new SuppressionLists(this.appState, () => this.current);
+    this.exportHistory = new ExportHistory(this.appState);
+    this.exportJobs = new ExportJobs(() => this.engine, this.auditLog, this.exportHistory);
     this.audiences = new AudienceService(() => this.engine, this.exportJobs);
     this.importJobs = new ImportJobs({
       homeDir: this.homeDir,

@@ -103,7 +103,7 @@ describe('export/cancel', () => {
 
   it('cancels mid-way, after progress was reported, and still leaves no file', async () => {
     // Small batches and a job runner of its own, so the export is surely still running when cancelled.
-    const jobs = new ExportJobs(() => t.api.core.engine, t.api.core.auditLog, { batchSize: 10 });
+    const jobs = new ExportJobs(() => t.api.core.engine, t.api.core.auditLog, t.api.core.exportHistory, { batchSize: 10 });
     const audience = normalizeAudienceRequest({ state: 'CA', filters: [] });
     const path = join(t.exportDir, 'midway.jsonl');
     const job = await jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'jsonl', path, actor: 'test key' });
@@ -123,7 +123,7 @@ describe('export/cancel', () => {
   });
 
   it('records a failed export (unwritable folder) as failed, with a readable error', async () => {
-    const jobs = new ExportJobs(() => t.api.core.engine, t.api.core.auditLog);
+    const jobs = new ExportJobs(() => t.api.core.engine, t.api.core.auditLog, t.api.core.exportHistory);
     const audience = normalizeAudienceRequest({ state: 'WY', filters: [] });
     const path = join(t.exportDir, 'no-such-folder', 'x.csv');
     const job = await jobs.start({ audience, definition: { state: 'WY', filters: [] }, format: 'csv', path, actor: 'UI' });
@@ -135,7 +135,7 @@ describe('export/cancel', () => {
   });
 
   it('refuses a second running export to the same file', async () => {
-    const jobs = new ExportJobs(() => t.api.core.engine, t.api.core.auditLog, { batchSize: 10 });
+    const jobs = new ExportJobs(() => t.api.core.engine, t.api.core.auditLog, t.api.core.exportHistory, { batchSize: 10 });
     const audience = normalizeAudienceRequest({ state: 'CA', filters: [] });
     const path = join(t.exportDir, 'twice.csv');
     const first = await jobs.start({ audience, definition: { state: 'CA', filters: [] }, format: 'csv', path, actor: 'UI' });

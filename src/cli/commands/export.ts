@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { normalizeAudienceRequest } from '../../shared/audienceRequest';
-import { isAppError } from '../../shared/errors';
+import type { Filter } from '../../shared/contract';
+import { AppError, isAppError } from '../../shared/errors';
 import { createCore } from '../../core/createCore';
 import type { ExportFormat } from '../../core/export/exportAudience';
 import { BUNDLED_DATASET_PATH } from '../bundledDataset';
@@ -39,14 +40,20 @@ export async function exportCommand(argv: string[]): Promise<void> {
   process.once('SIGINT', cancel);
   process.once('SIGTERM', cancel);
   try {
-    const result = await core.audiences.exportToFile(audience, {
-      format: format as ExportFormat,
-      outPath: out,
-      signal: controller.signal,
-      onProgress: (p) => process.stderr.write(`\rexport: ${p.written}/${p.total} records`),
-    });
-    process.stderr.write('\n');
-    console.log(`exported ${result.records} records in ${result.seconds.toFixed(2)} s -> ${result.path}`);
+    // An export job, as the app's: audited (actor CLI) and, once done, remembered for `exclude: ["export:<id>"]`.
+    const started = Date.now();
+    const definition = { state: audience.state, filters: filters as Filter[] };
+    const job = await core.audiences.startExport(audience, { definition, format: format as ExportFormat, path: out, actor: 'CLI' });
+    controller.signal.addEventListener('abort', () => core.exportJobs.cancel(job.id));
+    const progress = setInterval(() => {
+      const p = core.exportJobs.status(job.id);
+      process.stderr.write(`\rexport: ${p.written}/${p.total} records`);
+    }, 200);
+    const result = await core.exportJobs.settled(job.id).finally(() => clearInterval(progress));
+    process.stderr.write(`\rexport: ${result.written}/${result.total} records\n`);
+    if (result.status === 'cancelled') throw new AppError('cancelled', 'The export was cancelled.');
+    if (result.status !== 'done') throw new AppError('internal_error', result.error ?? 'The export failed.');
+    console.log(`exported ${result.total} records in ${((Date.now() - started) / 1000).toFixed(2)} s -> ${result.path}`);
   } finally {
     await core.shutdown();
   }

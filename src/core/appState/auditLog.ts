@@ -15,8 +15,9 @@ export interface AuditRecord {
   outcome: AuditOutcome;
 }
 
-interface Row extends Omit<AuditEntry, 'audience'> {
+interface Row extends Omit<AuditEntry, 'audience' | 'excludable'> {
   audience: string;
+  excludable: 0 | 1;
 }
 
 export const AUDIT_LIST_DEFAULT = 100;
@@ -27,7 +28,11 @@ export class AuditLog {
   constructor(db: Db) {
     this.stmt = {
       insert: db.prepare('INSERT INTO audit_log (at, actor, action, audience, records, file, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      list: db.prepare('SELECT id, at, actor, action, audience, records, file, outcome FROM audit_log ORDER BY id DESC LIMIT ?'),
+      // excludable: the export remembers whom it wrote (src/core/lists/exportHistory.ts).
+      list: db.prepare(
+        `SELECT a.id, a.at, a.actor, a.action, a.audience, a.records, a.file, a.outcome, e.audit_id IS NOT NULL AS excludable
+         FROM audit_log a LEFT JOIN export_people e ON e.audit_id = a.id ORDER BY a.id DESC LIMIT ?`,
+      ),
     };
   }
 
@@ -35,11 +40,16 @@ export class AuditLog {
     const at = new Date().toISOString();
     const { actor, action, audience, records, file, outcome } = entry;
     const id = Number(this.stmt.insert!.run(at, actor, action, JSON.stringify(audience), records, file, outcome).lastInsertRowid);
-    return { id, at, ...entry };
+    // Whom an export wrote is remembered only after its entry exists: a new entry is never excludable yet.
+    return { id, at, ...entry, excludable: false };
   }
 
   /** Newest first. */
   list(limit = AUDIT_LIST_DEFAULT): AuditEntry[] {
-    return (this.stmt.list!.all(limit) as Row[]).map((r) => ({ ...r, audience: JSON.parse(r.audience) as AuditEntry['audience'] }));
+    return (this.stmt.list!.all(limit) as Row[]).map((r) => ({
+      ...r,
+      audience: JSON.parse(r.audience) as AuditEntry['audience'],
+      excludable: r.excludable === 1,
+    }));
   }
 }

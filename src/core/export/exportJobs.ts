@@ -4,6 +4,7 @@
 import type { ExportJob, Filter } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AuditLog } from '../appState/auditLog';
+import { PackedPids, type ExportHistory } from '../lists/exportHistory';
 import { JobRegistry, type Job as RegisteredJob } from '../jobs/jobRegistry';
 import type { Audience, AudienceEngine, RecordStream } from '../audience/engine';
 import { exportRecords, type ExportFormat } from './exportAudience';
@@ -32,6 +33,8 @@ interface ExportWork {
   /** The dataset's engine the job reads from; a dataset switch closes it only once the job ended. */
   engine: AudienceEngine;
   elapsedMs: number;
+  /** Whom the job wrote, remembered when it is done (`exclude: ["export:<audit id>"]`), then let go. */
+  pids: PackedPids | null;
 }
 
 type Job = RegisteredJob<ExportJob, ExportWork>;
@@ -47,21 +50,25 @@ export class ExportJobs {
   constructor(
     private readonly engine: () => AudienceEngine,
     audit: AuditLog,
+    history: ExportHistory,
     private readonly options: ExportJobsOptions = {},
   ) {
     this.jobs = new JobRegistry<ExportJob, ExportWork>({
       noun: 'export',
       genericFailure: GENERIC_FAILURE,
       keepFinished: options.keepFinished,
-      onEnded: ({ view, data }, outcome) =>
-        audit.record({
+      onEnded: ({ view, data }, outcome) => {
+        const entry = audit.record({
           actor: data.request.actor,
           action: 'export',
           audience: data.request.definition,
           records: view.total,
           file: view.path,
           outcome,
-        }),
+        });
+        if (outcome === 'done' && data.pids) history.remember(entry.id, data.pids);
+        data.pids = null;
+      },
     });
   }
 
@@ -87,7 +94,8 @@ export class ExportJobs {
       recordsPerSecond: 0,
       secondsLeft: null,
     });
-    const job = this.jobs.start(view, { request, engine, elapsedMs: 0 }, (j) => this.run(stream, j));
+    const pids = new PackedPids(stream.total);
+    const job = this.jobs.start(view, { request, engine, elapsedMs: 0, pids }, (j) => this.run(collectingPids(stream, pids), j));
     return this.snapshot(job);
   }
 
@@ -146,4 +154,17 @@ export class ExportJobs {
     else if (view.status === 'running' && rate > 0) secondsLeft = Math.ceil((view.total - view.written) / rate);
     return { ...view, recordsPerSecond: Math.round(rate), secondsLeft };
   }
+}
+
+/** The stream, noting each record's PID as its batch goes by (the records themselves are not kept). */
+function collectingPids(stream: RecordStream, pids: PackedPids): RecordStream {
+  return {
+    total: stream.total,
+    async *batches(batchSize: number): AsyncIterable<string[]> {
+      for await (const batch of stream.batches(batchSize)) {
+        for (const text of batch) pids.addRecord(text);
+        yield batch;
+      }
+    },
+  };
 }
