@@ -15,6 +15,7 @@ import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { DuckReference } from './duckdbReference';
 import { httpLoad } from './httpLoad';
+import { measureListControls } from './listControls';
 import { summarize, timeIt, type Summary } from './stats';
 import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from './workload';
 
@@ -110,6 +111,8 @@ for (const a of pagingAudiences()) {
   );
 }
 
+const listControls = await measureListControls(engine, warmEngine, 'CA', repeat);
+
 // Export of the largest state, in a child process for a clean peak-memory figure.
 const exportOut = join(dataDir, 'export-CA.csv');
 const exported = JSON.parse(
@@ -149,6 +152,11 @@ for (const r of rowsOut)
   console.log(
     `| ${r.what} | ${fmt(r.engine.median)} | ${fmt(r.engine.p95)} | ${fmt(r.duckdb.median)} | ${fmt(r.duckdb.p95)} | ${(r.engine.p95 / r.duckdb.p95).toFixed(2)} |`,
   );
+console.log('\n| list controls (extensions.md), cache off | engine median | engine p95 | p95 / plain count p95 |\n|---|---|---|---|');
+for (const r of listControls.rows) console.log(`| ${r.what} | ${fmt(r.engine.median)} | ${fmt(r.engine.p95)} | ${r.ratio.toFixed(2)} |`);
+console.log(
+  `first use in a state: household numbers ${listControls.firstUseMs.households.toFixed(0)} ms, an exclusion's marks ${listControls.firstUseMs.exclusion.toFixed(0)} ms`,
+);
 const exportRate = exported.records / exported.seconds;
 console.log(
   `export CA to CSV: ${exported.records} records, ${Math.round(exportRate)} records/s, peak RSS ${Math.round(exported.maxRssMb)} MB (DuckDB COPY: ${Math.round(exported.records / (duckExportMs / 1000))} records/s; sqlite3 -csv: ${sqliteCliRowsPerSecond ? Math.round(sqliteCliRowsPerSecond) + ' records/s' : 'not installed'})`,
@@ -170,6 +178,7 @@ writeFileSync(
       duckdb: duckOnDisk ? `persistent database file, memory_limit ${duckStorage.memoryLimit}` : 'in memory',
       measuredAt: new Date().toISOString(),
       workloads: rowsOut,
+      listControls,
       export: {
         ...exported,
         recordsPerSecond: exportRate,
