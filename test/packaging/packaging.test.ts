@@ -192,7 +192,7 @@ describe('packaged app (linux dir target)', () => {
   });
 
   it('starts the import workers from the folder that holds them, not from a shared chunk', () => {
-    // startImportWorker resolves `./<name>.js` from its own chunk: that chunk must be beside them.
+    // startWorker (src/core/workers) resolves `./<name>.js` from its own chunk: that chunk must be beside them.
     const starters = listPackage(asar, { isPack: false }).filter(
       (f) => f.startsWith('/out/main/') && f.endsWith('.js') && /new URL\(`\.\/\$\{name\}\./.test(text(f.slice(1))),
     );
