@@ -250,7 +250,7 @@ describe('list controls section', () => {
     expect(shown).toEqual(['200', '90', '60', '40']);
     expect(wrapper.get('[data-testid="step-total"]').classes()).toContain('off');
 
-    await wrapper.get('[data-testid="control-sample-every"]').setValue(true);
+    await wrapper.get('[data-testid="control-sample-mode"]').setValue('every');
     await wrapper.get('[data-testid="control-sample-every-n"]').setValue('');
     expect(wrapper.get('[data-testid="control-sample-problem"]').text()).toMatch(/Until then no sample is taken/);
     await wrapper.get('[data-testid="controls-reset"]').trigger('click');
