@@ -1,10 +1,6 @@
-// The census-area fields (CENS*) of a ZIP area, and the area's traits the households draw from
-// (income level, urbanity, ethnic mix, share of owners). Each ZIP's profile is a pure function of
-// the ZIP (not of the dataset's seed), so everyone in a ZIP agrees, and a ZIP looks the same in every
-// generated dataset. CENS_POP_DENSITY is the ZIP's real density (people per square mile); the other
-// values are synthetic but coherent: percentages are whole numbers 0-100 and the shares of a
-// breakdown add up to 100, CENS_POP_MEDAGE is years, CENS_HH_AVGSIZE is in hundredths (254 = 2.54
-// people per household), CENS_HU_DENSITY is housing units per square mile.
+// The census-area fields (CENS*) of a ZIP area and the traits its households draw from (income,
+// urbanity, ethnic mix, owners). A pure function of the ZIP, so a ZIP looks the same in every dataset;
+// CENS_POP_DENSITY is the ZIP's real density, the rest synthetic but coherent (units: CODEBOOK.md).
 import type { ZipArea } from './geography';
 import { hash32, Prng } from './prng';
 import { HIGH_INCOME_STATES, LOW_INCOME_STATES, STATE_MIX } from './data/stateMix';

