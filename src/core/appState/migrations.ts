@@ -46,4 +46,35 @@ export const MIGRATIONS: readonly Migration[] = [
     id: '0004_settings',
     sql: `CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
   },
+  {
+    // Suppression lists (src/core/lists): a keyed hash of each value, never the value; the key is
+    // the home's secret, made on first use. A list's rejects are line numbers and reasons only.
+    id: '0006_suppression_lists',
+    sql: `CREATE TABLE list_secret (id INTEGER PRIMARY KEY CHECK (id = 1), secret BLOB NOT NULL);
+    CREATE TABLE suppression_lists (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      rows INTEGER NOT NULL,
+      pids INTEGER NOT NULL,
+      phones INTEGER NOT NULL,
+      addresses INTEGER NOT NULL,
+      rejected INTEGER NOT NULL,
+      rejects TEXT NOT NULL
+    );
+    CREATE TABLE suppression_values (
+      list_id TEXT NOT NULL REFERENCES suppression_lists (id),
+      hash BLOB NOT NULL,
+      PRIMARY KEY (list_id, hash)
+    ) WITHOUT ROWID;`,
+  },
+  {
+    // Whom each finished export wrote: its PIDs, 16 bytes each, ascending, under its audit entry.
+    id: '0007_export_people',
+    sql: `CREATE TABLE export_people (
+      audit_id INTEGER PRIMARY KEY REFERENCES audit_log (id),
+      people INTEGER NOT NULL,
+      pids BLOB NOT NULL
+    );`,
+  },
 ];
