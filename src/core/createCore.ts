@@ -54,7 +54,11 @@ export class Core {
     this.lists = new SuppressionLists(this.appState, () => this.current);
     this.exportHistory = new ExportHistory(this.appState);
     this.exportJobs = new ExportJobs(() => this.engine, this.auditLog, this.exportHistory);
-    this.audiences = new AudienceService(() => this.engine, this.exportJobs);
+    this.audiences = new AudienceService(() => this.engine, this.exportJobs, {
+      savedAudience: (id) => this.savedAudiences.get(id),
+      list: (id) => this.lists.matcher(id),
+      export: (id) => this.exportHistory.matcher(id),
+    });
     this.importJobs = new ImportJobs({
       homeDir: this.homeDir,
       audit: this.auditLog,

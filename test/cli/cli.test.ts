@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SqlOracle } from '../support/oracle';
 
 const run = promisify(execFile);
 let dir: string;
@@ -81,6 +82,27 @@ describe('cli', () => {
     );
     expect(r.code).toBe(0);
     expect(readFileSync(out, 'utf8').split('\r\n')[0]).toMatch(/^PID,HHID,/);
+  });
+
+  it('export takes the list controls as --controls JSON and writes exactly those people; bad ones exit 2', async () => {
+    const out = join(dir, 'controls.csv');
+    const controls = '{"households":"one","contact":{"phone":"callable"},"sample":{"every":3}}';
+    const args = ['export', '--db', inject('datasetPath'), '--state', 'CA', '--format', 'csv', '--out', out, '--home', join(dir, 'home')];
+    const r = await cli(...args, '--controls', controls);
+    expect(r.code, r.stderr).toBe(0);
+    const oracle = new SqlOracle(inject('datasetPath'));
+    try {
+      const expected = oracle.listPids('CA', [], { phone: true, oneHousehold: true, every: 3 });
+      const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n').slice(1);
+      expect(lines.map((l) => l.slice(0, 32))).toEqual(expected);
+    } finally {
+      oracle.close();
+    }
+    for (const bad of ['{"households":"two"}', '[1]', 'nope']) {
+      const b = await cli(...args, '--controls', bad);
+      expect(b.code).toBe(2);
+      expect(b.stderr).toMatch(/households|--controls/);
+    }
   });
 
   it('serve prints the real port for --port 0, answers, and stops cleanly on SIGTERM', async () => {

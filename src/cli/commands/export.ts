@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { normalizeAudienceRequest } from '../../shared/audienceRequest';
+import { listControlsInput } from '../../shared/listControls';
 import type { Filter } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
 import { createCore } from '../../core/createCore';
@@ -12,6 +13,7 @@ export async function exportCommand(argv: string[]): Promise<void> {
     db: { type: 'string' },
     state: { type: 'string' },
     filters: { type: 'string' },
+    controls: { type: 'string' },
     format: { type: 'string' },
     out: { type: 'string' },
     home: { type: 'string' },
@@ -26,9 +28,20 @@ export async function exportCommand(argv: string[]): Promise<void> {
       throw new UsageError('--filters must be a JSON array such as [["GENDER",["F"]]]');
     }
   }
+  // extensions.md's list controls, as the JSON object of their request keys.
+  let controls: unknown = {};
+  if (values.controls !== undefined) {
+    try {
+      controls = JSON.parse(values.controls);
+    } catch {
+      throw new UsageError('--controls must be a JSON object such as {"households":"one","contact":{"phone":"callable"}}');
+    }
+    if (typeof controls !== 'object' || controls === null || Array.isArray(controls))
+      throw new UsageError('--controls must be a JSON object such as {"households":"one","contact":{"phone":"callable"}}');
+  }
   let audience;
   try {
-    audience = normalizeAudienceRequest({ state: required(values, 'state'), filters });
+    audience = normalizeAudienceRequest({ ...controls, state: required(values, 'state'), filters });
   } catch (e) {
     if (isAppError(e)) throw new UsageError(e.message);
     throw e;
@@ -42,7 +55,7 @@ export async function exportCommand(argv: string[]): Promise<void> {
   try {
     // An export job, as the app's: audited (actor CLI) and, once done, remembered for `exclude: ["export:<id>"]`.
     const started = Date.now();
-    const definition = { state: audience.state, filters: filters as Filter[] };
+    const definition = { state: audience.state, filters: filters as Filter[], ...listControlsInput(audience.listControls) };
     const job = await core.audiences.startExport(audience, { definition, format: format as ExportFormat, path: out, actor: 'CLI' });
     controller.signal.addEventListener('abort', () => core.exportJobs.cancel(job.id));
     const progress = setInterval(() => {

@@ -2,6 +2,7 @@
 // Append-only (no operation edits or deletes an entry); it never holds record data, only the
 // audience's definition and a count.
 import type { AuditEntry, Filter } from '../../shared/contract';
+import type { ListControlsInput } from '../../shared/listControls';
 import type { Db, Statement } from '../sqlite';
 
 export type AuditOutcome = 'done' | 'failed' | 'cancelled';
@@ -9,7 +10,7 @@ export type AuditOutcome = 'done' | 'failed' | 'cancelled';
 export interface AuditRecord {
   actor: string;
   action: string;
-  audience: { state: string; filters: Filter[] };
+  audience: { state: string; filters: Filter[] } & ListControlsInput;
   records: number;
   file: string;
   outcome: AuditOutcome;

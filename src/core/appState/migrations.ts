@@ -47,6 +47,11 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
   },
   {
+    // A saved audience keeps its list controls (extensions.md) as the request keys, '{}' for none.
+    id: '0005_saved_audience_controls',
+    sql: `ALTER TABLE saved_audiences ADD COLUMN controls TEXT NOT NULL DEFAULT '{}';`,
+  },
+  {
     // Suppression lists (src/core/lists): a keyed hash of each value, never the value; the key is
     // the home's secret, made on first use. A list's rejects are line numbers and reasons only.
     id: '0006_suppression_lists',

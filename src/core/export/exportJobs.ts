@@ -2,6 +2,7 @@
 // progress for the renderer, cancellable, and an audit entry when it ends, whatever the outcome.
 // The writing itself is exportAudience's (atomic: a failed or cancelled job leaves no file).
 import type { ExportJob, Filter } from '../../shared/contract';
+import type { ListControlsInput } from '../../shared/listControls';
 import { AppError } from '../../shared/errors';
 import type { AuditLog } from '../appState/auditLog';
 import { PackedPids, type ExportHistory } from '../lists/exportHistory';
@@ -13,7 +14,7 @@ export interface StartExport {
   /** The validated audience the records come from. */
   audience: Audience;
   /** The audience as the user wrote it, for the audit log. */
-  definition: { state: string; filters: Filter[] };
+  definition: { state: string; filters: Filter[] } & ListControlsInput;
   format: ExportFormat;
   path: string;
   /** Who asked: 'UI' or an API key's name. */

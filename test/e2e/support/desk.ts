@@ -67,12 +67,16 @@ function cli(args: string[]): string {
 
 /** Starts `serve` and resolves with its api: and ui: addresses. */
 function startServe(datasetPath: string, home: string): Promise<{ child: ChildProcess; apiUrl: string; uiUrl: string }> {
-  const child = spawn('npx', ['tsx', 'src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home], {
-    cwd: ROOT,
-    env: ENV,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home],
+    {
+      cwd: ROOT,
+      env: ENV,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((res, rej) => {
