@@ -29,10 +29,10 @@ export async function exportCommand(argv: string[]): Promise<void> {
     }
   }
   // extensions.md's list controls, as the JSON object of their request keys.
-  let controls: unknown = {};
+  let controls: object = {};
   if (values.controls !== undefined) {
     try {
-      controls = JSON.parse(values.controls);
+      controls = JSON.parse(values.controls) as object;
     } catch {
       throw new UsageError('--controls must be a JSON object such as {"households":"one","contact":{"phone":"callable"}}');
     }
