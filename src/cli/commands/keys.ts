@@ -1,5 +1,5 @@
-import { createCore } from '../../core/createCore';
 import { parse, required, UsageError } from '../args';
+import { withCore } from '../withCore';
 
 const HOME = { home: { type: 'string' } } as const;
 
@@ -9,20 +9,16 @@ export async function keysCommand(argv: string[]): Promise<void> {
     case 'create': {
       const { values } = parse(rest, { ...HOME, name: { type: 'string' } });
       const name = required(values, 'name');
-      const core = createCore({ homeDir: values.home });
-      try {
+      await withCore({ homeDir: values.home }, (core) => {
         const { info, key } = core.keys.create(name);
         console.log(`created key ${info.id} "${info.name}"; it is shown only now:`);
         console.log(key);
-      } finally {
-        await core.shutdown();
-      }
+      });
       return;
     }
     case 'list': {
       const { values } = parse(rest, HOME);
-      const core = createCore({ homeDir: values.home });
-      try {
+      await withCore({ homeDir: values.home }, (core) => {
         for (const k of core.keys.list())
           console.log(
             [
@@ -34,22 +30,17 @@ export async function keysCommand(argv: string[]): Promise<void> {
               k.revokedAt ? `revoked ${k.revokedAt}` : 'active',
             ].join('\t'),
           );
-      } finally {
-        await core.shutdown();
-      }
+      });
       return;
     }
     case 'revoke': {
       const { values, positionals } = parse(rest, HOME, 1);
       const id = positionals[0];
       if (!id) throw new UsageError('keys revoke needs the key id (see keys list)');
-      const core = createCore({ homeDir: values.home });
-      try {
+      await withCore({ homeDir: values.home }, (core) => {
         core.keys.revoke(id);
         console.log(`revoked key ${id}`);
-      } finally {
-        await core.shutdown();
-      }
+      });
       return;
     }
     default:

@@ -5,17 +5,18 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SuppressionListInfo } from '../../shared/contract';
 import { isAppError } from '../../shared/errors';
-import { createCore, type Core } from '../../core/createCore';
+import type { CoreOptions } from '../../core/createCore';
 import { BUNDLED_DATASET_PATH } from '../bundledDataset';
 import { parse, required, UsageError } from '../args';
+import { withCore } from '../withCore';
 
 const COMMON = { home: { type: 'string' }, db: { type: 'string' } } as const;
 
-/** The core over --db, else the bundled dataset when there is one (for `matched`), else none. */
-function open(values: Record<string, string | undefined>): Core {
+/** The core's options: --db, else the bundled dataset when there is one (for `matched`), else none. */
+function options(values: Record<string, string | undefined>): CoreOptions {
   const db = values.db !== undefined ? resolve(values.db) : existsSync(BUNDLED_DATASET_PATH) ? BUNDLED_DATASET_PATH : undefined;
   if (db !== undefined && !existsSync(db)) throw new UsageError(`--db: no dataset file at ${db}`);
-  return createCore({ homeDir: values.home, datasetPath: db });
+  return { homeDir: values.home, datasetPath: db };
 }
 
 function summary(info: SuppressionListInfo): string {
@@ -32,8 +33,7 @@ export async function listsCommand(argv: string[]): Promise<void> {
       if (!file) throw new UsageError('lists import needs a file: lists import FILE --name NAME');
       const name = required(values, 'name');
       if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-      const core = open(values);
-      try {
+      await withCore(options(values), async (core) => {
         let info: SuppressionListInfo;
         try {
           info = await core.lists.import(file, name);
@@ -45,15 +45,12 @@ export async function listsCommand(argv: string[]): Promise<void> {
         if (info.rejected > info.rejects.length) process.stderr.write(`lists: ${info.rejected - info.rejects.length} more rows rejected\n`);
         console.log(`imported list ${info.id} "${info.name}": ${info.rows} rows, ${info.rejected} rejected`);
         console.log(summary(info));
-      } finally {
-        await core.shutdown();
-      }
+      });
       return;
     }
     case 'list': {
       const { values } = parse(rest, COMMON);
-      const core = open(values);
-      try {
+      await withCore(options(values), async (core) => {
         for (const l of await core.lists.list())
           console.log(
             [
@@ -66,22 +63,17 @@ export async function listsCommand(argv: string[]): Promise<void> {
               `matched ${l.matched ?? 'n/a (no dataset)'}`,
             ].join('\t'),
           );
-      } finally {
-        await core.shutdown();
-      }
+      });
       return;
     }
     case 'delete': {
       const { values, positionals } = parse(rest, { home: COMMON.home }, 1);
       const id = positionals[0];
       if (!id) throw new UsageError('lists delete needs the list id (see lists list)');
-      const core = createCore({ homeDir: values.home });
-      try {
+      await withCore({ homeDir: values.home }, (core) => {
         core.lists.delete(id);
         console.log(`deleted list ${id}`);
-      } finally {
-        await core.shutdown();
-      }
+      });
       return;
     }
     default:

@@ -6,8 +6,7 @@ import type { Filter, SavedAudience } from '../../shared/contract';
 import { listControlsInput, type ListControlsInput } from '../../shared/listControls';
 import { AppError } from '../../shared/errors';
 import type { Db, Statement } from '../sqlite';
-
-const NAME_MAX = 100;
+import { displayName } from './displayName';
 
 interface Row {
   id: number;
@@ -25,14 +24,7 @@ function toAudience(row: Row): SavedAudience {
   return { ...row, filters: JSON.parse(row.filters) as Filter[], controls: JSON.parse(row.controls) as ListControlsInput };
 }
 
-/** A name a person can tell apart from the others: trimmed, 1 to 100 characters, no control characters. */
-function cleanName(name: string): string {
-  const trimmed = name.trim();
-  // eslint-disable-next-line no-control-regex
-  if (trimmed.length === 0 || trimmed.length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(trimmed))
-    throw new AppError('invalid_request', `An audience name is 1 to ${NAME_MAX} characters without line breaks.`, 'name');
-  return trimmed;
-}
+const cleanName = (name: string): string => displayName(name, 'An audience name');
 
 export class SavedAudienceStore {
   private readonly stmt: Record<string, Statement>;

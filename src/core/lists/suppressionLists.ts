@@ -11,36 +11,22 @@ import type { Db, Statement } from '../sqlite';
 import { readListFile } from './listFile';
 import { ListHasher, type ValueKind } from './listHash';
 import { normalizeAddress, normalizePhone, normalizePid } from './normalize';
+import { displayName } from '../appState/displayName';
 
-const NAME_MAX = 100;
 /** Rejects kept with a list (its info shows the first few); `rejected` counts them all. */
 const REJECTS_STORED = 20;
 
 /** The record fields a list's matcher reads, in this order. */
 export const LIST_MATCH_FIELDS = ['PID', 'PHONE', 'PHONE2', 'PHONE3', 'ADDRESS', 'ZIP'] as const;
 
-interface Row {
-  id: string;
-  name: string;
-  createdAt: string;
-  rows: number;
-  pids: number;
-  phones: number;
-  addresses: number;
-  rejected: number;
+/** A stored list: its info as the contract gives it, the rejects as JSON text, without `matched` (counted per dataset). */
+interface Row extends Omit<SuppressionListInfo, 'rejects' | 'matched'> {
   rejects: string;
 }
 
 const COLUMNS = 'id, name, created_at AS createdAt, rows, pids, phones, addresses, rejected, rejects';
 
-/** A name a person can tell apart from the others: trimmed, 1 to 100 characters, no control characters. */
-function cleanName(name: string): string {
-  const trimmed = name.trim();
-  // eslint-disable-next-line no-control-regex
-  if (trimmed.length === 0 || trimmed.length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(trimmed))
-    throw new AppError('invalid_request', `A list name is 1 to ${NAME_MAX} characters without line breaks.`, 'name');
-  return trimmed;
-}
+const cleanName = (name: string): string => displayName(name, 'A list name');
 
 export class SuppressionLists {
   private readonly stmt: Record<string, Statement>;
