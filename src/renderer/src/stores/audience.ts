@@ -7,7 +7,8 @@ import { computed, ref, watch } from 'vue';
 import type { AudienceSteps, Filter } from '../../../shared/contract';
 import type { ListControlsInput } from '../../../shared/listControls';
 import { fieldByName } from '../../../shared/fields';
-import { describeError, getBridge } from '../bridge';
+import { getBridge } from '../bridge';
+import { audienceQuery } from '../lib/latestAnswer';
 import { useListControlsStore } from './listControls';
 
 export const COUNT_DEBOUNCE_MS = 150;
@@ -37,10 +38,8 @@ export const useAudienceStore = defineStore('audience', () => {
   const ms = ref<number | null>(null);
   /** How many are left after each step of the controls, for the committed audience. */
   const steps = ref<AudienceSteps | null>(null);
-  const counting = ref(false);
-  const error = ref<string | null>(null);
 
-  let seq = 0;
+  const { loading: counting, error, run } = audienceQuery(() => committed.value);
   let timer: ReturnType<typeof setTimeout> | null = null;
 
   const requestFilters = computed<Filter[]>(() =>
@@ -50,23 +49,14 @@ export const useAudienceStore = defineStore('audience', () => {
   const incomplete = computed(() => filters.value.filter((f) => f.values.length === 0).map((f) => f.field));
 
   async function refreshCount(): Promise<void> {
-    const target = committed.value;
-    if (!target || !target.state) return;
-    const mine = ++seq;
-    counting.value = true;
-    try {
-      const answer = await getBridge()['audience/count'](target);
-      if (mine !== seq) return;
-      total.value = answer.total;
-      ms.value = answer.ms;
-      steps.value = answer.steps ?? null;
-      error.value = null;
-    } catch (e) {
-      if (mine !== seq) return;
-      error.value = describeError(e);
-    } finally {
-      if (mine === seq) counting.value = false;
-    }
+    await run(
+      (target) => getBridge()['audience/count'](target),
+      (answer) => {
+        total.value = answer.total;
+        ms.value = answer.ms;
+        steps.value = answer.steps ?? null;
+      },
+    );
   }
 
   function commitNow(): void {

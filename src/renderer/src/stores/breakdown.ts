@@ -5,7 +5,8 @@ import { ref } from 'vue';
 import type { ValueCount } from '../../../shared/contract';
 import { countAgeBands } from '../../../shared/ageBands';
 import { fieldByName } from '../../../shared/fields';
-import { describeError, getBridge } from '../bridge';
+import { getBridge } from '../bridge';
+import { audienceQuery } from '../lib/latestAnswer';
 import { useAudienceStore } from './audience';
 
 export const BREAKDOWN_BARS = 40;
@@ -17,40 +18,27 @@ export const useBreakdownStore = defineStore('breakdown', () => {
   const other = ref(0);
   const total = ref<number | null>(null);
   const ms = ref<number | null>(null);
-  const loading = ref(false);
-  const error = ref<string | null>(null);
-  let seq = 0;
+  const { loading, error, run } = audienceQuery(() => useAudienceStore().committed);
 
   async function load(): Promise<void> {
-    const audience = useAudienceStore().committed;
     const def = fieldByName(field.value);
-    if (!audience?.state || !def) return;
-    const mine = ++seq;
-    loading.value = true;
+    if (!def) return;
     const banded = def.name === 'AGE';
-    try {
-      const answer = await getBridge()['audience/breakdown']({
-        ...audience,
-        field: def.name,
-        max: banded ? 1000 : BREAKDOWN_BARS,
-      });
-      if (mine !== seq) return;
-      if (banded) {
-        const grouped = countAgeBands(answer.values);
-        values.value = grouped.bands;
-        other.value = grouped.other;
-      } else {
-        values.value = answer.values;
-        other.value = answer.total - answer.values.reduce((sum, v) => sum + v.count, 0);
-      }
-      total.value = answer.total;
-      ms.value = answer.ms;
-      error.value = null;
-    } catch (e) {
-      if (mine === seq) error.value = describeError(e);
-    } finally {
-      if (mine === seq) loading.value = false;
-    }
+    await run(
+      (audience) => getBridge()['audience/breakdown']({ ...audience, field: def.name, max: banded ? 1000 : BREAKDOWN_BARS }),
+      (answer) => {
+        if (banded) {
+          const grouped = countAgeBands(answer.values);
+          values.value = grouped.bands;
+          other.value = grouped.other;
+        } else {
+          values.value = answer.values;
+          other.value = answer.total - answer.values.reduce((sum, v) => sum + v.count, 0);
+        }
+        total.value = answer.total;
+        ms.value = answer.ms;
+      },
+    );
   }
 
   function choose(name: string): void {

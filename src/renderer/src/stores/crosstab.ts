@@ -4,8 +4,9 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { CrossTab } from '../../../shared/contract';
 import { fieldByName } from '../../../shared/fields';
-import { describeError, getBridge } from '../bridge';
+import { getBridge } from '../bridge';
 import { toCsv } from '../lib/csv';
+import { audienceQuery } from '../lib/latestAnswer';
 import { fieldValueLabel } from '../lib/valueLabels';
 import { useAudienceStore } from './audience';
 
@@ -23,25 +24,13 @@ export const useCrossTabStore = defineStore('crosstab', () => {
   const rows = ref('AGE');
   const columns = ref('EHI');
   const table = ref<CrossTab | null>(null);
-  const loading = ref(false);
-  const error = ref<string | null>(null);
-  let seq = 0;
+  const { loading, error, run } = audienceQuery(() => useAudienceStore().committed);
 
   async function load(): Promise<void> {
-    const audience = useAudienceStore().committed;
-    if (!audience?.state) return;
-    const mine = ++seq;
-    loading.value = true;
-    try {
-      const answer = await getBridge()['audience/crosstab']({ ...audience, rows: rows.value, columns: columns.value, max: CROSSTAB_MAX });
-      if (mine !== seq) return;
-      table.value = answer;
-      error.value = null;
-    } catch (e) {
-      if (mine === seq) error.value = describeError(e);
-    } finally {
-      if (mine === seq) loading.value = false;
-    }
+    await run(
+      (audience) => getBridge()['audience/crosstab']({ ...audience, rows: rows.value, columns: columns.value, max: CROSSTAB_MAX }),
+      (answer) => (table.value = answer),
+    );
   }
 
   function choose(axis: 'rows' | 'columns', name: string): void {

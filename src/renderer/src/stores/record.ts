@@ -3,35 +3,31 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { FieldValue } from '../../../shared/contract';
-import { describeError, getBridge } from '../bridge';
+import { getBridge } from '../bridge';
+import { latestAnswer } from '../lib/latestAnswer';
 
 export const useRecordStore = defineStore('record', () => {
   const pid = ref<string | null>(null);
   const record = ref<Record<string, FieldValue> | null>(null);
   const loading = ref(false);
   const error = ref<string | null>(null);
-  let seq = 0;
+  const latest = latestAnswer(loading, error);
 
   async function open(personId: string, state: string): Promise<void> {
-    const mine = ++seq;
     pid.value = personId;
     record.value = null;
     error.value = null;
-    loading.value = true;
-    try {
-      const answer = await getBridge()['audience/search']({ state, filters: [['PID', [personId]]], limit: 1, skip: 0 });
-      if (mine !== seq) return;
-      record.value = answer.results[0] ?? null;
-      if (!record.value) error.value = 'This person is no longer in the dataset.';
-    } catch (e) {
-      if (mine === seq) error.value = describeError(e);
-    } finally {
-      if (mine === seq) loading.value = false;
-    }
+    await latest.run(
+      () => getBridge()['audience/search']({ state, filters: [['PID', [personId]]], limit: 1, skip: 0 }),
+      (answer) => {
+        record.value = answer.results[0] ?? null;
+        if (!record.value) error.value = 'This person is no longer in the dataset.';
+      },
+    );
   }
 
   function close(): void {
-    seq++;
+    latest.drop();
     pid.value = null;
     record.value = null;
     error.value = null;
