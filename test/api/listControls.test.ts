@@ -215,4 +215,15 @@ describe('the app operations', () => {
     expect(sum).toBe(oracle.count('CA'));
     expect(table.total).toBe(oracle.count('CA'));
   });
+
+  it('cross-tab lists coded values in their natural order (income bands from lowest to highest), AGE in its bands', async () => {
+    const none = { contact: { phone: false, mail: false }, exclude: [], households: 'all' as const, sample: null };
+    const table = await api.core.audiences.crossTab({ state: 'CA', filters: [], listControls: none }, 'AGE', 'EHI');
+    expect(table.columnValues).toEqual([...table.columnValues].sort());
+    expect(table.columnValues.length).toBeGreaterThan(5);
+    expect(table.rowValues).toEqual(['18-24', '25-34', '35-44', '45-54', '55-64', '65+']);
+    const pairs = oracle.pairCounts('CA', [], 'EHI', 'AGE');
+    const fromSql = [...pairs].filter(([k]) => k.startsWith(`${table.columnValues[0]}|`)).reduce((n, [, c]) => n + c, 0);
+    expect(table.counts.reduce((n, row) => n + row[0]!, 0)).toBe(fromSql);
+  });
 });

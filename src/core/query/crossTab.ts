@@ -1,7 +1,8 @@
-// Counts of an audience by two fields at once. Each field's values are ordered as its breakdown is
-// (AGE in its bands, other integers by value, codes most frequent first), and at most `max` of each
-// are kept, the most frequent.
+// Counts of an audience by two fields at once. Each field's values are in their natural order (AGE
+// in its bands, other integers by value, codes as the codebook orders them), and at most `max` of
+// each are kept, the most frequent.
 import { AGE_BANDS, ageBandOf } from '../../shared/ageBands';
+import { compareCodes } from '../../shared/codebook';
 import { AppError } from '../../shared/errors';
 import { FIELDS } from '../../shared/fields';
 import type { CrossTabCounts } from '../audience/engine';
@@ -21,12 +22,13 @@ function axisOf(dataset: Dataset, index: number, key: 'rows' | 'columns'): Axis 
   if (def.type === 'number' || column.encoding === 'hash')
     throw new AppError('invalid_request', `${def.name} has a different value for nearly everyone; choose a coded field.`, key);
   const data = column.data;
-  const byCount = (a: { key: number; count: number }, b: { key: number; count: number }) => b.count - a.count || a.key - b.key;
   if (def.name === 'AGE')
     return { keyAt: (pos) => AGE_BANDS.indexOf(ageBandOf(data[pos]!)!), label: (k) => AGE_BANDS[k]!.label, order: (a, b) => a.key - b.key };
   if (column.dict) {
     const dict = column.dict;
-    return { keyAt: (pos) => data[pos]!, label: (k) => dict[k]!, order: byCount };
+    // Codes in their natural order (income bands low to high: src/shared/codebook.ts), not by count.
+    const compare = compareCodes(def.name);
+    return { keyAt: (pos) => data[pos]!, label: (k) => dict[k]!, order: (a, b) => compare(dict[a.key]!, dict[b.key]!) };
   }
   return { keyAt: (pos) => data[pos]!, label: (k) => k, order: (a, b) => a.key - b.key };
 }
