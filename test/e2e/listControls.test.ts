@@ -7,6 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { csvField } from '../../src/core/dataset/recordFormat';
+import { codeLabel } from '../../src/shared/codebook';
 import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
 
 let desk: Desk;
@@ -203,9 +205,14 @@ describe('list controls in the browser', () => {
     await table.waitFor();
     await expect.poll(() => page.getByTestId('crosstab-total').innerText()).toBe(`${count(total)} people`);
 
-    const columns = (await table.locator('thead th').allInnerTexts()).slice(1);
+    const columnLabels = (await table.locator('thead th').allInnerTexts()).slice(1);
     const rows = await table.locator('tbody th').allInnerTexts();
     expect(rows).toContain('25-34');
+    // Income bands read as the codebook's meanings, from the lowest band to the highest.
+    const columns = await table.locator('thead th[data-code]').evaluateAll((ths) => ths.map((th) => th.getAttribute('data-code')!));
+    expect(columns).toEqual([...columns].sort());
+    expect(columnLabels).toEqual(columns.map((code) => codeLabel('EHI', code)));
+    expect(columnLabels[0]).toMatch(/\$/);
     const cells: number[][] = [];
     for (let r = 0; r < rows.length; r++) {
       const texts = await table.locator('tbody tr').nth(r).locator('td').allInnerTexts();
@@ -218,7 +225,7 @@ describe('list controls in the browser', () => {
     // Two cells checked against the API with both values as filters.
     const r = rows.indexOf('25-34');
     for (const c of [0, columns.length - 1]) {
-      const value = columns[c] === '(empty)' ? '' : columns[c]!;
+      const value = columns[c]!;
       expect(cells[r]![c]).toBe(
         await apiTotal({
           ...CALLABLE,
@@ -235,7 +242,7 @@ describe('list controls in the browser', () => {
     const csv = readFileSync((await download.path())!, 'utf8');
     const csvLines = csv.split('\r\n');
     expect(csvLines.at(-1)).toBe('');
-    expect(csvLines[0]).toBe(['AGE \\ EHI', ...columns].join(','));
+    expect(csvLines[0]).toBe(['AGE \\ EHI', ...columnLabels].map(csvField).join(','));
     expect(csvLines.slice(1, -1)).toEqual(rows.map((label, i) => [label, ...cells[i]!].join(',')));
     expect(desk.consoleErrors).toEqual([]);
   });
