@@ -101,6 +101,14 @@ describe('audience/breakdown', () => {
     expect(r.values[0]!.count).toBe(oracle.count('TX', [['CITY', [String(r.values[0]!.value)]]]));
   });
 
+  it('gives coded fields in their natural order: income bands from lowest to highest', async () => {
+    const r = await t.h['audience/breakdown']({ state: 'CA', filters: [], field: 'EHI' });
+    const codes = r.values.map((v) => String(v.value));
+    expect(codes.length).toBeGreaterThan(8);
+    expect(codes).toEqual([...codes].sort());
+    for (const v of r.values) expect(v.count).toBe(oracle.count('CA', [['EHI', [String(v.value)]]]));
+  });
+
   it('refuses unknown fields (with a suggestion) and coordinates', async () => {
     const e = await failure(t.h['audience/breakdown']({ state: 'CA', filters: [], field: 'GENDR' }));
     expect(e).toMatchObject({ code: 'invalid_request', field: 'field' });

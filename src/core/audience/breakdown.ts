@@ -1,10 +1,11 @@
 // How the matching records spread over one field's values, shaped for a chart: AGE in the standard
 // bands (each band is also a valid AGE filter value, so a clicked bar can become a filter), other
-// integer fields by value, string fields most frequent first.
+// integer fields by value, coded fields in the codebook's order, other strings most frequent first.
 import { closestFieldName } from '../../shared/audienceRequest';
 import type { ValueCount } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { countAgeBands } from '../../shared/ageBands';
+import { CODEBOOK, compareCodes } from '../../shared/codebook';
 import { FIELDS, fieldIndex } from '../../shared/fields';
 import type { Audience, AudienceEngine } from './engine';
 
@@ -40,7 +41,12 @@ export async function breakdownValues(
   const def = FIELDS[index]!;
   if (def.name === 'AGE') return ageBands(await engine.valueCounts(audience, index, Infinity)).slice(0, max);
   const top = await engine.valueCounts(audience, index, max);
-  // The most frequent values are kept; integer values then read left to right in order.
+  // The most frequent values are kept; integers and coded values (income bands from lowest to highest,
+  // src/shared/codebook.ts) then read in their natural order, other strings most frequent first.
   if (def.type === 'integer') top.sort((a, b) => Number(a.value) - Number(b.value));
+  else if (CODEBOOK[def.name]) {
+    const compare = compareCodes(def.name);
+    top.sort((a, b) => compare(a.value, b.value));
+  }
   return top;
 }
