@@ -33,3 +33,14 @@ export function wholeNumber(value: string | undefined, name: string, fallback: n
     throw new UsageError(`--${name} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, not "${value}"`);
   return Number(value);
 }
+
+/** A command's one positional argument (an id), or a UsageError saying `missing`. */
+export function onePositional(
+  argv: string[],
+  options: Options,
+  missing: string,
+): { values: Record<string, string | undefined>; value: string } {
+  const { values, positionals } = parse(argv, options, 1);
+  if (!positionals[0]) throw new UsageError(missing);
+  return { values, value: positionals[0] };
+}

@@ -1,4 +1,4 @@
-import { parse, required, UsageError } from '../args';
+import { onePositional, parse, required, UsageError } from '../args';
 import { withCore } from '../withCore';
 
 const HOME = { home: { type: 'string' } } as const;
@@ -34,9 +34,7 @@ export async function keysCommand(argv: string[]): Promise<void> {
       return;
     }
     case 'revoke': {
-      const { values, positionals } = parse(rest, HOME, 1);
-      const id = positionals[0];
-      if (!id) throw new UsageError('keys revoke needs the key id (see keys list)');
+      const { values, value: id } = onePositional(rest, HOME, 'keys revoke needs the key id (see keys list)');
       await withCore({ homeDir: values.home }, (core) => {
         core.keys.revoke(id);
         console.log(`revoked key ${id}`);

@@ -7,7 +7,7 @@ import type { SuppressionListInfo } from '../../shared/contract';
 import { isAppError } from '../../shared/errors';
 import type { CoreOptions } from '../../core/createCore';
 import { BUNDLED_DATASET_PATH } from '../bundledDataset';
-import { parse, required, UsageError } from '../args';
+import { onePositional, parse, required, UsageError } from '../args';
 import { withCore } from '../withCore';
 
 const COMMON = { home: { type: 'string' }, db: { type: 'string' } } as const;
@@ -67,9 +67,7 @@ export async function listsCommand(argv: string[]): Promise<void> {
       return;
     }
     case 'delete': {
-      const { values, positionals } = parse(rest, { home: COMMON.home }, 1);
-      const id = positionals[0];
-      if (!id) throw new UsageError('lists delete needs the list id (see lists list)');
+      const { values, value: id } = onePositional(rest, { home: COMMON.home }, 'lists delete needs the list id (see lists list)');
       await withCore({ homeDir: values.home }, (core) => {
         core.lists.delete(id);
         console.log(`deleted list ${id}`);

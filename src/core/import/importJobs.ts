@@ -45,11 +45,6 @@ type ImportJobEntry = Job<ImportJob, ImportRunState>;
 
 const GENERIC_FAILURE = 'The import failed unexpectedly; the dataset in use was not changed.';
 
-/** `<home>/datasets/` (homeLayout.ts): kept for the code and tests that import it from here. */
-export function datasetsDir(homeDir: string): string {
-  return homeLayout(homeDir).datasets;
-}
-
 /** dataset-20261123-101500-1a2b3c.sqlite: sorts by time, never the name of an existing file. */
 function newDatasetName(now = new Date()): string {
   return `dataset-${fileStamp(now)}-${randomBytes(3).toString('hex')}.sqlite`;
