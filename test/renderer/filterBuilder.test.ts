@@ -112,7 +112,10 @@ describe('filter builder', () => {
     expect(empty.text()).toContain('150');
     await empty.get('input').setValue(true);
     expect(useAudienceStore().requestFilters).toEqual([['CT_STRMSUB_SVC1', ['']]]);
-    expect(wrapper.get('[data-testid="chip-CT_STRMSUB_SVC1"]').text()).toContain('(empty)');
+    // The chip reads the flag's meaning; the code (empty) stays in its title.
+    const chip = wrapper.get('[data-testid="chip-CT_STRMSUB_SVC1"]');
+    expect(chip.text()).toContain('No');
+    expect(chip.get('.chip-body').attributes('title')).toContain('No (empty)');
   });
 
   it('shows a failed value lookup in place, with a retry', async () => {

@@ -1,5 +1,6 @@
 // Counts of the current audience by the values of one field, for the bar chart. AGE reads in the
-// shared bands (src/shared/ageBands.ts) whether the core answers per age or already banded.
+// shared bands (src/shared/ageBands.ts) whether the core answers per age or already banded; coded
+// fields read in the codebook's natural order (lib/valueLabels), not by count.
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { ValueCount } from '../../../shared/contract';
@@ -7,6 +8,7 @@ import { countAgeBands } from '../../../shared/ageBands';
 import { fieldByName } from '../../../shared/fields';
 import { getBridge } from '../bridge';
 import { audienceQuery } from '../lib/latestAnswer';
+import { sortFieldValues } from '../lib/valueLabels';
 import { useAudienceStore } from './audience';
 
 export const BREAKDOWN_BARS = 40;
@@ -32,7 +34,7 @@ export const useBreakdownStore = defineStore('breakdown', () => {
           values.value = grouped.bands;
           other.value = grouped.other;
         } else {
-          values.value = answer.values;
+          values.value = sortFieldValues(def.name, answer.values);
           other.value = answer.total - answer.values.reduce((sum, v) => sum + v.count, 0);
         }
         total.value = answer.total;
