@@ -46,10 +46,12 @@ describe('record drawer', () => {
     const headings = wrapper.findAll('section.group h2').map((x) => x.text().replace(/\s*\d+$/, ''));
     expect(headings).toEqual([...new Set(FIELDS.map((f) => f.group))].map((g) => FIELD_GROUP_LABELS[g]));
     await wrapper.get('[data-testid="record-search"]').setValue('travel');
-    expect(wrapper.findAll('dt').map((d) => d.text())).toEqual(FIELDS.filter((f) => f.name.includes('TRAVEL')).map((f) => f.name));
+    expect(wrapper.findAll('dt .field-name').map((d) => d.text())).toEqual(
+      FIELDS.filter((f) => f.name.includes('TRAVEL')).map((f) => f.name),
+    );
     expect(wrapper.get('[data-testid="record-field-CPI_TRAVEL_INDEX"]').text()).toBe('7');
     await wrapper.get('[data-testid="record-search"]').setValue('lovelace');
-    expect(wrapper.findAll('dt').map((d) => d.text())).toEqual(['LNAME']);
+    expect(wrapper.findAll('dt .field-name').map((d) => d.text())).toEqual(['LNAME']);
     await wrapper.get('[data-testid="record-close"]').trigger('click');
     expect(wrapper.find('[data-testid="record-drawer"]').exists()).toBe(false);
   });

@@ -1,7 +1,9 @@
 // How the builder offers values for each field of the catalog: flags get Y / empty, integers get
-// ranges (AGE its bands, src/shared/ageBands.ts), other strings their actual values.
+// ranges (AGE its bands, src/shared/ageBands.ts), other strings their actual values; and how the
+// field picker finds fields (the data dictionary's search, grouped by the dictionary's groups).
 import { normalizeAudienceRequest } from '../../../shared/audienceRequest';
-import { FIELDS, FIELD_GROUP_LABELS, fieldByName, type FieldDef } from '../../../shared/fields';
+import { DATA_DICTIONARY, searchFields as dictionarySearch, type DictionaryEntry } from '../../../shared/dictionary';
+import { fieldByName, type FieldDef } from '../../../shared/fields';
 
 export type FilterKind = 'flag' | 'range' | 'values' | 'none';
 
@@ -24,23 +26,36 @@ export function valueLabel(value: string | number): string {
 
 export interface FieldMatch {
   def: FieldDef;
+  /** The field's data-dictionary entry: label, group, plain description. */
+  entry: DictionaryEntry;
+  /** The dictionary's group ("Income and wealth"). */
   groupLabel: string;
 }
 
-/** Fields whose name or group matches every word of the query, catalog order, names first. */
+const matchOf = (entry: DictionaryEntry): FieldMatch | null => {
+  const def = fieldByName(entry.name);
+  return def ? { def, entry, groupLabel: entry.group } : null;
+};
+
+/**
+ * Fields found by the data dictionary's search (src/shared/dictionary.ts): by name, label, synonyms,
+ * description and code meanings, best first ("income" finds EHI, "do not call" the DNC flags).
+ * An empty query lists the catalog in order.
+ */
 export function searchFields(query: string, limit = 60): FieldMatch[] {
-  const words = query.trim().toUpperCase().split(/\s+/).filter(Boolean);
-  const scored: Array<{ m: FieldMatch; score: number; i: number }> = [];
-  FIELDS.forEach((def, i) => {
-    const groupLabel = FIELD_GROUP_LABELS[def.group];
-    const hay = `${def.name} ${groupLabel.toUpperCase()} ${def.group.toUpperCase()}`;
-    if (!words.every((w) => hay.includes(w))) return;
-    const score =
-      words.length === 0 ? 2 : def.name === words[0] ? 0 : def.name.startsWith(words[0]!) ? 1 : def.name.includes(words[0]!) ? 2 : 3;
-    scored.push({ m: { def, groupLabel }, score, i });
-  });
-  scored.sort((a, b) => a.score - b.score || a.i - b.i);
-  return scored.slice(0, limit).map((s) => s.m);
+  const found = query.trim() ? dictionarySearch(query, limit) : DATA_DICTIONARY.slice(0, Math.max(0, limit));
+  return found.map(matchOf).filter((m): m is FieldMatch => m !== null);
+}
+
+/** Matches grouped by their dictionary group, groups in the order of their best match (the best field stays first). */
+export function groupMatches(matches: readonly FieldMatch[]): Array<{ group: string; matches: FieldMatch[] }> {
+  const groups: Array<{ group: string; matches: FieldMatch[] }> = [];
+  for (const m of matches) {
+    let g = groups.find((x) => x.group === m.groupLabel);
+    if (!g) groups.push((g = { group: m.groupLabel, matches: [] }));
+    g.matches.push(m);
+  }
+  return groups;
 }
 
 /** Splits "25-29, 65+ 40" into its values. */
