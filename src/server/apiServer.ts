@@ -1,11 +1,12 @@
-// The loopback HTTP API (Fastify): the two audience operations, health and the OpenAPI document,
-// every answer in the one error shape of decisions.md. It listens on 127.0.0.1 only.
+// The loopback HTTP API (Fastify): the two audience operations, the data dictionary, health and the
+// OpenAPI document, every answer in the one error shape of decisions.md. It listens on 127.0.0.1 only.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppError, isAppError, type ErrorCode } from '../shared/errors';
 import type { Core } from '../core/createCore';
 import type { VerifiedKey } from '../core/keys/keyStore';
 import { searchAnswerJson } from '../core/audience/audienceService';
 import { normalizeAudienceRequest } from '../shared/audienceRequest';
+import { DATA_DICTIONARY } from '../shared/dictionary';
 import { buildOpenApiDocument } from './openapi';
 import { answerClientError, checkHost, checkJsonContentType, checkOrigin, loggablePath } from './requestGuards';
 import { DEFAULT_MAX_IN_FLIGHT_PER_KEY, InFlightLimit, RateLimiter, type RateLimit } from './rateLimiter';
@@ -150,6 +151,12 @@ export class ApiServer {
 
   /** Key check before the body is read: an unauthenticated caller costs us nothing. */
   private authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    this.verifyKey(request, reply);
+    checkJsonContentType(request.headers['content-type']);
+  };
+
+  /** The key and its rate limits, for every keyed route (a GET has no body, so no content type to check). */
+  private verifyKey = (request: FastifyRequest, reply: FastifyReply): void => {
     const header = request.headers['x-api-key'];
     const key = this.core.keys.verify(typeof header === 'string' ? header : undefined);
     if (!key) throw new AppError('unauthorized', 'A valid X-API-KEY header is required.');
@@ -165,7 +172,6 @@ export class ApiServer {
       throw new AppError('rate_limited', 'Too many requests with this key at once; wait for the answers you asked for, then retry.');
     }
     reply.raw.once('close', release);
-    checkJsonContentType(request.headers['content-type']);
   };
 
   private installRoutes(): void {
@@ -188,6 +194,22 @@ export class ApiServer {
     });
     for (const url of ['/api/audiences/preview', '/api/audiences/search'])
       app.route({ method: others(['POST']), url, handler: methodNotAllowed('POST') });
+
+    // The data dictionary (extensions.md): the same for every request, so built once.
+    const fieldsJson = JSON.stringify({
+      fields: DATA_DICTIONARY.map(({ name, label, group, type, description, values }) => ({
+        name,
+        label,
+        group,
+        type,
+        description,
+        values,
+      })),
+    });
+    app.get('/api/fields', { onRequest: async (request, reply) => this.verifyKey(request, reply) }, async (_request, reply) => {
+      reply.type(JSON_TYPE).send(fieldsJson);
+    });
+    app.route({ method: others(['GET', 'HEAD']), url: '/api/fields', handler: methodNotAllowed('GET') });
 
     app.get('/api/health', async (_request, reply) => {
       const { records } = await this.core.audiences.summary();

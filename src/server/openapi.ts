@@ -11,6 +11,7 @@ import {
   LIMIT_DEFAULT,
   LIMIT_MAX,
 } from '../shared/audienceRequest';
+import { DICTIONARY_GROUPS } from '../shared/dictionary';
 import { ERROR_STATUS, type ErrorCode } from '../shared/errors';
 import { FIELDS, PREVIEW_FIELDS } from '../shared/fields';
 import { STATE_CODES } from '../shared/states';
@@ -110,6 +111,27 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
     },
   });
 
+  // The data dictionary: keyed and rate-limited like the operations, but a GET with no body.
+  const fieldsOperation = {
+    operationId: 'listFields',
+    tags: ['dictionary'],
+    summary: 'The data dictionary: every record field with its label, group, meaning and codes',
+    description:
+      `One entry per record field (${FIELDS.length}), in record order: the words an analyst would use, a group, a plain ` +
+      'description, and for coded fields every code with its meaning in natural order (`values`, null for free fields).',
+    responses: {
+      '200': { description: 'Every record field, in record order.', content: json(ref('FieldList')) },
+      '401': error(401, 'the X-API-KEY header is missing, unknown or revoked (one answer for all three).'),
+      ...common,
+      '429': error(
+        429,
+        `this key sent more than ${rate.perSecond} requests a second (bursts of up to ${rate.burst} allowed), or has ${maxInFlightPerKey} requests in flight already.`,
+        retryAfter,
+      ),
+      ...failed,
+      '503': error(503, `${busy}.`, retryAfterIfBusy),
+    },
+  };
   const unauthenticated = (operationId: string, summary: string, response: object, unavailable: string) => ({
     operationId,
     tags: ['service'],
@@ -204,7 +226,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       version: '1',
       description:
         'Counts and pages of the person records of one state that match a set of filters, served by the Audience Desk ' +
-        'desktop app (or `serve`) on 127.0.0.1 only. The two audience operations need an API key in `X-API-KEY` ' +
+        'desktop app (or `serve`) on 127.0.0.1 only. The two audience operations and the data dictionary need an API key in `X-API-KEY` ' +
         '(created in the app or with `keys create`); health and this document need none. Every error is the `Error` ' +
         'envelope; an unknown path answers 404 `not_found`.\n\n' +
         `Limits: a request body of at most ${BODY_LIMIT_BYTES} bytes; per key ${rate.perSecond} requests a second ` +
@@ -216,6 +238,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
     security: [{ apiKey: [] }],
     tags: [
       { name: 'audiences', description: 'Count and page through an audience (API key required).' },
+      { name: 'dictionary', description: 'What every record field means (API key required).' },
       { name: 'service', description: 'Health and this document (no key).' },
     ],
     'x-limits': {
@@ -246,6 +269,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
           'SearchResponse',
         ),
       },
+      '/api/fields': { get: fieldsOperation },
       '/api/health': {
         get: unauthenticated(
           'getHealth',
@@ -342,6 +366,38 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
             limit: { type: 'integer', minimum: 0, maximum: LIMIT_MAX },
             skip: { type: 'integer', minimum: 0 },
             results: { type: 'array', items: ref('SearchRecord') },
+          },
+        },
+        FieldList: {
+          type: 'object',
+          required: ['fields'],
+          properties: { fields: { type: 'array', minItems: FIELDS.length, maxItems: FIELDS.length, items: ref('FieldEntry') } },
+        },
+        FieldEntry: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'label', 'group', 'type', 'description', 'values'],
+          properties: {
+            name: { type: 'string', description: 'The record field, as in SearchRecord.', examples: ['EHI'] },
+            label: { type: 'string', description: 'The words an analyst would use.', examples: ['Estimated household income'] },
+            group: { type: 'string', enum: [...DICTIONARY_GROUPS] },
+            type: { type: 'string', enum: ['string', 'integer', 'number'] },
+            description: { type: 'string', description: 'One or two plain sentences, with units where there are any.' },
+            values: {
+              description: 'For a coded field, every code and its meaning in natural order; null for a free field.',
+              oneOf: [
+                {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['code', 'label'],
+                    properties: { code: { type: 'string' }, label: { type: 'string' } },
+                  },
+                },
+                { type: 'null' },
+              ],
+            },
           },
         },
         Health: {

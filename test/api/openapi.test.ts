@@ -125,14 +125,15 @@ describe('the OpenAPI document, against the server that serves it', () => {
     }
     expect(ids.every((id) => /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.sort()).toEqual(['getHealth', 'getOpenApiDocument', 'previewAudience', 'searchAudience']);
+    expect(ids.sort()).toEqual(['getHealth', 'getOpenApiDocument', 'listFields', 'previewAudience', 'searchAudience']);
   });
 
-  it('asks for the key on the audience operations only: health and the document say security: []', async () => {
+  it('asks for the key on the audience operations and the data dictionary only: health and the document say security: []', async () => {
     expect(doc.security).toEqual([{ apiKey: [] }]);
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-KEY' });
     expect(doc.paths['/api/health'].get.security).toEqual([]);
     expect(doc.paths['/api/openapi.json'].get.security).toEqual([]);
+    expect(doc.paths['/api/fields'].get.security).toBeUndefined();
     for (const path of ['/api/audiences/preview', '/api/audiences/search']) {
       expect(doc.paths[path].post.security).toBeUndefined();
       await expectDocumented(doc, path, 'post', await send(api.url + path, 'POST', { state: 'CA' }));
@@ -141,7 +142,7 @@ describe('the OpenAPI document, against the server that serves it', () => {
     await expectDocumented(doc, '/api/openapi.json', 'get', await fetch(api.url + '/api/openapi.json'));
   });
 
-  it('describes the 200 answers of all four operations with schemas they match', async () => {
+  it('describes the 200 answers of all five operations with schemas they match', async () => {
     const example = doc.paths['/api/audiences/preview'].post.requestBody.content['application/json'].examples.interface.value;
     const preview = await expectDocumented(doc, '/api/audiences/preview', 'post', await api.post('/api/audiences/preview', example));
     expect(preview.results.length).toBeGreaterThan(0);
@@ -154,6 +155,13 @@ describe('the OpenAPI document, against the server that serves it', () => {
     expect(search.results).toHaveLength(3);
     const health = await expectDocumented(doc, '/api/health', 'get', await fetch(api.url + '/api/health'));
     expect(health).toEqual({ status: 'ok', records: inject('testRows') });
+    const fields = await expectDocumented(
+      doc,
+      '/api/fields',
+      'get',
+      await fetch(api.url + '/api/fields', { headers: { 'x-api-key': api.key } }),
+    );
+    expect(fields.fields).toHaveLength(FIELDS.length);
     expect(doc.paths['/api/health'].get.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Health',
     });
@@ -174,6 +182,8 @@ describe('the OpenAPI document, against the server that serves it', () => {
       [preview, 'post', api.post(preview, 'state=CA', { 'content-type': 'text/plain' }), 415],
       ['/api/health', 'get', fetch(api.url + '/api/health', { headers: { origin: 'https://evil.example' } }), 403],
       ['/api/openapi.json', 'get', fetch(api.url + '/api/openapi.json', { headers: { origin: 'https://evil.example' } }), 403],
+      ['/api/fields', 'get', fetch(api.url + '/api/fields'), 401],
+      ['/api/fields', 'get', fetch(api.url + '/api/fields', { headers: { 'x-api-key': api.key, origin: 'https://evil.example' } }), 403],
     ];
     for (const [path, method, answer, status] of cases) {
       const res = await answer;
@@ -214,6 +224,7 @@ describe('the OpenAPI document, against the server that serves it', () => {
         ['/api/audiences/preview', 'post'],
         ['/api/health', 'get'],
         ['/api/openapi.json', 'get'],
+        ['/api/fields', 'get'],
       ] as const) {
         const res = method === 'post' ? await busy.post(path, { state: 'CA' }) : await fetch(busy.url + path);
         expect(res.status).toBe(503);
