@@ -69,3 +69,12 @@ export function valueSearchText(field: string, value: FieldValue): string {
   const t = valueText(field, value);
   return `${t.code} ${t.label}`.toUpperCase();
 }
+
+/** A filter's values in words for chips, the count line and saved audiences: "Female, Male", "A, B, C, D +2". */
+export function valuesSummary(field: string, values: readonly FieldValue[], max = 4): string {
+  const shown = values
+    .slice(0, max)
+    .map((v) => fieldValueLabel(field, v))
+    .join(', ');
+  return values.length > max ? `${shown} +${values.length - max}` : shown;
+}
