@@ -100,7 +100,7 @@ const FIELD_TEXT: Readonly<Record<string, Row>> = {
     ['suffix', 'junior', 'senior', 'jr', 'sr'],
   ],
   GENDER: ['Sex', 'Person', 'F for female, M for male.', ['gender', 'sex', 'male', 'female', 'men', 'women']],
-  AGE: ['Age', 'Person', 'Age in completed years at January 2026, from 18 up.', ['age', 'years old', 'how old']],
+  AGE: ['Age in years', 'Person', 'Age in completed years at January 2026, from 18 up.', ['age', 'years old', 'how old']],
   DOB: ['Date of birth', 'Person', 'Year and month of birth, written YYYYMM.', ['date of birth', 'birth date', 'birthday', 'born', 'dob']],
   ADDRID: ['Address ID', 'Identifiers', 'Identifier of the household address, 10 digits.', ['address id', 'address key']],
   ADDRESS: [
@@ -141,8 +141,8 @@ const FIELD_TEXT: Readonly<Record<string, Row>> = {
     'The apartment, suite or lot number, empty for single-unit addresses.',
     ['apartment number', 'unit number', 'suite number', 'apt number'],
   ],
-  CITY: ['City', 'Address', 'The city or town of the postal address.', ['city', 'town', 'place']],
-  STATE: ['State', 'Address', 'The two-letter postal code of the state (or DC).', ['state', 'state code', 'province']],
+  CITY: ['City or town', 'Address', 'The city or town of the postal address.', ['city', 'town', 'place']],
+  STATE: ['State (postal code)', 'Address', 'The two-letter postal code of the state (or DC).', ['state', 'state code', 'province']],
   ZIP: ['ZIP code', 'Address', 'The five-digit ZIP code.', ['zip', 'zip code', 'postal code', 'postcode']],
   Z4: ['ZIP+4 add-on', 'Address', 'The four digits added to the ZIP code (ZIP+4).', ['zip+4', 'zip plus four', 'plus 4']],
   DPC: [
@@ -208,9 +208,14 @@ const FIELD_TEXT: Readonly<Record<string, Row>> = {
     'How precisely the coordinates were placed: B block, T tract, Z ZIP code.',
     ['geocode', 'precision', 'accuracy'],
   ],
-  LATITUDE: ['Latitude', 'Geography', 'Latitude of the address in decimal degrees.', ['latitude', 'lat', 'coordinates', 'location']],
+  LATITUDE: [
+    'Latitude (degrees)',
+    'Geography',
+    'Latitude of the address in decimal degrees.',
+    ['latitude', 'lat', 'coordinates', 'location'],
+  ],
   LONGITUDE: [
-    'Longitude',
+    'Longitude (degrees)',
     'Geography',
     'Longitude of the address in decimal degrees (negative: west).',
     ['longitude', 'lon', 'lng', 'coordinates', 'location'],

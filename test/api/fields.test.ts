@@ -42,7 +42,7 @@ describe('GET /api/fields', () => {
   });
 
   it('answers 401 without a key or with an unknown one, in the error envelope', async () => {
-    for (const headers of [{}, { 'x-api-key': 'adk_nope' }]) {
+    for (const headers of [{}, { 'x-api-key': 'adk_nope' }] as Array<Record<string, string>>) {
       const res = await getFields(headers);
       expect(res.status).toBe(401);
       expect(((await res.json()) as any).error.code).toBe('unauthorized');
