@@ -24,7 +24,12 @@ export const INPUTS = {
   'audience/preview': page,
   'audience/search': page,
   'audience/breakdown': audience.extend({ field: z.string(), max: z.number().int().min(1).max(1000).optional() }),
-  'export/start': audience.extend({ format: z.enum(['csv', 'jsonl']), fileName: z.string().min(1).max(200).optional() }),
+  'export/start': audience.extend({
+    format: z.enum(['csv', 'jsonl']),
+    // A CSV's header: field names (default), their labels from the data dictionary, or both rows.
+    header: z.enum(['names', 'labels', 'both']).optional(),
+    fileName: z.string().min(1).max(200).optional(),
+  }),
   'export/status': z.strictObject({ id: z.string() }),
   'export/cancel': z.strictObject({ id: z.string() }),
   'keys/list': z.strictObject({}),

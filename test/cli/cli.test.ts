@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SqlOracle } from '../support/oracle';
+import { csvField } from '../../src/core/dataset/recordFormat';
+import { DATA_DICTIONARY } from '../../src/shared/dictionary';
 
 const run = promisify(execFile);
 let dir: string;
@@ -82,6 +84,16 @@ describe('cli', () => {
     );
     expect(r.code).toBe(0);
     expect(readFileSync(out, 'utf8').split('\r\n')[0]).toMatch(/^PID,HHID,/);
+  });
+
+  it('export writes a header of field labels with --header labels, and refuses other values', async () => {
+    const out = join(dir, 'labels.csv');
+    const args = ['export', '--db', inject('datasetPath'), '--state', 'WY', '--format', 'csv', '--out', out, '--home', join(dir, 'home')];
+    expect((await cli(...args, '--header', 'labels')).code).toBe(0);
+    expect(readFileSync(out, 'utf8').split('\r\n')[0]).toBe(DATA_DICTIONARY.map((e) => csvField(e.label)).join(','));
+    const bad = await cli(...args, '--header', 'codes');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--header must be names, labels or both/);
   });
 
   it('export takes the list controls as --controls JSON and writes exactly those people; bad ones exit 2', async () => {

@@ -7,7 +7,8 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { FIELDS, FIELD_NAMES } from '../../src/shared/fields';
-import { exportAudience, type ExportProgress } from '../../src/core/export/exportAudience';
+import { exportAudience, type ExportHeader, type ExportProgress } from '../../src/core/export/exportAudience';
+import { DATA_DICTIONARY } from '../../src/shared/dictionary';
 import { startApi, type ApiHarness } from '../support/apiHarness';
 
 let api: ApiHarness;
@@ -111,5 +112,26 @@ describe('export', () => {
         outPath: join(dir, 'missing-dir', 'x.csv'),
       }),
     ).rejects.toThrow(/Cannot write the export/);
+  });
+});
+
+describe('CSV header', () => {
+  it('is the field names by default, their dictionary labels, or both rows (names first); the records are the same', async () => {
+    const labels = DATA_DICTIONARY.map((e) => e.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    const rowsOf = async (header?: ExportHeader): Promise<string[][]> => {
+      const out = join(dir, `header-${header ?? 'default'}.csv`);
+      await exportAudience(api.core.engine, normalizeAudienceRequest({ state: 'WY' }), { format: 'csv', outPath: out, header });
+      return parse(readFileSync(out, 'utf8'), { relax_column_count: false }) as string[][];
+    };
+    const byDefault = await rowsOf();
+    expect(byDefault[0]).toEqual(FIELD_NAMES);
+    expect(await rowsOf('names')).toEqual(byDefault);
+    const labelled = await rowsOf('labels');
+    expect(labelled[0]).toEqual(labels);
+    expect(labelled.slice(1)).toEqual(byDefault.slice(1));
+    const both = await rowsOf('both');
+    expect(both.slice(0, 2)).toEqual([FIELD_NAMES, labels]);
+    expect(both.slice(2)).toEqual(byDefault.slice(1));
   });
 });

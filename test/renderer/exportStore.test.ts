@@ -33,6 +33,18 @@ afterEach(() => {
 });
 
 describe('export store', () => {
+  it('asks for the CSV header the user chose (names by default), and none for JSON Lines', async () => {
+    const bridge = fakeBridge({ 'export/start': () => job({ status: 'done' }) });
+    setBridge(bridge);
+    useAudienceStore().load({ state: 'CA', filters: [] });
+    const exp = useExportStore();
+    await exp.start();
+    expect(bridge['export/start']).toHaveBeenLastCalledWith({ state: 'CA', filters: [], format: 'csv', header: 'names' });
+    exp.header = 'both';
+    await exp.start();
+    expect(bridge['export/start']).toHaveBeenLastCalledWith({ state: 'CA', filters: [], format: 'csv', header: 'both' });
+  });
+
   it('starts with the committed audience and polls until the job is done', async () => {
     const steps = [job({ written: 400, recordsPerSecond: 1600, secondsLeft: 0.4 }), job({ status: 'done', written: 1000 })];
     const bridge = fakeBridge({ 'export/start': () => job({}), 'export/status': () => steps.shift()! });

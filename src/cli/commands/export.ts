@@ -4,7 +4,7 @@ import { listControlsInput } from '../../shared/listControls';
 import type { Filter } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
 import { createCore } from '../../core/createCore';
-import type { ExportFormat } from '../../core/export/exportAudience';
+import { EXPORT_HEADERS, type ExportFormat, type ExportHeader } from '../../core/export/exportAudience';
 import { BUNDLED_DATASET_PATH } from '../bundledDataset';
 import { parse, required, UsageError } from '../args';
 
@@ -14,12 +14,15 @@ export async function exportCommand(argv: string[]): Promise<void> {
     state: { type: 'string' },
     filters: { type: 'string' },
     controls: { type: 'string' },
+    header: { type: 'string' },
     format: { type: 'string' },
     out: { type: 'string' },
     home: { type: 'string' },
   });
   const format = required(values, 'format');
   if (format !== 'csv' && format !== 'jsonl') throw new UsageError('--format must be csv or jsonl');
+  const header = (values.header ?? 'names') as ExportHeader;
+  if (!EXPORT_HEADERS.includes(header)) throw new UsageError('--header must be names, labels or both');
   let filters: unknown = [];
   if (values.filters !== undefined) {
     try {
@@ -56,7 +59,7 @@ export async function exportCommand(argv: string[]): Promise<void> {
     // An export job, as the app's: audited (actor CLI) and, once done, remembered for `exclude: ["export:<id>"]`.
     const started = Date.now();
     const definition = { state: audience.state, filters: filters as Filter[], ...listControlsInput(audience.listControls) };
-    const job = await core.audiences.startExport(audience, { definition, format: format as ExportFormat, path: out, actor: 'CLI' });
+    const job = await core.audiences.startExport(audience, { definition, format: format as ExportFormat, header, path: out, actor: 'CLI' });
     controller.signal.addEventListener('abort', () => core.exportJobs.cancel(job.id));
     const progress = setInterval(() => {
       const p = core.exportJobs.status(job.id);

@@ -7,7 +7,8 @@ import { basename, dirname } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { partialPathFor, publishHandle, randomTag } from '../fs/atomicFile';
 import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles';
-import { CSV_HEADER, storedRecordToCsvLine, storedRecordToJson } from '../dataset/recordFormat';
+import { DATA_DICTIONARY } from '../../shared/dictionary';
+import { CSV_HEADER, csvField, storedRecordToCsvLine, storedRecordToJson } from '../dataset/recordFormat';
 import type { Audience, AudienceEngine, RecordStream } from '../audience/engine';
 
 export type ExportFormat = 'csv' | 'jsonl';
@@ -18,8 +19,22 @@ export interface ExportProgress {
   elapsedMs: number;
 }
 
+/** A CSV's header: the field names (the default), their labels (src/shared/dictionary.ts), or both rows, names first. */
+export type ExportHeader = 'names' | 'labels' | 'both';
+export const EXPORT_HEADERS: readonly ExportHeader[] = ['names', 'labels', 'both'];
+
+const LABEL_HEADER = DATA_DICTIONARY.map((e) => csvField(e.label)).join(',');
+
+/** The header lines of a CSV export, each ending in CRLF. */
+export function csvHeader(header: ExportHeader = 'names'): string {
+  if (header === 'labels') return LABEL_HEADER + '\r\n';
+  return CSV_HEADER + '\r\n' + (header === 'both' ? LABEL_HEADER + '\r\n' : '');
+}
+
 export interface ExportOptions {
   format: ExportFormat;
+  /** CSV only (JSON Lines has no header): 'names' unless asked. */
+  header?: ExportHeader;
   outPath: string;
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
@@ -80,7 +95,7 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
   let bytes = 0;
   let lastReport = 0;
   try {
-    if (format === 'csv') bytes += (await handle.write(CSV_HEADER + '\r\n')).bytesWritten;
+    if (format === 'csv') bytes += (await handle.write(csvHeader(options.header))).bytesWritten;
     const eol = format === 'csv' ? '\r\n' : '\n';
     const render = format === 'csv' ? storedRecordToCsvLine : storedRecordToJson;
     let written = 0;

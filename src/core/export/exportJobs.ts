@@ -8,7 +8,7 @@ import type { AuditLog } from '../appState/auditLog';
 import { PackedPids, type ExportHistory } from '../lists/exportHistory';
 import { JobRegistry, type Job as RegisteredJob } from '../jobs/jobRegistry';
 import type { Audience, AudienceEngine, RecordStream } from '../audience/engine';
-import { exportRecords, type ExportFormat } from './exportAudience';
+import { exportRecords, type ExportFormat, type ExportHeader } from './exportAudience';
 
 export interface StartExport {
   /** The validated audience the records come from. */
@@ -16,6 +16,8 @@ export interface StartExport {
   /** The audience as the user wrote it, for the audit log. */
   definition: { state: string; filters: Filter[] } & ListControlsInput;
   format: ExportFormat;
+  /** A CSV's header rows (exportAudience.ts): field names unless asked. */
+  header?: ExportHeader;
   path: string;
   /** Who asked: 'UI' or an API key's name. */
   actor: string;
@@ -135,6 +137,7 @@ export class ExportJobs {
     const { view, data } = job;
     await exportRecords(stream, {
       format: view.format,
+      header: data.request.header,
       outPath: view.path,
       signal: job.signal,
       batchSize: this.options.batchSize,

@@ -20,12 +20,12 @@ function notStarted(format: ExportFormat): ExportJob {
 }
 
 export function registerExportHandlers(registry: HandlerRegistry, core: Core, deps: HandlerDeps): void {
-  registry.register('export/start', async ({ format, fileName, ...input }) => {
+  registry.register('export/start', async ({ format, header, fileName, ...input }) => {
     const audience = normalizeAudience(input);
     const path = await deps.resolveExportPath(fileName ?? defaultExportName(audience.state, format), format);
     if (path === null) return notStarted(format);
     const definition = { state: audience.state, filters: input.filters ?? [], ...listControlsInput(audience.listControls) };
-    return core.audiences.startExport(audience, { definition, format, path, actor: deps.actor ?? 'UI' });
+    return core.audiences.startExport(audience, { definition, format, header, path, actor: deps.actor ?? 'UI' });
   });
   registry.register('export/status', ({ id }) => core.exportJobs.status(id));
   registry.register('export/cancel', ({ id }) => core.exportJobs.cancel(id));

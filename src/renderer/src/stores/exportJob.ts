@@ -9,6 +9,8 @@ import { useAudienceStore } from './audience';
 
 export const useExportStore = defineStore('exportJob', () => {
   const format = ref<'csv' | 'jsonl'>('csv');
+  /** A CSV's header: field names (the codes tools expect), their labels, or both rows. */
+  const header = ref<'names' | 'labels' | 'both'>('names');
   const fileName = ref('');
   const job = ref<ExportJob | null>(null);
   const starting = ref(false);
@@ -38,7 +40,12 @@ export const useExportStore = defineStore('exportJob', () => {
     job.value = null;
     try {
       const name = fileName.value.trim();
-      job.value = await getBridge()['export/start']({ ...target, format: format.value, ...(name ? { fileName: name } : {}) });
+      job.value = await getBridge()['export/start']({
+        ...target,
+        format: format.value,
+        ...(format.value === 'csv' ? { header: header.value } : {}),
+        ...(name ? { fileName: name } : {}),
+      });
       progress.follow(job.value);
     } catch (e) {
       // Stopped before it began (the save dialog, say): nothing to show, and nothing went wrong.
@@ -65,5 +72,5 @@ export const useExportStore = defineStore('exportJob', () => {
 
   const canShowInFolder = computed(() => typeof getBridge().showInFolder === 'function');
 
-  return { format, fileName, job, starting, error, running, canShowInFolder, start, cancel, showInFolder, reset };
+  return { format, header, fileName, job, starting, error, running, canShowInFolder, start, cancel, showInFolder, reset };
 });
