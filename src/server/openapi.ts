@@ -2,7 +2,7 @@
 // constants the server enforces (request rules, body limit, rate limits, error codes), so it cannot
 // drift from them. test/api/openapi.test.ts checks it against the running server and lints it.
 import { z } from 'zod';
-import { EXCLUDE_MAX } from '../shared/listControls';
+import { EXCLUDE_MAX, NEAR_MILES_MAX } from '../shared/listControls';
 import {
   audienceRequestSchema,
   FILTERS_MAX,
@@ -180,6 +180,32 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       items: ref('Filter'),
     },
     // extensions.md: optional list controls, applied after the filters in this order.
+    near: {
+      oneOf: [
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['lat', 'lon', 'miles'],
+          properties: {
+            lat: { type: 'number', minimum: -90, maximum: 90 },
+            lon: { type: 'number', minimum: -180, maximum: 180 },
+            miles: { type: 'number', exclusiveMinimum: 0, maximum: NEAR_MILES_MAX },
+          },
+        },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['zip', 'miles'],
+          properties: {
+            zip: { type: 'string', pattern: '^[0-9]{5}$' },
+            miles: { type: 'number', exclusiveMinimum: 0, maximum: NEAR_MILES_MAX },
+          },
+        },
+      ],
+      description:
+        'Only people whose LATITUDE/LONGITUDE lie within `miles` (great-circle distance, Earth radius 3,958.8 miles) of the point, ' +
+        "or of the ZIP's centre: the mean position of the dataset's people in that ZIP. A ZIP the dataset does not know is a 400.",
+    },
     contact: {
       type: 'object',
       additionalProperties: false,

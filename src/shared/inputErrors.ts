@@ -27,6 +27,7 @@ function describeAudienceKey(issue: z.core.$ZodIssue): AppError | undefined {
       if (i === undefined) return invalid('"filters" must be an array of [name, [values...]] pairs.', 'filters');
       if (part === 1) return invalid(`Filter ${Number(i) + 1} must have a non-empty array of string values.`, 'filters');
       return invalid(`Filter ${Number(i) + 1} must be a pair [name, [values...]].`, 'filters');
+    case 'near':
     case 'contact':
     case 'exclude':
     case 'households':

@@ -9,9 +9,18 @@ export const EXCLUDE_MAX = 32;
 
 export const contactSchema = z.strictObject({ phone: z.literal('callable').optional(), mail: z.literal('deliverable').optional() });
 export const sampleSchema = z.union([z.strictObject({ every: z.number() }), z.strictObject({ size: z.number(), seed: z.number() })]);
+export const nearSchema = z.union([
+  z.strictObject({ lat: z.number(), lon: z.number(), miles: z.number() }),
+  z.strictObject({ zip: z.string(), miles: z.number() }),
+]);
+
+/** extensions.md: great-circle distance on a sphere of this radius. */
+export const EARTH_RADIUS_MILES = 3958.8;
+export const NEAR_MILES_MAX = 500;
 
 /** The keys as they appear in a request (added to the audience schemas in audienceRequest.ts). */
 export const listControlKeys = {
+  near: nearSchema.optional(),
   contact: contactSchema.optional(),
   exclude: z.array(z.string()).optional(),
   households: z.enum(['all', 'one']).optional(),
@@ -20,8 +29,10 @@ export const listControlKeys = {
 
 export type ContactInput = z.infer<typeof contactSchema>;
 export type SampleInput = z.infer<typeof sampleSchema>;
+export type NearInput = z.infer<typeof nearSchema>;
 
 export interface ListControlsInput {
+  near?: NearInput;
   contact?: ContactInput;
   exclude?: string[];
   households?: 'all' | 'one';
@@ -35,7 +46,11 @@ export interface ExcludeRef {
 }
 export type Sample = { every: number } | { size: number; seed: number };
 
+/** Within `miles` of a point, or of a ZIP's centre (the service finds it in the dataset). */
+export type Near = { lat: number; lon: number; miles: number } | { zip: string; miles: number };
+
 export interface ListControls {
+  near: Near | null;
   contact: { phone: boolean; mail: boolean };
   /** Distinct, in the order given. */
   exclude: ExcludeRef[];
@@ -44,6 +59,7 @@ export interface ListControls {
 }
 
 export const NO_LIST_CONTROLS: ListControls = Object.freeze({
+  near: null,
   contact: Object.freeze({ phone: false, mail: false }),
   exclude: [],
   households: 'all',
@@ -54,6 +70,7 @@ const EXCLUDE_REF = /^(saved|list|export):([A-Za-z0-9_-]{1,64})$/;
 
 /** The schema's words for each key, when its shape is wrong (inputErrors.ts uses them). */
 export const LIST_CONTROL_SHAPES: Record<keyof typeof listControlKeys, string> = {
+  near: `"near" must be {"lat": n, "lon": n, "miles": n} or {"zip": "5 digits", "miles": n}, with 0 < miles <= ${NEAR_MILES_MAX}.`,
   contact: '"contact" must be an object with "phone": "callable" and/or "mail": "deliverable".',
   exclude: `"exclude" must be an array of "saved:<id>", "list:<id>" or "export:<id>".`,
   households: '"households" must be "all" or "one".',
@@ -69,8 +86,20 @@ function wholeNumber(value: number, min: number): boolean {
 }
 
 /** The rules beyond the schema's shape: whole numbers, a non-empty contact rule, well-formed exclusions. */
+function normalizeNear(near: NearInput | undefined): Near | null {
+  if (!near) return null;
+  if (!(Number.isFinite(near.miles) && near.miles > 0 && near.miles <= NEAR_MILES_MAX)) throw invalid('near');
+  if ('zip' in near) {
+    if (!/^\d{5}$/.test(near.zip)) throw invalid('near', `"near.zip" must be 5 digits, not ${JSON.stringify(near.zip.slice(0, 40))}.`);
+    return { zip: near.zip, miles: near.miles };
+  }
+  if (!(Number.isFinite(near.lat) && Math.abs(near.lat) <= 90 && Number.isFinite(near.lon) && Math.abs(near.lon) <= 180))
+    throw invalid('near', '"near.lat" must be within -90..90 and "near.lon" within -180..180 degrees.');
+  return { lat: near.lat, lon: near.lon, miles: near.miles };
+}
+
 export function normalizeListControls(input: ListControlsInput): ListControls {
-  const { contact, exclude = [], households = 'all', sample } = input;
+  const { near, contact, exclude = [], households = 'all', sample } = input;
   if (contact && !contact.phone && !contact.mail) throw invalid('contact');
   if (exclude.length > EXCLUDE_MAX) throw invalid('exclude', `"exclude" names at most ${EXCLUDE_MAX} lists.`);
   const refs: ExcludeRef[] = [];
@@ -89,6 +118,7 @@ export function normalizeListControls(input: ListControlsInput): ListControls {
     normalizedSample = { size: sample.size, seed: sample.seed };
   }
   return {
+    near: normalizeNear(near),
     contact: { phone: contact?.phone === 'callable', mail: contact?.mail === 'deliverable' },
     exclude: refs,
     households,
@@ -97,12 +127,13 @@ export function normalizeListControls(input: ListControlsInput): ListControls {
 }
 
 export function hasListControls(c: ListControls): boolean {
-  return c.contact.phone || c.contact.mail || c.exclude.length > 0 || c.households === 'one' || c.sample !== null;
+  return c.near !== null || c.contact.phone || c.contact.mail || c.exclude.length > 0 || c.households === 'one' || c.sample !== null;
 }
 
 /** The controls as request keys again (saved audiences, snippets): only the keys that do something. */
 export function listControlsInput(c: ListControls): ListControlsInput {
   const out: ListControlsInput = {};
+  if (c.near) out.near = { ...c.near };
   if (c.contact.phone || c.contact.mail)
     out.contact = {
       ...(c.contact.phone ? { phone: 'callable' as const } : {}),

@@ -149,6 +149,58 @@ describe('exclude', () => {
   });
 });
 
+describe('near', () => {
+  /** Great-circle miles by the spherical law of cosines: a different formula from the engine's haversine. */
+  const miles = (a: { lat: number; lon: number }, b: { lat: number; lon: number }): number => {
+    const r = Math.PI / 180;
+    const c = Math.sin(a.lat * r) * Math.sin(b.lat * r) + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.cos((a.lon - b.lon) * r);
+    return 3958.8 * Math.acos(Math.min(1, Math.max(-1, c)));
+  };
+
+  it('keeps exactly the people within the radius of a point, as an independent great-circle computation says', async () => {
+    const la = { lat: 34.05, lon: -118.25 };
+    for (const radius of [5, 25, 120]) {
+      const expected = oracle
+        .places('CA', SEED)
+        .filter((p) => miles(la, p) <= radius)
+        .map((p) => p.pid);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(await allPids({ state: 'CA', filters: SEED, near: { ...la, miles: radius } })).toEqual(expected);
+    }
+  });
+
+  it('measures from a ZIP centre (the mean position of its people in the dataset) and then applies households', async () => {
+    const zip = String(oracle.distinct('TX', 'ZIP')[0]);
+    const centre = oracle.zipCentre(zip);
+    expect(centre.n).toBeGreaterThan(0);
+    const near = oracle
+      .places('TX')
+      .filter((p) => miles(centre, p) <= 40)
+      .map((p) => p.pid);
+    expect(await allPids({ state: 'TX', near: { zip, miles: 40 } })).toEqual(near);
+    // Households apply to the people near: the lowest PID of each household among them.
+    const inside = new Set(near);
+    const outside = oracle.pids('TX').filter((p) => !inside.has(p));
+    expect(await allPids({ state: 'TX', near: { zip, miles: 40 }, households: 'one' })).toEqual(
+      oracle.listPids('TX', [], { excludePids: outside, oneHousehold: true }),
+    );
+  });
+
+  it.each([
+    [{ lat: 34, lon: -118, miles: 0 }],
+    [{ lat: 34, lon: -118, miles: 501 }],
+    [{ lat: 134, lon: -118, miles: 5 }],
+    [{ zip: 'abcde', miles: 5 }],
+    [{ zip: '00000', miles: 5 }],
+    [{ zip: '90210' }],
+    [{ lat: 34, miles: 5 }],
+  ])('%j is a 400 naming "near"', async (near) => {
+    const r = await post({ state: 'CA', near });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_request', field: 'near' });
+  });
+});
+
 describe('bad values', () => {
   it.each([
     ['contact', { phone: 'yes' }],
@@ -200,7 +252,11 @@ describe('the app operations', () => {
 
   it('cross-tab counts people by two fields exactly as GROUP BY does', async () => {
     const table = await api.core.audiences.crossTab(
-      { state: 'CA', filters: [], listControls: { contact: { phone: false, mail: false }, exclude: [], households: 'all', sample: null } },
+      {
+        state: 'CA',
+        filters: [],
+        listControls: { near: null, contact: { phone: false, mail: false }, exclude: [], households: 'all', sample: null },
+      },
       'MARRIEDCD',
       'HOMEOWNERC',
     );
@@ -217,7 +273,7 @@ describe('the app operations', () => {
   });
 
   it('cross-tab lists coded values in their natural order (income bands from lowest to highest), AGE in its bands', async () => {
-    const none = { contact: { phone: false, mail: false }, exclude: [], households: 'all' as const, sample: null };
+    const none = { near: null, contact: { phone: false, mail: false }, exclude: [], households: 'all' as const, sample: null };
     const table = await api.core.audiences.crossTab({ state: 'CA', filters: [], listControls: none }, 'AGE', 'EHI');
     expect(table.columnValues).toEqual([...table.columnValues].sort());
     expect(table.columnValues.length).toBeGreaterThan(5);

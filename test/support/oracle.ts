@@ -92,6 +92,29 @@ export class SqlOracle {
       .all(...params, every) as string[];
   }
 
+  /** PID, latitude and longitude of a state's people matching filters, in PID order (for distance checks). */
+  places(state: string, filters: Array<[string, Array<string | number>]> = []): Array<{ pid: string; lat: number; lon: number }> {
+    const { sql, params } = this.where(state, filters);
+    return this.db
+      .prepare(`SELECT "PID" AS pid, "LATITUDE" AS lat, "LONGITUDE" AS lon FROM people WHERE ${sql} ORDER BY "PID"`)
+      .all(...params) as Array<{
+      pid: string;
+      lat: number;
+      lon: number;
+    }>;
+  }
+
+  /** A ZIP's centre as plain SQL computes it: the mean position of every person in it. */
+  zipCentre(zip: string): { lat: number; lon: number; n: number } {
+    return this.db
+      .prepare(`SELECT avg("LATITUDE") AS lat, avg("LONGITUDE") AS lon, count(*) AS n FROM people WHERE "ZIP" = ?`)
+      .get(zip) as {
+      lat: number;
+      lon: number;
+      n: number;
+    };
+  }
+
   /** How many people of a state hold each pair of two fields' values (a cross-tab), keyed "row|column". */
   pairCounts(state: string, filters: Array<[string, Array<string | number>]>, rows: string, columns: string): Map<string, number> {
     const { sql, params } = this.where(state, filters);

@@ -10,7 +10,7 @@ import { recordToObject, storedRecordsToJsonBytes, type RecordValues } from '../
 import { exportAudience, type ExportOptions, type ExportResult } from '../export/exportAudience';
 import type { ExportJobs, StartExport } from '../export/exportJobs';
 import { BREAKDOWN_MAX_DEFAULT, breakdownField, breakdownValues } from './breakdown';
-import type { AudienceEngine, DatasetSummary } from './engine';
+import type { Audience, AudienceEngine, DatasetSummary } from './engine';
 import { resolveAudience, type AudienceQuery, type ExclusionSources } from './resolveControls';
 
 export interface SearchAnswer {
@@ -29,7 +29,8 @@ export class AudienceService {
   constructor(
     private readonly engine: () => AudienceEngine,
     private readonly exportJobs: ExportJobs,
-    private readonly sources: ExclusionSources,
+    /** Where exclude entries are found (app state); ZIP centres come from the engine. */
+    private readonly sources: Omit<ExclusionSources, 'zipCentre'>,
   ) {}
 
   summary(): Promise<DatasetSummary> | DatasetSummary {
@@ -38,19 +39,19 @@ export class AudienceService {
 
   async count(query: AudienceQuery): Promise<{ total: number; ms: number; steps: AudienceSteps }> {
     const start = performance.now();
-    const steps = await this.engine().steps(this.resolve(query));
+    const steps = await this.engine().steps(await this.resolve(query));
     return { total: steps.total, ms: since(start), steps };
   }
 
   async preview(request: NormalizedAudience): Promise<{ total: number; results: PreviewRecord[]; ms: number }> {
     const start = performance.now();
-    const page = await this.engine().previewPage(this.resolve(request), request.skip, request.limit);
+    const page = await this.engine().previewPage(await this.resolve(request), request.skip, request.limit);
     return { ...page, ms: since(start) };
   }
 
   async search(request: NormalizedAudience): Promise<SearchAnswer> {
     const start = performance.now();
-    const page = await this.engine().recordPage(this.resolve(request), request.skip, request.limit);
+    const page = await this.engine().recordPage(await this.resolve(request), request.skip, request.limit);
     return { total: page.total, limit: request.limit, skip: request.skip, records: page.records, ms: since(start) };
   }
 
@@ -62,7 +63,7 @@ export class AudienceService {
     const start = performance.now();
     const index = breakdownField(field);
     const engine = this.engine();
-    const audience = this.resolve(query);
+    const audience = await this.resolve(query);
     const values = await breakdownValues(engine, audience, index, max);
     const total = await engine.count(audience);
     return { field: field.toUpperCase(), total, values, ms: since(start) };
@@ -72,22 +73,22 @@ export class AudienceService {
     const start = performance.now();
     const rowIndex = breakdownField(rows, 'rows');
     const columnIndex = breakdownField(columns, 'columns');
-    const table = await this.engine().crossTab(this.resolve(query), rowIndex, columnIndex, max);
+    const table = await this.engine().crossTab(await this.resolve(query), rowIndex, columnIndex, max);
     return { rows: fieldName(rowIndex), columns: fieldName(columnIndex), ...table, ms: since(start) };
   }
 
   /** An export in the background (the app): progress by status, cancellable, audited. */
-  startExport(query: AudienceQuery, request: Omit<StartExport, 'audience'>): Promise<ExportJob> {
-    return this.exportJobs.start({ ...request, audience: this.resolve(query) });
+  async startExport(query: AudienceQuery, request: Omit<StartExport, 'audience'>): Promise<ExportJob> {
+    return this.exportJobs.start({ ...request, audience: await this.resolve(query) });
   }
 
   /** An export that the caller waits for (the CLI). */
-  exportToFile(query: AudienceQuery, options: ExportOptions): Promise<ExportResult> {
-    return exportAudience(this.engine(), this.resolve(query), options);
+  async exportToFile(query: AudienceQuery, options: ExportOptions): Promise<ExportResult> {
+    return exportAudience(this.engine(), await this.resolve(query), options);
   }
 
-  private resolve(query: AudienceQuery) {
-    return resolveAudience(query, this.sources);
+  private resolve(query: AudienceQuery): Promise<Audience> {
+    return resolveAudience(query, { ...this.sources, zipCentre: (zip) => this.engine().zipCentre(zip) });
   }
 }
 

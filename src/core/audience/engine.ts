@@ -23,6 +23,8 @@ export type Exclusion = { kind: 'audience'; key: string; audience: Audience } | 
 
 /** extensions.md's list controls with exclusions resolved; `key` names them all for caches. */
 export interface ResolvedControls {
+  /** Within `miles` of a point (a ZIP is resolved to its centre first). */
+  near: { lat: number; lon: number; miles: number } | null;
   contact: { phone: boolean; mail: boolean };
   exclusions: Exclusion[];
   households: 'all' | 'one';
@@ -62,6 +64,8 @@ export interface AudienceEngine {
   count(audience: Audience): Awaitable<number>;
   /** The count after each step of extensions.md's order (total is count's). */
   steps(audience: Audience): Awaitable<AudienceSteps>;
+  /** A ZIP's centre: the mean position of the dataset's people in it; undefined for a ZIP it does not know. */
+  zipCentre(zip: string): Awaitable<{ lat: number; lon: number } | undefined>;
   /** How many people of the whole dataset (every state) a matcher names. */
   countMatching(matcher: RecordMatcher): Awaitable<number>;
   /** Counts by two fields at once, the rows' and columns' values most frequent first, at most `max` of each. */

@@ -5,11 +5,13 @@
 import { normalizeAudience, type NormalizedAudience } from '../../shared/audienceRequest';
 import type { SavedAudience } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
-import type { ExcludeRef } from '../../shared/listControls';
+import { hasListControls, type ExcludeRef, type Near } from '../../shared/listControls';
 import type { Audience, Exclusion, RecordMatcher } from './engine';
 
 /** Where `exclude` entries are looked up (app state). */
 export interface ExclusionSources {
+  /** The centre of a ZIP named by `near` (the engine's dataset); undefined for a ZIP it does not know. */
+  zipCentre(zip: string): Promise<{ lat: number; lon: number } | undefined> | { lat: number; lon: number } | undefined;
   /** Throws not_found for an unknown id. */
   savedAudience(id: number): SavedAudience;
   list(id: string): RecordMatcher | undefined;
@@ -21,21 +23,31 @@ export type AudienceQuery = Pick<NormalizedAudience, 'state' | 'filters' | 'list
 const unknown = (ref: string, what: string): AppError =>
   new AppError('invalid_request', `"exclude" names ${JSON.stringify(ref)}, but there is no such ${what}.`, 'exclude');
 
-export function resolveAudience(query: AudienceQuery, sources: ExclusionSources, trail: readonly string[] = []): Audience {
+export async function resolveAudience(query: AudienceQuery, sources: ExclusionSources, trail: readonly string[] = []): Promise<Audience> {
   const { state, filters, listControls: c } = query;
-  const plain = !c.contact.phone && !c.contact.mail && c.exclude.length === 0 && c.households === 'all' && c.sample === null;
-  if (plain) return { state, filters };
-  const exclusions = c.exclude.map((ref) => resolveExclusion(ref, sources, trail));
+  if (!hasListControls(c)) return { state, filters };
+  const near = c.near && (await resolveNear(c.near, sources));
+  const exclusions: Exclusion[] = [];
+  for (const ref of c.exclude) exclusions.push(await resolveExclusion(ref, sources, trail));
   const key = JSON.stringify({
+    near,
     contact: c.contact,
     households: c.households,
     sample: c.sample,
     exclude: exclusions.map((e) => (e.kind === 'audience' ? e.key : e.matcher.key)),
   });
-  return { state, filters, controls: { contact: c.contact, exclusions, households: c.households, sample: c.sample, key } };
+  return { state, filters, controls: { near, contact: c.contact, exclusions, households: c.households, sample: c.sample, key } };
 }
 
-function resolveExclusion(ref: ExcludeRef, sources: ExclusionSources, trail: readonly string[]): Exclusion {
+/** A point and radius; a ZIP becomes its centre in the dataset (extensions.md: an unknown ZIP is a 400). */
+async function resolveNear(near: Near, sources: ExclusionSources): Promise<{ lat: number; lon: number; miles: number }> {
+  if (!('zip' in near)) return near;
+  const centre = await sources.zipCentre(near.zip);
+  if (!centre) throw new AppError('invalid_request', `"near" names ZIP ${near.zip}, which no one in the dataset lives in.`, 'near');
+  return { ...centre, miles: near.miles };
+}
+
+async function resolveExclusion(ref: ExcludeRef, sources: ExclusionSources, trail: readonly string[]): Promise<Exclusion> {
   const name = `${ref.kind}:${ref.id}`;
   if (trail.includes(name))
     throw new AppError(
@@ -53,7 +65,7 @@ function resolveExclusion(ref: ExcludeRef, sources: ExclusionSources, trail: rea
     }
     const query = normalizeAudience({ state: saved.state, filters: saved.filters, ...saved.controls });
     // A saved audience's id can be reused after it is deleted: its creation time tells them apart.
-    return { kind: 'audience', key: `${name}@${saved.createdAt}`, audience: resolveAudience(query, sources, [...trail, name]) };
+    return { kind: 'audience', key: `${name}@${saved.createdAt}`, audience: await resolveAudience(query, sources, [...trail, name]) };
   }
   const matcher = ref.kind === 'list' ? sources.list(ref.id) : sources.export(ref.id);
   if (!matcher) throw unknown(name, ref.kind === 'list' ? 'suppression list' : 'export that remembers whom it wrote');

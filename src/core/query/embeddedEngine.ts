@@ -18,7 +18,16 @@ import type {
 } from '../audience/engine';
 import type { Dataset, StateRange } from '../dataset/dataset';
 import { crossTabCounts } from './crossTab';
-import { applySample, callableTest, deliverableTest, householdNumbers, keepWhere, onePerHousehold } from './listSteps';
+import {
+  applySample,
+  callableTest,
+  deliverableTest,
+  householdNumbers,
+  keepNear,
+  keepWhere,
+  onePerHousehold,
+  stateCoordinates,
+} from './listSteps';
 import { LruCache } from './lruCache';
 import { DictionaryIndex, compilePredicate, refine, scan, verifyHashed } from './predicates';
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
@@ -47,7 +56,7 @@ function budgetCheck(budgetMs: number | undefined): () => void {
 
 /** Whether the controls change anything (all defaults: the filtered positions are the answer). */
 function hasEffect(c: ResolvedControls): boolean {
-  return c.contact.phone || c.contact.mail || c.exclusions.length > 0 || c.households === 'one' || c.sample !== null;
+  return c.near !== null || c.contact.phone || c.contact.mail || c.exclusions.length > 0 || c.households === 'one' || c.sample !== null;
 }
 
 /** The final positions of an audience with list controls, and the count after each step. */
@@ -65,6 +74,9 @@ export class EmbeddedEngine implements AudienceEngine {
   private readonly dictionaries: DictionaryIndex;
   /** Household numbers by state (households: "one"). */
   private readonly households = new Map<string, Uint32Array>();
+  /** Latitude and longitude pairs by state (near). */
+  private readonly coordinates = new Map<string, Float64Array>();
+  private readonly zipCentres = new Map<string, { lat: number; lon: number } | undefined>();
   /** The people a matcher names, by matcher key and state (exclude: lists and exports). */
   private readonly matched = new Map<string, Uint8Array>();
 
@@ -103,8 +115,10 @@ export class EmbeddedEngine implements AudienceEngine {
     if (cached instanceof StepSelection) return cached;
     const range = this.dataset.stateRange(audience.state);
     const list = Uint32Array.from(filtered.page(0, filtered.total));
-    const matched = list.length;
-    let n = matched;
+    let n = list.length;
+    if (controls.near) n = keepNear(list, n, this.coordinatesOf(range), range.first, controls.near);
+    // `near` is a filter of place: the people it keeps are the matched ones.
+    const matched = n;
     if (controls.contact.phone) n = keepWhere(list, n, callableTest(this.dataset));
     if (controls.contact.mail) n = keepWhere(list, n, deliverableTest(this.dataset));
     for (const exclusion of controls.exclusions) {
@@ -151,6 +165,40 @@ export class EmbeddedEngine implements AudienceEngine {
     }
     this.matched.set(key, marks);
     return marks;
+  }
+
+  /** Each position's latitude and longitude in a state, read once and kept. */
+  private coordinatesOf(range: StateRange): Float64Array {
+    let coordinates = this.coordinates.get(range.state);
+    if (!coordinates) this.coordinates.set(range.state, (coordinates = stateCoordinates(this.dataset, range)));
+    return coordinates;
+  }
+
+  zipCentre(zip: string): { lat: number; lon: number } | undefined {
+    if (this.zipCentres.has(zip)) return this.zipCentres.get(zip);
+    const column = this.dataset.column(fieldIndex('ZIP'));
+    const code = column.dict?.indexOf(zip) ?? -1;
+    let centre: { lat: number; lon: number } | undefined;
+    if (code >= 0) {
+      // The mean position of the people in the ZIP, found through its code in the ZIP vector.
+      let lat = 0;
+      let lon = 0;
+      let people = 0;
+      for (const range of this.dataset.stateCounts()) {
+        const data = column.data;
+        let coordinates: Float64Array | undefined;
+        for (let pos = range.first, end = range.first + range.count; pos < end; pos++) {
+          if (data[pos] !== code) continue;
+          coordinates ??= this.coordinatesOf(range);
+          lat += coordinates[(pos - range.first) * 2]!;
+          lon += coordinates[(pos - range.first) * 2 + 1]!;
+          people++;
+        }
+      }
+      if (people > 0) centre = { lat: lat / people, lon: lon / people };
+    }
+    this.zipCentres.set(zip, centre);
+    return centre;
   }
 
   /** Each position's household number in a state, read once and kept. */

@@ -1,7 +1,7 @@
 // The list controls of extensions.md over a state's matched positions, in its order: contact and
 // exclusions narrow, then one person a household, then the sample. Positions ascend in PID order
 // within a state, so "the lowest PID" is the first position and "PID order" is position order.
-import type { Sample } from '../../shared/listControls';
+import { EARTH_RADIUS_MILES, type Sample } from '../../shared/listControls';
 import { fieldIndex } from '../../shared/fields';
 import type { ColumnVector, Dataset, StateRange } from '../dataset/dataset';
 
@@ -117,4 +117,39 @@ export function applySample(list: Uint32Array, n: number, sample: Sample): numbe
   const chosen = order.subarray(0, sample.size).sort();
   for (let k = 0; k < chosen.length; k++) list[k] = list[chosen[k]!]!;
   return chosen.length;
+}
+
+/** Each position's latitude and longitude in a state (pairs), read once from the records. */
+export function stateCoordinates(dataset: Dataset, range: StateRange): Float64Array {
+  const coordinates = new Float64Array(range.count * 2);
+  let k = 0;
+  for (const [lat, lon] of dataset.rangeValues(range.first, range.count, [fieldIndex('LATITUDE'), fieldIndex('LONGITUDE')])) {
+    coordinates[k++] = Number(lat);
+    coordinates[k++] = Number(lon);
+  }
+  return coordinates;
+}
+
+const RADIANS = Math.PI / 180;
+
+/** Keeps the positions within `miles` of a point (haversine great-circle distance, extensions.md's Earth radius). */
+export function keepNear(
+  list: Uint32Array,
+  n: number,
+  coordinates: Float64Array,
+  first: number,
+  near: { lat: number; lon: number; miles: number },
+): number {
+  const lat0 = near.lat * RADIANS;
+  const lon0 = near.lon * RADIANS;
+  const cosLat0 = Math.cos(lat0);
+  // The haversine of the largest angle allowed: compare before the arcsine, which is monotonic.
+  const maxHav = Math.sin(Math.min(Math.PI, near.miles / EARTH_RADIUS_MILES) / 2) ** 2;
+  return keepWhere(list, n, (pos) => {
+    const i = (pos - first) * 2;
+    const lat = coordinates[i]! * RADIANS;
+    const lon = coordinates[i + 1]! * RADIANS;
+    const hav = Math.sin((lat - lat0) / 2) ** 2 + cosLat0 * Math.cos(lat) * Math.sin((lon - lon0) / 2) ** 2;
+    return hav <= maxHav;
+  });
 }
