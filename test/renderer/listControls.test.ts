@@ -145,7 +145,7 @@ describe('the audience carries the controls', () => {
     await useCrossTabStore().load();
     expect(bridge['audience/crosstab']).toHaveBeenLastCalledWith(expect.objectContaining({ ...keys, rows: 'AGE', columns: 'EHI' }));
     await useExportStore().start();
-    expect(bridge['export/start']).toHaveBeenLastCalledWith({ state: 'CA', filters: [], ...keys, format: 'csv' });
+    expect(bridge['export/start']).toHaveBeenLastCalledWith({ state: 'CA', filters: [], ...keys, format: 'csv', header: 'names' });
   });
 
   it('saves the controls with an audience, restores them on opening it, and forgets a deleted audience as an exclusion', async () => {
