@@ -3,13 +3,13 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppError, isAppError, type ErrorCode } from '../shared/errors';
 import type { Core } from '../core/createCore';
-import type { VerifiedKey } from '../core/keys/keyStore';
+import { keyHash, type VerifiedKey } from '../core/keys/keyStore';
 import { searchAnswerJson } from '../core/audience/audienceService';
 import { normalizeAudienceRequest } from '../shared/audienceRequest';
 import { DATA_DICTIONARY } from '../shared/dictionary';
 import { buildOpenApiDocument } from './openapi';
 import { answerClientError, checkHost, checkJsonContentType, checkOrigin, loggablePath } from './requestGuards';
-import { DEFAULT_MAX_IN_FLIGHT_PER_KEY, InFlightLimit, RateLimiter, type RateLimit } from './rateLimiter';
+import { DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_UNAUTHENTICATED_LIMIT, InFlightLimit, RateLimiter, type RateLimit } from './rateLimiter';
 import { RequestLog } from './requestLog';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -19,6 +19,8 @@ export interface ApiServerOptions {
   allowedOrigins?: readonly string[];
   /** Per-key request rate; see rateLimiter.ts for the default. */
   rateLimit?: RateLimit;
+  /** The rate of requests without a valid key, all together (rateLimiter.ts). */
+  unauthenticatedLimit?: RateLimit;
   /** Whole-request and idle-socket limits, so slow or idle clients cannot hold the server. */
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
@@ -40,6 +42,7 @@ declare module 'fastify' {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const UNAUTHENTICATED = '';
 
 function sendError(reply: FastifyReply, error: AppError): void {
   reply.code(error.status).type(JSON_TYPE).send(JSON.stringify(error.toBody()));
@@ -65,6 +68,8 @@ export class ApiServer {
   readonly app: FastifyInstance;
   readonly requestLog = new RequestLog();
   private readonly rateLimiter: RateLimiter;
+  private readonly unauthenticated: RateLimiter;
+  private activeKeys = { hashes: new Set<string>(), at: -Infinity, changes: -1 };
   private readonly inFlight: InFlightLimit;
   private readonly keyInFlight: InFlightLimit;
   private readonly originRules: Array<(path: string, port: number) => readonly string[]> = [];
@@ -75,6 +80,7 @@ export class ApiServer {
     private readonly options: ApiServerOptions = {},
   ) {
     this.rateLimiter = new RateLimiter(options.rateLimit);
+    this.unauthenticated = new RateLimiter(options.unauthenticatedLimit ?? DEFAULT_UNAUTHENTICATED_LIMIT);
     this.inFlight = new InFlightLimit(options.maxInFlight);
     this.keyInFlight = new InFlightLimit(options.maxInFlightPerKey ?? DEFAULT_MAX_IN_FLIGHT_PER_KEY);
     this.app = Fastify({
@@ -155,11 +161,39 @@ export class ApiServer {
     checkJsonContentType(request.headers['content-type']);
   };
 
+  /**
+   * Whether a presented key may be valid: its hash is an active key's. The hashes are read again when
+   * one is missing and the copy is 100 ms old, so a key made by another process a moment ago is found
+   * while a flood of bad keys costs at most ten reads a second.
+   */
+  private mayBeValid(presented: string | undefined): boolean {
+    if (!presented) return false;
+    const hash = keyHash(presented);
+    const keys = this.core.keys;
+    if (this.activeKeys.changes === keys.changes && this.activeKeys.hashes.has(hash)) return true;
+    const now = performance.now();
+    // Keys made here are known at once; keys another process made, within 100 ms.
+    if (this.activeKeys.changes === keys.changes && now - this.activeKeys.at < 100) return false;
+    this.activeKeys = { hashes: keys.activeHashes(), at: now, changes: keys.changes };
+    return this.activeKeys.hashes.has(hash);
+  }
+
   /** The key and its rate limits, for every keyed route (a GET has no body, so no content type to check). */
   private verifyKey = (request: FastifyRequest, reply: FastifyReply): void => {
     const header = request.headers['x-api-key'];
-    const key = this.core.keys.verify(typeof header === 'string' ? header : undefined);
-    if (!key) throw new AppError('unauthorized', 'A valid X-API-KEY header is required.');
+    const presented = typeof header === 'string' ? header : undefined;
+    // While requests without a valid key are over their limit, only a key that may be valid is looked
+    // up: a flood of bad keys costs a hash each, and every real key, new ones included, is served.
+    if (this.unauthenticated.peek(UNAUTHENTICATED) > 0 && !this.mayBeValid(presented)) {
+      const wait = this.unauthenticated.peek(UNAUTHENTICATED);
+      reply.header('Retry-After', String(wait));
+      throw new AppError('rate_limited', `Too many requests without a valid key; retry in ${wait} s.`);
+    }
+    const key = this.core.keys.verify(presented);
+    if (!key) {
+      this.unauthenticated.take(UNAUTHENTICATED);
+      throw new AppError('unauthorized', 'A valid X-API-KEY header is required.');
+    }
     request.apiKey = key;
     const wait = this.rateLimiter.take(key.id);
     if (wait > 0) {

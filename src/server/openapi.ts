@@ -16,7 +16,7 @@ import { ERROR_STATUS, type ErrorCode } from '../shared/errors';
 import { FIELDS, PREVIEW_FIELDS } from '../shared/fields';
 import { STATE_CODES } from '../shared/states';
 import { BODY_LIMIT_BYTES, type ApiServerOptions } from './apiServer';
-import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_RATE_LIMIT } from './rateLimiter';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_RATE_LIMIT, DEFAULT_UNAUTHENTICATED_LIMIT } from './rateLimiter';
 
 /** Codes only the app's own operations answer (a stopped export or import), never the HTTP API. */
 const APP_ONLY_CODES: readonly ErrorCode[] = ['cancelled'];
@@ -50,6 +50,7 @@ const json = (schema: object, extra: object = {}) => ({ 'application/json': { sc
  */
 export function buildOpenApiDocument(serverUrl: string, options: ApiServerOptions = {}): object {
   const rate = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const keyless = options.unauthenticatedLimit ?? DEFAULT_UNAUTHENTICATED_LIMIT;
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const maxInFlightPerKey = options.maxInFlightPerKey ?? DEFAULT_MAX_IN_FLIGHT_PER_KEY;
   const bodyKiB = BODY_LIMIT_BYTES / 1024;
@@ -99,7 +100,8 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       '415': error(415, 'the body is not sent as Content-Type: application/json.'),
       '429': error(
         429,
-        `this key sent more than ${rate.perSecond} requests a second (bursts of up to ${rate.burst} allowed), or has ${maxInFlightPerKey} requests in flight already.`,
+        `this key sent more than ${rate.perSecond} requests a second (bursts of up to ${rate.burst} allowed), or has ${maxInFlightPerKey} requests in flight already; ` +
+          `or requests without a valid key (all together) passed ${keyless.perSecond} a second (bursts of ${keyless.burst}).`,
         retryAfter,
       ),
       ...failed,
@@ -125,7 +127,8 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       ...common,
       '429': error(
         429,
-        `this key sent more than ${rate.perSecond} requests a second (bursts of up to ${rate.burst} allowed), or has ${maxInFlightPerKey} requests in flight already.`,
+        `this key sent more than ${rate.perSecond} requests a second (bursts of up to ${rate.burst} allowed), or has ${maxInFlightPerKey} requests in flight already; ` +
+          `or requests without a valid key (all together) passed ${keyless.perSecond} a second (bursts of ${keyless.burst}).`,
         retryAfter,
       ),
       ...failed,
@@ -257,6 +260,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
         'envelope; an unknown path answers 404 `not_found`.\n\n' +
         `Limits: a request body of at most ${BODY_LIMIT_BYTES} bytes; per key ${rate.perSecond} requests a second ` +
         `sustained with bursts of ${rate.burst}, and ${maxInFlightPerKey} requests in flight (429 with Retry-After); ` +
+        `requests without a valid key, all together, ${keyless.perSecond} a second with bursts of ${keyless.burst} (429 with Retry-After); ` +
         `${maxInFlight} requests in flight over all keys (503 with Retry-After); \`limit\` clamped to ${LIMIT_MAX}; ` +
         `at most ${FILTERS_MAX} filters of at most ${FILTER_VALUES_MAX} values each. The same figures are in \`x-limits\`.`,
     },
@@ -272,6 +276,8 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       requestsPerSecondPerKey: rate.perSecond,
       burstPerKey: rate.burst,
       inFlightPerKey: maxInFlightPerKey,
+      unauthenticatedPerSecond: keyless.perSecond,
+      unauthenticatedBurst: keyless.burst,
       inFlight: maxInFlight,
       limitMax: LIMIT_MAX,
       filtersMax: FILTERS_MAX,

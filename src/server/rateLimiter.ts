@@ -8,6 +8,13 @@ export interface RateLimit {
 
 export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 5000, burst: 10000 };
 
+/**
+ * Requests without a valid key share one bucket: a flood of them (a page guessing keys, a broken
+ * script) is answered 429 before its keys are even looked up, and cannot take the CPU from callers
+ * with a key. Generous enough that a person fixing a typo never meets it.
+ */
+export const DEFAULT_UNAUTHENTICATED_LIMIT: RateLimit = { perSecond: 50, burst: 100 };
+
 interface Bucket {
   tokens: number;
   at: number;
@@ -19,6 +26,21 @@ export class RateLimiter {
     private readonly limit: RateLimit = DEFAULT_RATE_LIMIT,
     private readonly now: () => number = () => performance.now(),
   ) {}
+
+  /** As take, without spending a token: 0 while the bucket has one, else the whole seconds to wait. */
+  peek(key: string): number {
+    const bucket = this.refill(key);
+    return bucket.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / this.limit.perSecond));
+  }
+
+  private refill(key: string): Bucket {
+    const t = this.now();
+    const bucket = this.buckets.get(key) ?? { tokens: this.limit.burst, at: t };
+    bucket.tokens = Math.min(this.limit.burst, bucket.tokens + ((t - bucket.at) / 1000) * this.limit.perSecond);
+    bucket.at = t;
+    this.buckets.set(key, bucket);
+    return bucket;
+  }
 
   /** 0 when the request may go ahead, else the whole seconds to wait. */
   take(key: string): number {

@@ -41,8 +41,8 @@ describe('the analyst’s language', () => {
     expect(await first.innerText()).not.toContain('`');
     // The label wraps rather than being cut: it fits its own box and the option fits the menu.
     const box = await first.evaluate((el) => {
-      const label = el.querySelector('.label') as HTMLElement;
-      const menu = el.closest('[data-testid="field-results"]') as HTMLElement;
+      const label = el.querySelector('.label')!;
+      const menu = el.closest('[data-testid="field-results"]')!;
       const m = menu.getBoundingClientRect();
       const o = el.getBoundingClientRect();
       return {

@@ -164,6 +164,42 @@ describe('per-key rate limit under concurrent load', () => {
   }, 60_000);
 });
 
+describe('requests without a valid key', () => {
+  it('share one limit: a flood of bad keys gets 429 while real keys, one made during the flood too, keep getting 200s', async () => {
+    const limit = { perSecond: 20, burst: 20 };
+    const seconds = 4;
+    const api = await start({ server: { unauthenticatedLimit: limit } });
+    // Well-formed but unknown: each would cost a key lookup if it were looked up.
+    const flood = cannon(api.url, `adk_${'A'.repeat(43)}`, 30, seconds);
+    await sleep(500);
+    const fresh = api.core.keys.create('made during the flood').key;
+    const results: Array<{ status: number; ms: number }> = [];
+    const until = performance.now() + (seconds - 1.5) * 1000;
+    while (performance.now() < until) {
+      results.push(await timedPreview(api, api.key));
+      results.push(await timedPreview(api, fresh));
+      await sleep(25);
+    }
+    const bad = await flood;
+    const latency = latencies(results.map((r) => r.ms));
+    console.info(
+      `load: bad-key flood, 30 connections, ${seconds} s, limit ${limit.perSecond}/s burst ${limit.burst}: ${bad.requestsPerSecond} req/s answered, ` +
+        `statuses ${JSON.stringify(bad.byStatus)}; real keys meanwhile: ${results.length} requests, all ${[...new Set(results.map((r) => r.status))].join('/')}, ` +
+        `p50 ${latency.p50} ms, p99 ${latency.p99} ms`,
+    );
+    expect(bad.byStatus['429'] ?? 0).toBeGreaterThan(bad.total / 2);
+    // At most the burst plus the sustained rate over the run was looked up and answered 401 (a second of slack).
+    expect(bad.byStatus['401'] ?? 0).toBeLessThanOrEqual(limit.burst + limit.perSecond * (seconds + 1));
+    expect(bad.byStatus['200'] ?? 0).toBe(0);
+    expect(results.length).toBeGreaterThan(10);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    // A bad key after the flood: still a clear answer (401 once tokens are back, or 429 with Retry-After).
+    const after = await timedPreview(api, `adk_${'B'.repeat(43)}`);
+    expect([401, 429]).toContain(after.status);
+    if (after.status === 429) expect(Number(after.retryAfter)).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+});
+
 /** A socket that sent complete headers (with a valid key) and only part of the body it announced. */
 async function stalledBody(api: SecurityApi, key = api.key): Promise<Socket> {
   const socket = await openSocket(api.port);

@@ -21,6 +21,9 @@ const LAST_USE_RESOLUTION_MS = 60_000;
 
 const hashKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
 
+/** A presented key's hash as activeHashes lists them. */
+export const keyHash = (key: string): string => hashKey(key).toString('base64url');
+
 export class KeyStore {
   private readonly stmt: Record<string, Statement>;
   private readonly lastRecorded = new Map<string, number>();
@@ -32,6 +35,7 @@ export class KeyStore {
         'SELECT id, name, prefix, created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt FROM api_keys ORDER BY created_at, id',
       ),
       byHash: db.prepare('SELECT id, name, hash FROM api_keys WHERE hash = ? AND revoked_at IS NULL'),
+      activeHashes: db.prepare('SELECT hash FROM api_keys WHERE revoked_at IS NULL').pluck(),
       revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       exists: db.prepare('SELECT revoked_at FROM api_keys WHERE id = ?'),
       touch: db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
@@ -39,6 +43,9 @@ export class KeyStore {
   }
 
   /** Creates a key; the returned secret is never stored and cannot be shown again. */
+  /** Keys made or revoked through this store so far: a copy of activeHashes older than this is stale. */
+  changes = 0;
+
   create(name: string): { info: ApiKeyInfo; key: string } {
     const trimmed = name.trim();
     if (!NAME_PATTERN.test(trimmed))
@@ -48,6 +55,7 @@ export class KeyStore {
     const createdAt = new Date().toISOString();
     const prefix = key.slice(0, 8);
     this.stmt.insert!.run(id, trimmed, prefix, hashKey(key), createdAt);
+    this.changes++;
     return { info: { id, name: trimmed, prefix, createdAt, lastUsedAt: null, revokedAt: null }, key };
   }
 
@@ -59,9 +67,18 @@ export class KeyStore {
     const row = this.stmt.exists!.get(id) as { revoked_at: string | null } | undefined;
     if (!row) throw new AppError('not_found', `No key with id ${JSON.stringify(id.slice(0, 40))}.`, 'id');
     this.stmt.revoke!.run(new Date().toISOString(), id);
+    this.changes++;
   }
 
   /** The key's owner if the presented secret is a live key; null for missing, unknown or revoked. */
+  /**
+   * The stored hashes of the keys not revoked, as text: what lets the server tell a presented key
+   * that may be valid from one that cannot be, without a lookup (keyHash gives a presented key's).
+   */
+  activeHashes(): Set<string> {
+    return new Set((this.stmt.activeHashes!.all() as Buffer[]).map((h) => h.toString('base64url')));
+  }
+
   verify(presented: string | undefined): VerifiedKey | null {
     if (!presented || !KEY_PATTERN.test(presented)) return null;
     const hash = hashKey(presented);
