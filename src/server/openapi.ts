@@ -79,6 +79,12 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
   const failed = { '500': error(500, 'the service failed unexpectedly; retry.') };
   const busy = `${maxInFlight} requests are already being worked on (with Retry-After)`;
 
+  const rateLimited = error(
+    429,
+    `this key sent more than ${rate.perSecond} requests a second (bursts of up to ${rate.burst} allowed), or has ${maxInFlightPerKey} requests in flight already; ` +
+      `or requests without a valid key (all together) passed ${keyless.perSecond} a second (bursts of ${keyless.burst}).`,
+    retryAfter,
+  );
   const audienceOperation = (operationId: string, summary: string, description: string, response: string) => ({
     operationId,
     tags: ['audiences'],
@@ -98,12 +104,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       ...common,
       '413': error(413, `the body is larger than ${BODY_LIMIT_BYTES} bytes (${bodyKiB} KiB).`),
       '415': error(415, 'the body is not sent as Content-Type: application/json.'),
-      '429': error(
-        429,
-        `this key sent more than ${rate.perSecond} requests a second (bursts of up to ${rate.burst} allowed), or has ${maxInFlightPerKey} requests in flight already; ` +
-          `or requests without a valid key (all together) passed ${keyless.perSecond} a second (bursts of ${keyless.burst}).`,
-        retryAfter,
-      ),
+      '429': rateLimited,
       ...failed,
       '503': error(
         503,
@@ -125,12 +126,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       '200': { description: 'Every record field, in record order.', content: json(ref('FieldList')) },
       '401': error(401, 'the X-API-KEY header is missing, unknown or revoked (one answer for all three).'),
       ...common,
-      '429': error(
-        429,
-        `this key sent more than ${rate.perSecond} requests a second (bursts of up to ${rate.burst} allowed), or has ${maxInFlightPerKey} requests in flight already; ` +
-          `or requests without a valid key (all together) passed ${keyless.perSecond} a second (bursts of ${keyless.burst}).`,
-        retryAfter,
-      ),
+      '429': rateLimited,
       ...failed,
       '503': error(503, `${busy}.`, retryAfterIfBusy),
     },

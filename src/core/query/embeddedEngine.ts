@@ -54,6 +54,13 @@ function budgetCheck(budgetMs: number | undefined): () => void {
   };
 }
 
+/** A structure of one state's positions, built on first use and kept for the life of the dataset. */
+function keptPerState<T>(kept: Map<string, T>, range: StateRange, build: () => T): T {
+  let value = kept.get(range.state);
+  if (value === undefined) kept.set(range.state, (value = build()));
+  return value;
+}
+
 /** Whether the controls change anything (all defaults: the filtered positions are the answer). */
 function hasEffect(c: ResolvedControls): boolean {
   return c.near !== null || c.contact.phone || c.contact.mail || c.exclusions.length > 0 || c.households === 'one' || c.sample !== null;
@@ -169,9 +176,7 @@ export class EmbeddedEngine implements AudienceEngine {
 
   /** Each position's latitude and longitude in a state, read once and kept. */
   private coordinatesOf(range: StateRange): Float64Array {
-    let coordinates = this.coordinates.get(range.state);
-    if (!coordinates) this.coordinates.set(range.state, (coordinates = stateCoordinates(this.dataset, range)));
-    return coordinates;
+    return keptPerState(this.coordinates, range, () => stateCoordinates(this.dataset, range));
   }
 
   zipCentre(zip: string): { lat: number; lon: number } | undefined {
@@ -203,9 +208,7 @@ export class EmbeddedEngine implements AudienceEngine {
 
   /** Each position's household number in a state, read once and kept. */
   private householdsOf(range: StateRange): Uint32Array {
-    let numbers = this.households.get(range.state);
-    if (!numbers) this.households.set(range.state, (numbers = householdNumbers(this.dataset, range)));
-    return numbers;
+    return keptPerState(this.households, range, () => householdNumbers(this.dataset, range));
   }
 
   private evaluate(audience: Audience, first: number, end: number, checkBudget: () => void): Selection {
