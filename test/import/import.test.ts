@@ -234,7 +234,9 @@ describe('import rules', () => {
   it('takes the delimiter from the option when the header line cannot tell', async () => {
     const file = join(dir, 'forced.txt');
     writeFileSync(file, 'PID|STATE|GENDER|A,B,C,D\nA0000000000000000000000000000001|CA|F|1,2,3,4\n');
-    await expect(importFiles({ files: [file], out: join(dir, 'forced.sqlite') })).rejects.toThrow(/cannot tell the delimiter/);
+    await expect(importFiles({ files: [file], out: join(dir, 'forced.sqlite') })).rejects.toThrow(
+      /cannot tell the delimiter.*the Delimiter menu in the app, --delimiter on the command line/,
+    );
     const s = await importFiles({ files: [file], out: join(dir, 'forced.sqlite'), delimiter: '|' });
     expect(s).toMatchObject({ read: 1, imported: 1 });
     expect(s.files[0]).toMatchObject({ delimiter: '|', unknownColumns: ['A,B,C,D'] });

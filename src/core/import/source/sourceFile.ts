@@ -50,7 +50,9 @@ export function detectDelimiter(file: string, headerLine: string): Delimiter {
   const best = Math.max(...counts);
   const winners = DELIMITERS.filter((_, i) => counts[i] === best);
   if (best === 0 || winners.length > 1)
-    throw fail(`${file}: cannot tell the delimiter from the header line (comma, tab or pipe); give it with --delimiter.`);
+    throw fail(
+      `${file}: cannot tell the delimiter from the header line (comma, tab or pipe); choose it (the Delimiter menu in the app, --delimiter on the command line).`,
+    );
   return winners[0]!;
 }
 
