@@ -13,6 +13,16 @@ import { FIELDS, fieldIndex } from '../../src/shared/fields';
 export const FIXTURES = resolve(__dirname, '../fixtures/import');
 export const fixture = (name: string): string => join(FIXTURES, name);
 
+/** Every vendor-file fixture: each delimiter, gzip, a BOM, mixed case, missing and extra columns, bad rows. */
+export const ALL_FIXTURES = [
+  'comma-bom-crlf.csv',
+  'pipe-gzipped.dat',
+  'tab-mixed-case.tsv',
+  'missing-and-extra.csv',
+  'bad-rows.csv',
+  'unclosed-quote.csv',
+].map(fixture);
+
 export function tempDir(prefix = 'audience-desk-import-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

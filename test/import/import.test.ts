@@ -11,16 +11,7 @@ import { importFiles, type ImportProgress, type ImportSummary } from '../../src/
 import { AppError } from '../../src/shared/errors';
 import { STATE_CODES } from '../../src/shared/states';
 import { searchRecords } from '../support/audienceQueries';
-import { fixture, integrity, listDir, pidOf, readRecords, readRejects, recordsByPid, tempDir } from './helpers';
-
-const ALL = [
-  'comma-bom-crlf.csv',
-  'pipe-gzipped.dat',
-  'tab-mixed-case.tsv',
-  'missing-and-extra.csv',
-  'bad-rows.csv',
-  'unclosed-quote.csv',
-].map(fixture);
+import { fixture, integrity, listDir, pidOf, readRecords, readRejects, recordsByPid, tempDir, ALL_FIXTURES } from './helpers';
 
 let dir: string;
 beforeAll(() => {
@@ -42,7 +33,7 @@ describe('import of the fixture files into one dataset', () => {
   const notices: string[] = [];
   beforeAll(async () => {
     summary = await importFiles({
-      files: ALL,
+      files: ALL_FIXTURES,
       out: join(dir, 'all.sqlite'),
       rejectsPath: join(dir, 'all-rejects.csv'),
       onNotice: (m) => notices.push(m),
@@ -400,8 +391,8 @@ describe('atomic, cancellable, cleaning up after dead runs', () => {
   });
 
   it('gives the same records when run again on the same files', async () => {
-    const a = await importFiles({ files: ALL, out: join(dir, 'again-a.sqlite') });
-    const b = await importFiles({ files: ALL, out: join(dir, 'again-b.sqlite') });
+    const a = await importFiles({ files: ALL_FIXTURES, out: join(dir, 'again-a.sqlite') });
+    const b = await importFiles({ files: ALL_FIXTURES, out: join(dir, 'again-b.sqlite') });
     expect({ ...b, seconds: 0, out: '', rejectsPath: '' }).toEqual({ ...a, seconds: 0, out: '', rejectsPath: '' });
     expect(readRecords(b.out)).toEqual(readRecords(a.out));
     expect(readFileSync(b.rejectsPath, 'utf8')).toBe(readFileSync(a.rejectsPath, 'utf8'));

@@ -14,17 +14,9 @@ import { runReaders as readBatches } from '../../src/core/import/read/runReaders
 import { wholeFiles } from '../../src/core/import/read/splitInput';
 import { inspectSource } from '../../src/core/import/source/sourceFile';
 import { STATE_CODES } from '../../src/shared/states';
-import { fixture, integrity, pidOf, readRecords, readRejects, recordsByPid, tempDir } from './helpers';
+import { fixture, integrity, pidOf, readRecords, readRejects, recordsByPid, tempDir, ALL_FIXTURES } from './helpers';
 
 const HEADER = 'PID,STATE,GENDER,CITY,AGE';
-const ALL = [
-  'comma-bom-crlf.csv',
-  'pipe-gzipped.dat',
-  'tab-mixed-case.tsv',
-  'missing-and-extra.csv',
-  'bad-rows.csv',
-  'unclosed-quote.csv',
-].map(fixture);
 
 let dir: string;
 beforeAll(() => {
@@ -159,7 +151,7 @@ function storedVectors(path: string): unknown[] {
 
 describe('where rows are read', () => {
   it('reads on a worker thread (also under the test runner), in the same batches as on this thread', async () => {
-    const sources = ALL.map((f) => inspectSource(f));
+    const sources = ALL_FIXTURES.map((f) => inspectSource(f));
     const batches: { worker: unknown[]; thread: unknown[] } = { worker: [], thread: [] };
     expect(await readBatches(sources, [wholeFiles(sources)], (b) => void batches.worker.push(b))).toEqual({
       kind: 'done',
@@ -179,11 +171,11 @@ describe('where rows are read', () => {
   });
 
   it('imports the same records and rejects on this thread as with the worker', async () => {
-    const a = await importFiles({ files: ALL, out: join(dir, 'worker.sqlite') });
+    const a = await importFiles({ files: ALL_FIXTURES, out: join(dir, 'worker.sqlite') });
     const restore = overrideSettings({ importWorkers: false });
     let b: ImportSummary;
     try {
-      b = await importFiles({ files: ALL, out: join(dir, 'thread.sqlite') });
+      b = await importFiles({ files: ALL_FIXTURES, out: join(dir, 'thread.sqlite') });
     } finally {
       restore();
     }

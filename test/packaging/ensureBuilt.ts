@@ -2,9 +2,10 @@
 // build it when it is missing, still the placeholder, or older than the sources; one build at a time
 // across test workers (a directory lock), so no test reads out/ while another rewrites it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withDirLock } from '../support/dirLock';
 
 export const OUT = join(process.cwd(), 'out');
 const OUTPUTS = [join(OUT, 'main', 'index.js'), join(OUT, 'preload', 'index.cjs'), join(OUT, 'renderer', 'index.html')];
@@ -23,25 +24,9 @@ function isBuilt(): boolean {
   return built >= Math.max(newestMtime(join(process.cwd(), 'src')), newestMtime(join(process.cwd(), 'electron.vite.config.ts')));
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export async function ensureBuilt(): Promise<void> {
-  const lock = join(tmpdir(), `audience-desk-build-${statSync(process.cwd()).ino}.lock`);
-  for (let waited = 0; ; waited += 250) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // A lock older than the longest build is a leftover of a killed run.
-      const held = statSync(lock, { throwIfNoEntry: false });
-      if (waited > 180_000 || (held && Date.now() - held.mtimeMs > 300_000)) rmSync(lock, { recursive: true, force: true });
-      await sleep(250);
-    }
-  }
-  try {
+  await withDirLock(join(tmpdir(), `audience-desk-build-${statSync(process.cwd()).ino}.lock`), () => {
     if (!isBuilt())
       execFileSync(join(process.cwd(), 'node_modules', '.bin', 'electron-vite'), ['build'], { stdio: 'pipe', timeout: 300_000 });
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  });
 }

@@ -9,13 +9,14 @@
 // All three get the same flags; none of @sparticuz/chromium's own serverless flags (they turn off web
 // security and site isolation, which the security tests rely on) is needed to run it here.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
+import { withDirLock } from './dirLock';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
@@ -68,7 +69,6 @@ async function pick(): Promise<BrowserChoice> {
 }
 
 const run = promisify(execFile);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * @sparticuz/chromium's browser, unpacked into node_modules/.cache/sparticuz-chromium-<version>/: the
@@ -96,20 +96,7 @@ async function bundledChromium(): Promise<BrowserChoice> {
   const complete = join(dir, '.complete');
   if (existsSync(complete)) return choice;
 
-  const lock = `${dir}.lock`;
-  mkdirSync(dirname(dir), { recursive: true });
-  for (let waited = 0; ; waited += 250) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // A lock older than any unpacking is a leftover of a killed run.
-      const held = statSync(lock, { throwIfNoEntry: false });
-      if (waited > 180_000 || (held && Date.now() - held.mtimeMs > 300_000)) rmSync(lock, { recursive: true, force: true });
-      await sleep(250);
-    }
-  }
-  try {
+  return withDirLock(`${dir}.lock`, async () => {
     if (existsSync(complete)) return choice;
     rmSync(dir, { recursive: true, force: true });
     const staging = `${dir}.partial-${process.pid}`;
@@ -146,7 +133,5 @@ async function bundledChromium(): Promise<BrowserChoice> {
     writeFileSync(join(staging, '.complete'), `${version}\n`);
     renameSync(staging, dir);
     return choice;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  });
 }

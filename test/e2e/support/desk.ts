@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../support/browser';
+import { withDirLock } from '../../support/dirLock';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -43,22 +44,9 @@ export async function ensureRendererBuilt(): Promise<void> {
   const sourcesAt = () => Math.max(newest(join(ROOT, 'src', 'renderer')), newest(join(ROOT, 'src', 'shared')));
   const fresh = () => existsSync(index) && statSync(index).mtimeMs >= sourcesAt();
   if (fresh()) return;
-  const lock = join(ROOT, 'out', '.e2e-build-lock');
-  mkdirSync(join(ROOT, 'out'), { recursive: true });
-  for (let i = 0; i < 600; i++) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (i === 599) rmSync(lock, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  try {
+  await withDirLock(join(ROOT, 'out', '.e2e-build-lock'), () => {
     if (!fresh()) execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, env: ENV, stdio: 'pipe', timeout: 180_000 });
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  });
 }
 
 function cli(args: string[]): string {
