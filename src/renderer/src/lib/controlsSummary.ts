@@ -5,6 +5,7 @@ import { formatCount } from './format';
 export function controlsSummary(c: ListControlsInput | null | undefined): string[] {
   if (!c) return [];
   const out: string[] = [];
+  if (c.near) out.push(`within ${c.near.miles} mi of ${'zip' in c.near ? `ZIP ${c.near.zip}` : `${c.near.lat}, ${c.near.lon}`}`);
   if (c.contact?.phone) out.push('callable');
   if (c.contact?.mail) out.push('mailable');
   if (c.exclude?.length) out.push(`${c.exclude.length} left out`);

@@ -1,16 +1,22 @@
-// The list controls of extensions.md as the analyst sets them: contact rules, exclusions, one person
-// a household, a sample. The form keeps what is typed (a sample size being edited may be empty);
+// The list controls of extensions.md as the analyst sets them: a radius (near), contact rules,
+// exclusions, one person a household, a sample. The form keeps what is typed (a sample size being edited may be empty);
 // `input` is only the request keys that do something and are valid, which the audience store adds
 // to every request, so the count, grid, breakdown, cross-tab, export and save all see the same keys.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ListControlsInput } from '../../../shared/listControls';
+import { NEAR_MILES_MAX, type ListControlsInput, type NearInput } from '../../../shared/listControls';
 
 export type SampleMode = 'none' | 'every' | 'size';
+export type NearMode = 'none' | 'zip' | 'point';
 
 const whole = (n: number | null, min: number): boolean => n !== null && Number.isSafeInteger(n) && n >= min;
 
 export const useListControlsStore = defineStore('listControls', () => {
+  const nearMode = ref<NearMode>('none');
+  const nearZip = ref('');
+  const nearLat = ref<number | null>(null);
+  const nearLon = ref<number | null>(null);
+  const nearMiles = ref<number | null>(10);
   const phone = ref(false);
   const mail = ref(false);
   /** "saved:<id>", "list:<id>", "export:<id>", in the order chosen. */
@@ -31,8 +37,31 @@ export const useListControlsStore = defineStore('listControls', () => {
     return null;
   });
 
+  /** Why the radius as typed cannot be sent (it is then left out of the request), or null. */
+  const nearProblem = computed<string | null>(() => {
+    if (nearMode.value === 'none') return null;
+    const miles = nearMiles.value;
+    if (miles === null || !Number.isFinite(miles) || miles <= 0 || miles > NEAR_MILES_MAX)
+      return `Miles: more than 0 and at most ${NEAR_MILES_MAX}.`;
+    if (nearMode.value === 'zip' && !/^\d{5}$/.test(nearZip.value.trim())) return 'ZIP: 5 digits.';
+    if (nearMode.value === 'point') {
+      if (nearLat.value === null || !Number.isFinite(nearLat.value) || Math.abs(nearLat.value) > 90) return 'Latitude: -90 to 90 degrees.';
+      if (nearLon.value === null || !Number.isFinite(nearLon.value) || Math.abs(nearLon.value) > 180)
+        return 'Longitude: -180 to 180 degrees.';
+    }
+    return null;
+  });
+
+  /** The radius as the request's `near` key, or null when there is none or it is not valid yet. */
+  const near = computed<NearInput | null>(() => {
+    if (nearMode.value === 'none' || nearProblem.value) return null;
+    if (nearMode.value === 'zip') return { zip: nearZip.value.trim(), miles: nearMiles.value! };
+    return { lat: nearLat.value!, lon: nearLon.value!, miles: nearMiles.value! };
+  });
+
   const input = computed<ListControlsInput>(() => {
     const out: ListControlsInput = {};
+    if (near.value) out.near = near.value;
     if (phone.value || mail.value)
       out.contact = { ...(phone.value ? { phone: 'callable' as const } : {}), ...(mail.value ? { mail: 'deliverable' as const } : {}) };
     if (exclude.value.length) out.exclude = [...exclude.value];
@@ -56,6 +85,14 @@ export const useListControlsStore = defineStore('listControls', () => {
 
   /** Replaces every control with these request keys (a saved audience being reopened). */
   function load(keys: ListControlsInput): void {
+    const n = keys.near;
+    nearMode.value = n ? ('zip' in n ? 'zip' : 'point') : 'none';
+    if (n && 'zip' in n) nearZip.value = n.zip;
+    if (n && 'lat' in n) {
+      nearLat.value = n.lat;
+      nearLon.value = n.lon;
+    }
+    if (n) nearMiles.value = n.miles;
     phone.value = keys.contact?.phone === 'callable';
     mail.value = keys.contact?.mail === 'deliverable';
     exclude.value = [...new Set(keys.exclude ?? [])];
@@ -76,6 +113,13 @@ export const useListControlsStore = defineStore('listControls', () => {
   }
 
   return {
+    nearMode,
+    nearZip,
+    nearLat,
+    nearLon,
+    nearMiles,
+    nearProblem,
+    near,
     phone,
     mail,
     exclude,
