@@ -12,7 +12,7 @@ export { generateRecords } from './generateRecords';
 export type { GeneratedRecord } from './record';
 
 /** Bumped whenever the same rows and seed would give different records (stored in the dataset's meta). */
-export const GENERATOR_VERSION = '2';
+export const GENERATOR_VERSION = '3';
 
 export interface GenerateOptions {
   rows: number;

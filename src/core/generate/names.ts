@@ -62,13 +62,39 @@ export function censusWeights(count: number, a: CensusAnchors): Float64Array {
 export class NameList {
   readonly names: readonly string[];
   private readonly table: AliasTable;
-  constructor(names: readonly string[], anchors: CensusAnchors) {
-    this.names = names.map((n) => n.toUpperCase());
-    this.table = new AliasTable(censusWeights(this.names.length, anchors));
+  /** `names` upper case, with their weights (any scale). */
+  constructor(names: readonly string[], weights: ArrayLike<number>) {
+    this.names = names;
+    this.table = new AliasTable(weights);
   }
   draw(rng: Prng): string {
     return this.names[this.table.draw(rng)]!;
   }
+}
+
+/** A Census list, upper case, with each name's share (percent of people) by censusWeights. */
+export function censusList(names: readonly string[], anchors: CensusAnchors): Map<string, number> {
+  const weights = censusWeights(names.length, anchors);
+  return new Map(names.map((n, i) => [n.toUpperCase(), weights[i]!]));
+}
+
+/**
+ * A first name given to a sex only where it is at least this share (per person of that sex) of its
+ * share among the other sex. The 1990 lists hold every name some respondents of that sex gave, and
+ * miscoded sex puts men's names on the women's list (JAMES, NORMAN, JULIAN) and women's on the men's
+ * (MARY, PATRICIA); at a quarter, names borne by both sexes (KELLY, JAMIE, TRACY) stay on both lists.
+ */
+export const SEX_SHARE_FLOOR = 0.25;
+
+/** `own` without the names the other sex bears more than 1 / SEX_SHARE_FLOOR times as often. */
+export function firstNamesOfSex(own: ReadonlyMap<string, number>, other: ReadonlyMap<string, number>): NameList {
+  // A name missing from the other list is rarer there than that list's last name, whose share
+  // (0.0084% of men, 0.0060% of women) is under 1.5 times the smallest on this list: it is kept.
+  const kept = [...own].filter(([name, share]) => share >= SEX_SHARE_FLOOR * (other.get(name) ?? 0));
+  return new NameList(
+    kept.map(([name]) => name),
+    kept.map(([, share]) => share),
+  );
 }
 
 export interface Names {
@@ -85,10 +111,13 @@ export function names(): Names {
       'last' | 'first_male' | 'first_female',
       string[]
     >;
+    const last = censusList(lists.last, CENSUS_1990.last);
+    const male = censusList(lists.first_male, CENSUS_1990.male);
+    const female = censusList(lists.first_female, CENSUS_1990.female);
     cache = {
-      last: new NameList(lists.last, CENSUS_1990.last),
-      male: new NameList(lists.first_male, CENSUS_1990.male),
-      female: new NameList(lists.first_female, CENSUS_1990.female),
+      last: new NameList([...last.keys()], [...last.values()]),
+      male: firstNamesOfSex(male, female),
+      female: firstNamesOfSex(female, male),
     };
   }
   return cache;
