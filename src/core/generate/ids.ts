@@ -1,8 +1,10 @@
 // Identifiers: PID (32 hex) and HHID (96 hex), upper case. Records must come out in (STATE, PID)
-// order without sorting, so PIDs rise by construction within a state: the i-th of a state's N people
+// order without sorting, so PIDs rise by construction within a state: the i-th of a state's N PIDs
 // gets a 48-bit prefix inside the i-th of N equal slices of the prefix space (random within it), so
 // prefixes strictly increase with i and still look random. The next 32 bits are a bijective mix of
-// the person's dataset-wide serial number, so no two PIDs in a dataset are equal, across states too.
+// the PID's dataset-wide number, so no two PIDs in a dataset are equal, across states too. Which
+// person gets the i-th PID is the generator's keyed permutation (generateRecords.ts): nothing in a
+// PID or its rank follows household or place.
 import { hash32, type Prng } from './prng';
 
 const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).toUpperCase().padStart(2, '0'));
@@ -26,13 +28,20 @@ export class PidSequence {
     this.step = PREFIX_SPACE / count;
   }
 
-  /** The PID of the state's `index`-th person (0-based), whose dataset-wide number is `serial`. */
+  /** The state's `index`-th PID (0-based), whose dataset-wide number is `serial`. */
   pid(rng: Prng, index: number, serial: number): string {
     // Integer slot bounds, so neighbouring slots never share a prefix: [floor(i*s), floor((i+1)*s)).
     const start = Math.floor(index * this.step);
     const prefix = start + Math.floor(rng.float() * (Math.floor((index + 1) * this.step) - start));
     const hi = Math.floor(prefix / 4294967296);
     const lo = prefix - hi * 4294967296;
-    return HEX2[hi >>> 8]! + HEX2[hi & 255]! + hex8(lo) + hex8(hash32(serial >>> 0)) + hex8(rng.next()) + hex8(rng.next()).slice(4);
+    return (
+      HEX2[hi >>> 8]! +
+      HEX2[hi & 255]! +
+      hex8(lo) +
+      hex8(hash32((serial ^ 0x6b43a9b5) >>> 0)) +
+      hex8(rng.next()) +
+      hex8(rng.next()).slice(4)
+    );
   }
 }

@@ -1,7 +1,8 @@
 // The dataset generator: believable US person records, deterministic (the same rows and seed give
 // byte-identical records), in (STATE, PID) order as DatasetWriter wants, without buffering (PIDs
-// rise by construction within a state: ids.ts). Records are made on a worker thread while this one
-// builds the vectors and writes (workerRecords.ts).
+// rise by construction within a state, ids.ts, and are dealt out to people regardless of household
+// or place, generateRecords.ts). Records are made on a worker thread while this one builds the
+// vectors and writes (workerRecords.ts).
 import { DatasetWriter } from '../dataset/datasetWriter';
 import { fieldIndex } from '../../shared/fields';
 import { generateRecords } from './generateRecords';
@@ -12,7 +13,7 @@ export { generateRecords } from './generateRecords';
 export type { GeneratedRecord } from './record';
 
 /** Bumped whenever the same rows and seed would give different records (stored in the dataset's meta). */
-export const GENERATOR_VERSION = '3';
+export const GENERATOR_VERSION = '4';
 
 export interface GenerateOptions {
   rows: number;

@@ -4,19 +4,26 @@
 
 const TWO_32 = 4294967296;
 
+/** Families of random streams (Prng's `kind`): one stream per household, per person, per state's PID order. */
+export const Kind = { Household: 1, Person: 2, PidOrder: 3 } as const;
+
 export class Prng {
   private a: number;
   private b: number;
   private c: number;
   private d: number;
 
-  /** `seed` may be any finite number; `stream` gives independent sequences for one seed. */
-  constructor(seed: number, stream = 0) {
+  /**
+   * `seed` may be any finite number; `stream` (an unsigned 32-bit integer) gives independent
+   * sequences for one seed, and `kind` independent families of streams: the generator keys one
+   * stream per household and one per person (Kind), so that any of them can be made on its own.
+   */
+  constructor(seed: number, stream = 0, kind = 0) {
     const lo = seed >>> 0;
     const hi = Math.floor(Math.abs(seed) / TWO_32) >>> 0;
     this.a = (0x9e3779b9 ^ hi) | 0;
     this.b = (0x243f6a88 ^ Math.imul(stream, 0x85ebca6b)) | 0;
-    this.c = (0xb7e15162 ^ (seed < 0 ? 0x5bd1e995 : 0)) | 0;
+    this.c = (0xb7e15162 ^ (seed < 0 ? 0x5bd1e995 : 0) ^ Math.imul(kind, 0xcc9e2d51)) | 0;
     this.d = lo | 0;
     for (let i = 0; i < 16; i++) this.next();
   }
