@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { openDatasetSql } from '../src/core/dataset/datasetSql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEBOOK, codeLabel, codeRank, compareCodes } from '../src/shared/codebook';
 import { fieldByName } from '../src/shared/fields';
@@ -19,7 +20,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-codebook-'));
   const out = join(dir, 'people.sqlite');
   generateDataset({ rows: 20_000, seed: 5, out });
-  db = new Database(out, { readonly: true });
+  db = openDatasetSql(out);
 });
 
 afterAll(() => {

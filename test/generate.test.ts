@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatasetSql } from '../src/core/dataset/datasetSql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIELDS, fieldIndex } from '../src/shared/fields';
 import { generateDataset, generateRecords } from '../src/core/generate';
@@ -339,7 +339,7 @@ describe('generateDataset', () => {
       expect(result.records).toBe(12_345);
       expect(result.seconds).toBeGreaterThan(0);
       expect(progress.at(-1)).toBe(12_345);
-      const db = new Database(out, { readonly: true });
+      const db = openDatasetSql(out);
       try {
         expect(db.prepare('SELECT count(*) AS n FROM people').get()).toEqual({ n: 12_345 });
         expect(db.prepare('SELECT count(*) AS n FROM states').get()).toEqual({ n: 51 });
@@ -358,7 +358,7 @@ describe('generateDataset', () => {
   it('generates on a worker thread the texts of the same records, in order, and writes the same file as on one thread', () => {
     const dir = mkdtempSync(join(tmpdir(), 'audience-desk-generate-worker-'));
     const dump = (path: string): unknown => {
-      const db = new Database(path, { readonly: true });
+      const db = openDatasetSql(path);
       try {
         return {
           records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').raw().all(),

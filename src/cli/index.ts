@@ -8,6 +8,7 @@ import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
 import { listsCommand } from './commands/lists';
 import { serveCommand } from './commands/serve';
+import { verifyCommand } from './commands/verify';
 
 const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
   generate: generateCommand,
@@ -16,9 +17,10 @@ const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
   export: exportCommand,
   import: importCommand,
   lists: listsCommand,
+  verify: verifyCommand,
 };
 
-const USAGE = 'usage: cli <generate|keys|serve|export|import|lists> [options] (see README.md)';
+const USAGE = 'usage: cli <generate|keys|serve|export|import|lists|verify> [options] (see README.md)';
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

@@ -12,6 +12,8 @@ export interface Settings {
   importSplitBytes: number;
   /** Whether the generator makes its records on a worker thread. */
   generateWorker: boolean;
+  /** Whether an opened dataset is checked whole in the background (dataset/verify.ts). */
+  backgroundVerify: boolean;
 }
 
 interface Setting<T> {
@@ -53,6 +55,12 @@ export const SETTINGS: { readonly [K in keyof Settings]: Setting<Settings[K]> } 
     help: '0 generates records on the calling thread',
     parse: onOff,
   },
+  backgroundVerify: {
+    env: 'AUDIENCE_DESK_BACKGROUND_VERIFY',
+    default: true,
+    help: '0 leaves an opened dataset to the checks made on read (no full verify in the background)',
+    parse: onOff,
+  },
 };
 
 /** Parses the settings from `env`; an unparsable value is an error naming the variable, not a silent default. */
@@ -72,6 +80,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     importWorkers: read('importWorkers'),
     importSplitBytes: read('importSplitBytes'),
     generateWorker: read('generateWorker'),
+    backgroundVerify: read('backgroundVerify'),
   };
 }
 

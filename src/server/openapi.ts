@@ -108,7 +108,9 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       ...failed,
       '503': error(
         503,
-        `no dataset is open, the dataset is being replaced, the query ran over its time budget, or ${busy}.`,
+        `no dataset is open, the dataset is being replaced, the query ran over its time budget, or ${busy} (\`unavailable\`); ` +
+          'or the part of the dataset file the request reads is damaged (`dataset_damaged`: a checksum or SQLite found it, retrying ' +
+          'cannot help; the message names the file and says what to do: switch to the previous dataset or re-import).',
         retryAfterIfBusy,
       ),
     },

@@ -15,6 +15,9 @@ export const ERROR_STATUS = {
   cancelled: 499,
   internal_error: 500,
   unavailable: 503,
+  // The dataset file is damaged (a checksum or SQLite found it): retrying cannot help; the message
+  // names the file and what to do (switch to the previous dataset, re-import). docs/dataset-format.md.
+  dataset_damaged: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

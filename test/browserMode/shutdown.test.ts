@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatasetSql } from '../../src/core/dataset/datasetSql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCore } from '../../src/core/createCore';
 import { homeLayout } from '../../src/core/appState/homeLayout';
@@ -17,7 +17,7 @@ let home: string;
 
 /** Every record of the test dataset, `copies` times over (later copies replace earlier ones): an import that takes seconds. */
 async function writeVendorFile(path: string, copies: number): Promise<number> {
-  const db = new Database(inject('datasetPath'), { readonly: true });
+  const db = openDatasetSql(inject('datasetPath'));
   const texts = db.prepare('SELECT record FROM records ORDER BY _pos').pluck().all() as string[];
   db.close();
   const out = createWriteStream(path);

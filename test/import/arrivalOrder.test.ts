@@ -6,7 +6,7 @@
 // filled as the app fills it), shuffled, with PIDs repeated in and across files.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatasetSql } from '../../src/core/dataset/datasetSql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/core/createCore';
 import { buildStringColumn, ColumnSet } from '../../src/core/dataset/columnSet';
@@ -121,7 +121,7 @@ describe('vectors built in arrival order, then put in (STATE, PID) order', () =>
   });
 
   it('holds the final version of every PID', () => {
-    const db = new Database(shuffledImport.out, { readonly: true });
+    const db = openDatasetSql(shuffledImport.out);
     try {
       const texts = db.prepare('SELECT record FROM records ORDER BY _pos').pluck().all() as string[];
       const byPid = new Map(texts.map((t) => [(JSON.parse(t) as RecordValues)[PID], t]));

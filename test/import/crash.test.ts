@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatasetSql } from '../../src/core/dataset/datasetSql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles } from '../../src/core/import/importFiles';
 import { STATE_CODES } from '../../src/shared/states';
@@ -22,7 +22,7 @@ let expected: string;
 
 /** A hash of a dataset's records in position order: equal hashes, equal records. */
 function recordsHash(path: string): string {
-  const db = new Database(path, { readonly: true });
+  const db = openDatasetSql(path);
   try {
     const hash = createHash('sha256');
     for (const text of db.prepare('SELECT record FROM records ORDER BY _pos').pluck().iterate() as Iterable<string>)

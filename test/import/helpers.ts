@@ -3,7 +3,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatasetSql } from '../../src/core/dataset/datasetSql';
 import { parse } from 'csv-parse/sync';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { CSV_HEADER, type RecordValues } from '../../src/core/dataset/recordFormat';
@@ -46,7 +46,7 @@ export function recordsByPid(path: string): Map<string, Record<string, string | 
 }
 
 export function integrity(path: string): { check: string; records: number } {
-  const db = new Database(path, { readonly: true });
+  const db = openDatasetSql(path);
   try {
     const check = db.pragma('integrity_check', { simple: true }) as string;
     const records = db.prepare('SELECT count(*) FROM records').pluck().get() as number;
@@ -85,7 +85,7 @@ export const pidOf = (n: number): string => n.toString(16).toUpperCase().padStar
 
 /** Every table of a dataset file but meta's creation time, as plain values: two imports that must write the same file compare equal. */
 export function dumpDataset(path: string): unknown {
-  const db = new Database(path, { readonly: true });
+  const db = openDatasetSql(path);
   try {
     return {
       records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').raw().all(),

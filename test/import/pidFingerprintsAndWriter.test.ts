@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatasetSql } from '../../src/core/dataset/datasetSql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
 import { generateRecords } from '../../src/core/generate';
@@ -58,7 +58,7 @@ describe('PidFingerprints', () => {
 
 describe('DatasetWriter.appendWithJson', () => {
   const dump = (path: string): unknown => {
-    const db = new Database(path, { readonly: true });
+    const db = openDatasetSql(path);
     try {
       return {
         records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').all(),

@@ -2,7 +2,7 @@
 // the people left are exactly the plain-SQL oracle's people of the state minus the people the list
 // (or the export) names. The sources are wired here as Core wires them (lists.matcher and
 // exportHistory.matcher), so the test proves the matchers and the engine's exclusion together.
-import Database from 'better-sqlite3';
+import { openDatasetSql } from '../../src/core/dataset/datasetSql';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ function excluding(state: string, filters: Filter[], exclude: string): Promise<A
 
 /** The list's people by plain SQL, with the values as the dataset holds them. */
 function listPeople(l: MessyList): Set<string> {
-  const db = new Database(inject('datasetPath'), { readonly: true });
+  const db = openDatasetSql(inject('datasetPath'));
   try {
     const json = (v: unknown) => JSON.stringify(v);
     const phones = json(l.phones);
@@ -78,7 +78,7 @@ describe('exclude', () => {
     const named = listPeople(list);
     // Every state's people in PID order, by one plain query (the oracle's per-state query, 51 times, is slow).
     const byState = new Map<string, string[]>(states.map((st) => [st, []]));
-    const db = new Database(inject('datasetPath'), { readonly: true });
+    const db = openDatasetSql(inject('datasetPath'));
     for (const [state, pid] of db.prepare('SELECT STATE, PID FROM people ORDER BY PID').raw().all() as Array<[string, string]>)
       byState.get(state)!.push(pid);
     db.close();

@@ -2,7 +2,7 @@
 // people write them (punctuation and +1 in phones, lower-case PIDs, spelled-out street types, odd
 // spacing, ZIP+4), with blank and junk rows whose line numbers the test knows. The values it was
 // built from are returned raw, as the dataset holds them, for the plain-SQL oracle.
-import Database from 'better-sqlite3';
+import { openDatasetSql } from '../../src/core/dataset/datasetSql';
 import { writeFileSync } from 'node:fs';
 
 export interface PersonValues {
@@ -25,7 +25,7 @@ export interface MessyList {
 }
 
 export function readPeople(datasetPath: string): PersonValues[] {
-  const db = new Database(datasetPath, { readonly: true });
+  const db = openDatasetSql(datasetPath);
   try {
     return db.prepare('SELECT PID, PHONE, PHONE2, PHONE3, ADDRESS, ZIP FROM people ORDER BY PID').all() as PersonValues[];
   } finally {

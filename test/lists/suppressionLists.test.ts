@@ -1,7 +1,7 @@
 // Suppression lists against the shared test dataset: a messy list of phones, PIDs and addresses
 // names exactly the people a plain-SQL oracle finds for the same values; rejects are known by line
 // and reason; a failed import stores nothing; the app-state file never holds a value of a list.
-import Database from 'better-sqlite3';
+import { openDatasetSql } from '../../src/core/dataset/datasetSql';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 /** The oracle: plain SQL over the dataset file's `people` view, with the values as the dataset holds them. */
 function oraclePids(l: MessyList): string[] {
-  const db = new Database(inject('datasetPath'), { readonly: true });
+  const db = openDatasetSql(inject('datasetPath'));
   try {
     return db
       .prepare(

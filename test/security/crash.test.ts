@@ -77,7 +77,7 @@ describe('the dataset is read-only for queries', () => {
       const db = (datasetOf(api.core) as unknown as { db: Database.Database }).db;
       expect(db.readonly).toBe(true);
       expect(() => db.exec('CREATE TABLE intruder (x)')).toThrow(/readonly|read-only|query_only/i);
-      expect(() => db.prepare("UPDATE records SET record = '[]' WHERE _pos = 0").run()).toThrow(/readonly|read-only|query_only/i);
+      expect(() => db.prepare("UPDATE record_blocks SET data = x'00' WHERE block = 0").run()).toThrow(/readonly|read-only|query_only/i);
       expect(() => db.prepare('DELETE FROM meta').run()).toThrow(/readonly|read-only|query_only/i);
       expect(() => db.pragma('query_only = OFF')).not.toThrow(); // even with query_only off, the file handle is read-only:
       expect(() => db.exec('DROP TABLE states')).toThrow(/readonly|read-only/i);

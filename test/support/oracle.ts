@@ -2,12 +2,13 @@
 // written here from decisions.md, not from the engine's column vectors. Conformance tests compare
 // the API against it.
 import Database from 'better-sqlite3';
+import { openDatasetSql } from '../../src/core/dataset/datasetSql';
 import { FIELDS, fieldByName } from '../../src/shared/fields';
 
 export class SqlOracle {
   private readonly db: Database.Database;
   constructor(path: string) {
-    this.db = new Database(path, { readonly: true });
+    this.db = openDatasetSql(path);
   }
 
   private where(state: string, filters: Array<[string, Array<string | number>]>): { sql: string; params: unknown[] } {

@@ -1,12 +1,20 @@
-// An open dataset file, read-only: the one place that holds SQL over `records`, `columns` and
-// `states`. Everything above it speaks in positions (0-based, in (STATE, PID) order).
+// An open dataset file, read-only: the one place that holds SQL over the dataset's tables.
+// Everything above it speaks in positions (0-based, in (STATE, PID) order). Format 4 (compressed,
+// checksummed blocks and vectors) and format 3 (plain rows) both open; docs/dataset-format.md.
+// Any damage a read meets (a checksum, or SQLite finding its pages malformed) is `dataset_damaged`.
 import { existsSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
 import { FIELDS, PREVIEW_FIELDS, fieldIndex } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
+import { decodeVector, tablesChecksum } from './blockCodec';
+import { BlockRecords } from './blockRecords';
 import { blobToVector, type Vector, type VectorKind } from './columnVector';
+import { asDamage, datasetDamaged, guardRead } from './damage';
+import { checkDatasetFile } from './fileCheck';
 import { parseStoredValues, type RecordValues } from './recordFormat';
-import { DATASET_FORMAT_VERSION } from './schema';
+import type { RecordSource } from './recordSource';
+import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION } from './schema';
+import { TextRecords } from './textRecords';
 
 export interface StateRange {
   state: string;
@@ -28,49 +36,65 @@ export type Row = RecordValues;
 const PREVIEW_INDEXES = PREVIEW_FIELDS.map((name) => fieldIndex(name));
 // parseStoredValues reads them in one pass from the start of a record: they must ascend.
 if (PREVIEW_INDEXES.some((v, i) => i > 0 && v <= PREVIEW_INDEXES[i - 1]!)) throw new Error('Preview fields must be in catalog order.');
-// Characters of a record the preview reads: its first 20 values are ~100 to 300 characters; a record
-// whose preview values run past this (very long names) is read again whole.
-const PREVIEW_CHARS = 512;
-// Positions one `_pos IN (…)` statement looks up; statements are prepared for sizes 8, 16, … up to it.
-const LIST_MAX = 256;
 
-/** What a read returns of each record: the whole stored text, its UTF-8 bytes, or only its start (the preview's). */
-type Extract = 'record' | 'bytes' | 'preview';
-const EXTRACT_SQL: Record<Extract, string> = {
-  record: 'record',
-  bytes: 'CAST(record AS BLOB)',
-  preview: `substr(record, 1, ${PREVIEW_CHARS})`,
-};
+interface StoredColumn {
+  name: string;
+  encoding: ColumnVector['encoding'];
+  kind: VectorKind;
+  length: number;
+  dict: string | null;
+  crc: number;
+  data: Uint8Array;
+}
 
 export class Dataset {
   readonly records: number;
   readonly meta: Readonly<Record<string, string>>;
+  readonly formatVersion: string;
+  /** What a read or the verify found damaged (the message of the `dataset_damaged` error), else null. */
+  damage: string | null = null;
   private readonly states: Map<string, StateRange>;
   private readonly columns = new Map<number, ColumnVector>();
-  private readonly stmt: Record<string, Statement>;
-  private readonly readStatements = new Map<string, Statement>();
+  private readonly columnStmt: Statement;
+  private readonly source: RecordSource;
+  private closed = false;
+  private readonly closers: Array<() => void> = [];
 
   private constructor(
     private readonly db: Db,
     readonly path: string,
   ) {
     const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [k, v]));
-    if (meta.format_version !== DATASET_FORMAT_VERSION)
-      throw new Error(`Dataset ${path} has format ${meta.format_version ?? 'unknown'}; this build reads format ${DATASET_FORMAT_VERSION}.`);
+    const version = meta.format_version;
+    if (version !== DATASET_FORMAT_VERSION && version !== LEGACY_FORMAT_VERSION)
+      throw new AppError(
+        'unavailable',
+        `The dataset file ${path} has format ${version ?? 'unknown'}; this version of Audience Desk reads formats ${LEGACY_FORMAT_VERSION} and ${DATASET_FORMAT_VERSION}.`,
+      );
+    const states = db.prepare('SELECT state, first, count FROM states').all() as StateRange[];
+    if (version === DATASET_FORMAT_VERSION && meta.checksum !== tablesChecksum(meta, states))
+      throw datasetDamaged(path, 'its table of contents (meta and state ranges) fails its checksum');
     this.meta = meta;
+    this.formatVersion = version;
     this.records = Number(meta.records);
-    this.states = new Map((db.prepare('SELECT state, first, count FROM states').all() as StateRange[]).map((r) => [r.state, r]));
-    this.stmt = {
-      recordOne: db.prepare('SELECT record FROM records WHERE _pos = ?').pluck(),
-      column: db.prepare('SELECT encoding, kind, dict, data FROM columns WHERE name = ?'),
-    };
+    if (!Number.isSafeInteger(this.records) || this.records < 0) throw datasetDamaged(path, 'its record count is not a number');
+    this.states = new Map(states.map((r) => [r.state, r]));
+    if (version === DATASET_FORMAT_VERSION) {
+      this.columnStmt = db.prepare('SELECT name, encoding, kind, length, dict, crc, data FROM columns WHERE name = ?');
+      this.source = new BlockRecords(db, path, this.records, Number(meta.block_records));
+    } else {
+      this.columnStmt = db.prepare('SELECT name, encoding, kind, NULL AS length, dict, NULL AS crc, data FROM columns WHERE name = ?');
+      this.source = new TextRecords(db, path, this.records);
+    }
   }
 
-  /** Opens a dataset file read-only; a missing or foreign file is a clear error. */
+  /** Opens a dataset file read-only; a missing, truncated, foreign or damaged file is one clear sentence naming it. */
   static open(path: string): Dataset {
     if (!existsSync(path)) throw new AppError('unavailable', `No dataset file at ${path}.`);
-    const db = openSqlite(path, { readonly: true, fileMustExist: true });
+    checkDatasetFile(path);
+    let db: Db | undefined;
     try {
+      db = openSqlite(path, { readonly: true, fileMustExist: true });
       db.pragma('query_only = ON');
       // A small page cache and no memory map: reads are sequential or a page at a time and the OS
       // page cache serves repeats, so an export of a whole state keeps a flat, small footprint.
@@ -78,13 +102,30 @@ export class Dataset {
       db.pragma('mmap_size = 0');
       return new Dataset(db, path);
     } catch (e) {
-      db.close();
+      db?.close();
+      const damage = asDamage(e, path, 'its tables do not read');
+      if (damage !== e) throw damage;
+      // A SQLite file without our tables, or any other failure to read them: not a dataset.
+      if (!(e instanceof AppError)) throw new AppError('unavailable', `The file ${path} is not an Audience Desk dataset.`);
       throw e;
     }
   }
 
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.db.close();
+    for (const closer of this.closers.splice(0)) closer();
+  }
+
+  /** Runs `closer` when the dataset is closed (a background verify stops). */
+  onClose(closer: () => void): void {
+    if (this.closed) closer();
+    else this.closers.push(closer);
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
   }
 
   stateRange(state: string): StateRange {
@@ -95,81 +136,39 @@ export class Dataset {
     return [...this.states.values()];
   }
 
-  /** The vector of a filterable field, loaded on first use and kept. */
+  /** The vector of a filterable field, loaded (and checked) on first use and kept. */
   column(index: number): ColumnVector {
     let vector = this.columns.get(index);
     if (!vector) {
       const field = FIELDS[index]!.name;
-      const row = this.stmt.column!.get(field) as
-        { encoding: ColumnVector['encoding']; kind: VectorKind; dict: string | null; data: Buffer } | undefined;
-      if (!row) throw new Error(`Dataset has no vector for ${field}`);
-      vector = {
-        field,
-        encoding: row.encoding,
-        data: blobToVector(row.kind, row.data),
-        dict: row.dict === null ? null : (JSON.parse(row.dict) as string[]),
-      };
+      vector = this.guard(`the vector of ${field}`, () => this.loadColumn(field));
       this.columns.set(index, vector);
     }
     return vector;
   }
 
+  private loadColumn(field: string): ColumnVector {
+    const row = this.columnStmt.get(field) as StoredColumn | undefined;
+    if (!row || row.name !== field) throw datasetDamaged(this.path, `the vector of ${field} is missing`);
+    const data = this.formatVersion === DATASET_FORMAT_VERSION ? decodeVector(this.path, row) : blobToVector(row.kind, row.data);
+    if (data.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
+    const dict = row.dict === null ? null : (JSON.parse(row.dict) as string[]);
+    return { field, encoding: row.encoding, data, dict };
+  }
+
   /** The stored JSON text of each record at ascending positions, in order. */
   recordTexts(positions: ArrayLike<number>): string[] {
-    return this.read(positions, 'record') as string[];
+    return this.guard('records', () => this.source.texts(positions));
   }
 
   /** The stored JSON text of each record as UTF-8 bytes (no decoding), at ascending positions, in order. */
   recordBytes(positions: ArrayLike<number>): Buffer[] {
-    return this.read(positions, 'bytes') as Buffer[];
-  }
-
-  /**
-   * One read per page, never one per record: a contiguous run is one range scan, anything else
-   * `_pos IN (…)` statements of up to LIST_MAX positions: each statement is a read transaction of
-   * its own (a lock and a check of the file header), the main cost of reading a page record by
-   * record (README, "HTTP, what changed").
-   */
-  private read(positions: ArrayLike<number>, extract: Extract): Array<string | Buffer> {
-    const n = positions.length;
-    if (n === 0) return [];
-    const first = positions[0]!;
-    if (positions[n - 1]! - first + 1 === n) {
-      const rows = this.statement(extract, 'range').all(first, first + n) as Array<string | Buffer>;
-      if (rows.length !== n) throw new Error(`Dataset ${this.path} is missing records at positions ${first}..${first + n - 1}.`);
-      return rows;
-    }
-    const out: Array<string | Buffer> = [];
-    for (let from = 0; from < n; from += LIST_MAX) {
-      const to = Math.min(n, from + LIST_MAX);
-      // Padded to the statement's size with the last position: IN ignores the repeats.
-      const size = Math.max(8, 2 ** Math.ceil(Math.log2(to - from)));
-      const args: number[] = new Array(size);
-      for (let k = 0; k < size; k++) args[k] = positions[Math.min(from + k, to - 1)]!;
-      const rows = this.statement(extract, size).all(...args) as Array<string | Buffer>;
-      if (rows.length !== to - from)
-        throw new Error(`Dataset ${this.path} is missing records at positions ${positions[from]}..${positions[to - 1]}.`);
-      for (const row of rows) out.push(row);
-    }
-    return out;
-  }
-
-  /** A range read (`_pos` from ? to before ?) or an IN-list read of `size` positions, prepared once. */
-  private statement(extract: Extract, size: number | 'range'): Statement {
-    const key = `${extract}:${size}`;
-    let stmt = this.readStatements.get(key);
-    if (!stmt) {
-      // Both walk the rowid in ascending order, the order the positions were given in.
-      const where = size === 'range' ? '_pos >= ? AND _pos < ?' : `_pos IN (${new Array(size).fill('?').join(',')})`;
-      stmt = this.db.prepare(`SELECT ${EXTRACT_SQL[extract]} FROM records WHERE ${where} ORDER BY _pos`).pluck();
-      this.readStatements.set(key, stmt);
-    }
-    return stmt;
+    return this.guard('records', () => this.source.bytes(positions)) as Buffer[];
   }
 
   /** Full records (values in catalog order) at ascending positions. */
   fullRows(positions: ArrayLike<number>): Row[] {
-    return this.recordTexts(positions).map((text) => JSON.parse(text) as Row);
+    return this.guard('records', () => this.source.texts(positions).map((text) => JSON.parse(text) as Row));
   }
 
   /**
@@ -177,27 +176,59 @@ export class Dataset {
    * order, read a chunk at a time: what list controls match on (households, suppression lists).
    */
   *rangeValues(first: number, count: number, indexes: readonly number[]): Generator<RecordValues> {
-    const CHUNK = 16_384;
+    const CHUNK = 4096;
     for (let from = first, end = first + count; from < end; from += CHUNK) {
       const n = Math.min(CHUNK, end - from);
-      // Most wanted fields sit in a record's first characters: read those, and a whole record only when they do not reach.
-      const starts = this.statement('preview', 'range').all(from, from + n) as string[];
-      if (starts.length !== n) throw new Error(`Dataset ${this.path} is missing records at positions ${from}..${from + n - 1}.`);
-      for (let k = 0; k < n; k++) {
-        const values = parseStoredValues(starts[k]!, indexes) ?? parseStoredValues(this.stmt.recordOne!.get(from + k) as string, indexes);
-        if (!values) throw new Error(`Dataset ${this.path} holds a malformed record at position ${from + k}.`);
-        yield values;
-      }
+      const positions = Uint32Array.from({ length: n }, (_, k) => from + k);
+      yield* this.guard('records', () => this.valuesAt(positions, indexes));
     }
   }
 
   /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at ascending positions. */
   previewRows(positions: ArrayLike<number>): Row[] {
-    const starts = this.read(positions, 'preview') as string[];
+    return this.guard('records', () => this.valuesAt(positions, PREVIEW_INDEXES));
+  }
+
+  /**
+   * Values at `indexes` of records at ascending positions: most wanted fields sit in a record's
+   * first characters, so those are read, and a whole record only when they do not reach.
+   */
+  private valuesAt(positions: ArrayLike<number>, indexes: readonly number[]): RecordValues[] {
+    const starts = this.source.starts(positions);
     return starts.map((start, k) => {
-      return (
-        parseStoredValues(start, PREVIEW_INDEXES) ?? parseStoredValues(this.stmt.recordOne!.get(positions[k]) as string, PREVIEW_INDEXES)!
-      );
+      const values = parseStoredValues(start, indexes) ?? parseStoredValues(this.source.texts([positions[k]!])[0]!, indexes);
+      if (!values) throw datasetDamaged(this.path, `the record at position ${positions[k]} is malformed`);
+      return values;
     });
+  }
+
+  /**
+   * Checks every record block and every vector, a step at a time (the caller runs the steps when it
+   * likes: all at once for `cli verify`, between requests after open). Throws `dataset_damaged`.
+   */
+  *verifySteps(): Generator<void, void, void> {
+    const records = this.source.verifySteps();
+    for (;;) {
+      const step = this.guard('records', () => records.next());
+      if (step.done) break;
+      yield;
+    }
+    for (let i = 0; i < FIELDS.length; i++) {
+      if (FIELDS[i]!.type === 'number') continue;
+      // Loaded for the check only: the vectors a query uses stay as they are.
+      const field = FIELDS[i]!.name;
+      if (!this.columns.has(i)) this.guard(`the vector of ${field}`, () => this.loadColumn(field));
+      yield;
+    }
+  }
+
+  /** Runs a read; damage becomes `dataset_damaged` and is remembered in `damage`. */
+  private guard<T>(what: string, read: () => T): T {
+    try {
+      return guardRead(this.path, what, read);
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'dataset_damaged') this.damage ??= e.message;
+      throw e;
+    }
   }
 }

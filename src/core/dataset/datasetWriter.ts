@@ -1,5 +1,5 @@
-// Writes a new dataset file from records in (STATE, PID) order: the records, the per-field vectors
-// and the state ranges go to `<target>.building-<pid>`, which is published (synced, renamed over
+// Writes a new dataset file (format 4, docs/dataset-format.md) from records in (STATE, PID) order:
+// the records (compressed blocks), the per-field vectors and the state ranges go to `<target>.building-<pid>`, which is published (synced, renamed over
 // the target: atomicFile.ts) only once complete, so a crash or cancel leaves the old file or none.
 import { rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
@@ -8,14 +8,13 @@ import { escapeRegExp, removeStaleFiles } from '../fs/staleFiles';
 import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { ColumnSet, DICTIONARY_LIMIT, type BuiltColumn } from './columnSet';
-import { vectorToBlob } from './columnVector';
+import { encodeRecordBlock, encodeVector, RECORDS_PER_BLOCK, tablesChecksum } from './blockCodec';
 import { VectorSpill } from './vectorSpill';
 import type { RecordValues } from './recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from './schema';
 
-const BATCH = 5000;
-/** Records a statement inserts at once: one call into SQLite for many rows costs less than one a row. */
-const ROWS_PER_INSERT = 50;
+/** Records a transaction holds (a multiple of RECORDS_PER_BLOCK). */
+const BATCH = 160 * RECORDS_PER_BLOCK;
 const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
 const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
 
@@ -31,10 +30,9 @@ export { fsyncPath } from '../fs/atomicFile';
 export class DatasetWriter {
   readonly tempPath: string;
   private readonly db: Db;
-  private readonly insertRow: Statement;
-  private readonly insertRows: Statement;
-  /** Positions and texts waiting for insertRows (fewer than ROWS_PER_INSERT records). */
-  private waiting: Array<number | string> = [];
+  private readonly insertBlock: Statement;
+  /** Texts of the block being filled (fewer than RECORDS_PER_BLOCK records). */
+  private waiting: string[] = [];
   private columns: ColumnSet | undefined;
   private spill: VectorSpill | undefined;
   private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
@@ -63,8 +61,7 @@ export class DatasetWriter {
     this.db.pragma('synchronous = OFF');
     this.db.pragma('page_size = 8192');
     this.db.exec(DATASET_DDL);
-    this.insertRow = this.db.prepare('INSERT INTO records (_pos, record) VALUES (?, ?)');
-    this.insertRows = this.db.prepare(`INSERT INTO records (_pos, record) VALUES ${Array(ROWS_PER_INSERT).fill('(?, ?)').join(', ')}`);
+    this.insertBlock = this.db.prepare('INSERT INTO record_blocks (block, crc, data) VALUES (?, ?, ?)');
     this.db.exec('BEGIN');
   }
 
@@ -102,15 +99,21 @@ export class DatasetWriter {
    */
   appendText(state: string, pid: string | null, json: string): void {
     this.next(state, pid, 1);
-    this.waiting.push(this.count++, json);
-    if (this.waiting.length === 2 * ROWS_PER_INSERT) {
-      this.insertRows.run(this.waiting);
-      this.waiting = [];
-    }
+    this.waiting.push(json);
+    this.count++;
+    if (this.waiting.length === RECORDS_PER_BLOCK) this.writeBlock();
     if (++this.pending >= BATCH) {
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;
     }
+  }
+
+  /** Compresses the waiting records into the next block. */
+  private writeBlock(): void {
+    const block = (this.count - this.waiting.length) / RECORDS_PER_BLOCK;
+    const { data, crc } = encodeRecordBlock(block, this.waiting);
+    this.insertBlock.run(block, crc, data);
+    this.waiting = [];
   }
 
   /** Order check and state ranges for `count` records of `state` (pid: the first's, when known). */
@@ -130,29 +133,33 @@ export class DatasetWriter {
    */
   finish(columns?: Iterable<BuiltColumn>): { records: number; path: string } {
     if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
-    for (let i = 0; i < this.waiting.length; i += 2) this.insertRow.run(this.waiting[i], this.waiting[i + 1]);
-    this.waiting = [];
+    if (this.waiting.length > 0) this.writeBlock();
     const built = columns ?? this.columns?.finished() ?? new ColumnSet(this.dictionaryLimit).finish();
     this.columns = undefined;
-    const putColumn = this.db.prepare('INSERT INTO columns (name, encoding, kind, dict, data) VALUES (?, ?, ?, ?, ?)');
+    const putColumn = this.db.prepare('INSERT INTO columns (name, encoding, kind, length, dict, crc, data) VALUES (?, ?, ?, ?, ?, ?, ?)');
     const fields = new Set<number>();
     for (const c of built) {
       if (c.data.length !== this.count || fields.has(c.field) || FIELDS[c.field]?.type === 'number')
         throw new Error(`The vector of ${FIELDS[c.field]?.name} does not fit: ${c.data.length} values for ${this.count} records.`);
       fields.add(c.field);
-      putColumn.run(FIELDS[c.field]!.name, c.encoding, c.kind, c.dict ? JSON.stringify(c.dict) : null, vectorToBlob(c.data));
+      const name = FIELDS[c.field]!.name;
+      const dict = c.dict ? JSON.stringify(c.dict) : null;
+      const { data, crc } = encodeVector(name, c.encoding, c.kind, dict, c.data);
+      putColumn.run(name, c.encoding, c.kind, c.data.length, dict, crc, data);
     }
     if (fields.size !== FIELDS.filter((f) => f.type !== 'number').length)
       throw new Error('Vectors are missing: every filterable field needs one.');
     const putState = this.db.prepare('INSERT INTO states (state, first, count) VALUES (?, ?, ?)');
     for (const r of this.stateRanges) putState.run(r.state, r.first, r.count);
     const putMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-    const meta = {
+    const meta: Record<string, string> = {
       ...this.metadata,
       format_version: DATASET_FORMAT_VERSION,
       records: String(this.count),
+      block_records: String(RECORDS_PER_BLOCK),
       created_at: new Date().toISOString(),
     };
+    meta.checksum = tablesChecksum(meta, this.stateRanges);
     for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);
     this.db.exec('COMMIT');
     this.db.close();

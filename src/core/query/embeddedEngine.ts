@@ -16,7 +16,9 @@ import type {
   RecordStream,
   ResolvedControls,
 } from '../audience/engine';
+import { settings } from '../config';
 import type { Dataset, StateRange } from '../dataset/dataset';
+import { startBackgroundVerify } from '../dataset/verify';
 import { crossTabCounts } from './crossTab';
 import {
   applySample,
@@ -42,6 +44,8 @@ export interface EngineOptions {
   queryBudgetMs?: number;
   /** Bytes of matched positions kept for recent audiences; 0 turns the cache off (benchmarks). */
   selectionCacheBytes?: number;
+  /** Whether the whole file is checked in the background after open (default: the backgroundVerify setting). */
+  backgroundVerify?: boolean;
 }
 
 /** A check that throws once the budget is spent; a no-op without a finite budget. */
@@ -93,6 +97,7 @@ export class EmbeddedEngine implements AudienceEngine {
   ) {
     this.cache = new LruCache<Selection>(options.selectionCacheBytes ?? SELECTION_CACHE_BYTES);
     this.dictionaries = new DictionaryIndex(dataset);
+    if (options.backgroundVerify ?? settings().backgroundVerify) startBackgroundVerify(dataset);
   }
 
   /** The positions of an audience after every step (filters, then list controls), from the cache when it was asked for recently. */

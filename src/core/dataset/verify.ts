@@ -1,0 +1,70 @@
+// The full check of a dataset file: every record block and every vector against its checksum
+// (format 4; SQLite's own checks for format 3), for `cli verify --db FILE`, and in the background
+// after a dataset opens (a worker thread, so requests never wait on it; on this thread a step at a
+// time when a worker cannot start). docs/dataset-format.md, "Damage".
+import { AppError } from '../../shared/errors';
+import { startWorker } from '../workers/startWorker';
+import { Dataset } from './dataset';
+
+export type VerifyResult =
+  { ok: true; path: string; records: number; formatVersion: string } | { ok: false; path: string; message: string };
+
+/** Checks a whole file; a file that does not open is a result too (truncated, foreign, damaged). */
+export function verifyDatasetFile(path: string): VerifyResult {
+  let dataset: Dataset;
+  try {
+    dataset = Dataset.open(path);
+  } catch (e) {
+    if (e instanceof AppError) return { ok: false, path, message: e.message };
+    throw e;
+  }
+  try {
+    for (const _ of dataset.verifySteps());
+    return { ok: true, path, records: dataset.records, formatVersion: dataset.formatVersion };
+  } catch (e) {
+    if (e instanceof AppError) return { ok: false, path, message: e.message };
+    throw e;
+  } finally {
+    dataset.close();
+  }
+}
+
+/** A step at most this long on the caller's thread, then the event loop runs before the next. */
+const SLICE_MS = 4;
+
+/**
+ * Verifies an open dataset in the background; what it finds damaged goes to `dataset.damage` (and
+ * to `onDamage`). Stops when the dataset is closed.
+ */
+export function startBackgroundVerify(dataset: Dataset, onDamage: (message: string) => void = () => undefined): void {
+  const found = (message: string) => {
+    if (!dataset.isOpen) return;
+    dataset.damage ??= message;
+    onDamage(message);
+  };
+  const worker = startWorker('verifyWorker', import.meta.url, { workerData: { path: dataset.path } });
+  if (worker) {
+    // Never keeps a process alive (a CLI export ends when it is done, verified or not).
+    worker.unref();
+    worker.on('message', (result: VerifyResult) => {
+      if (!result.ok) found(result.message);
+    });
+    // A worker that fails for any other reason leaves the checks on read to find damage.
+    worker.on('error', () => undefined);
+    dataset.onClose(() => void worker.terminate());
+    return;
+  }
+  const steps = dataset.verifySteps();
+  const slice = () => {
+    if (!dataset.isOpen) return;
+    const until = performance.now() + SLICE_MS;
+    try {
+      while (performance.now() < until) if (steps.next().done) return;
+    } catch (e) {
+      if (e instanceof AppError) found(e.message);
+      return;
+    }
+    setTimeout(slice, 0).unref();
+  };
+  setTimeout(slice, 0).unref();
+}
