@@ -6,6 +6,7 @@ import { exportCommand } from './commands/export';
 import { generateCommand } from './commands/generate';
 import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
+import { clickhouseCommand } from './commands/clickhouse';
 import { listsCommand } from './commands/lists';
 import { serveCommand } from './commands/serve';
 import { verifyCommand } from './commands/verify';
@@ -18,9 +19,10 @@ const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
   import: importCommand,
   lists: listsCommand,
   verify: verifyCommand,
+  clickhouse: clickhouseCommand,
 };
 
-const USAGE = 'usage: cli <generate|keys|serve|export|import|lists|verify> [options] (see README.md)';
+const USAGE = 'usage: cli <generate|keys|serve|export|import|lists|verify|clickhouse> [options] (see README.md)';
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

@@ -23,6 +23,8 @@ export interface CoreOptions {
   datasetPath?: string;
   /** Milliseconds one preview or search may take before it answers `unavailable` (DEFAULT_QUERY_BUDGET_MS). */
   queryBudgetMs?: number;
+  /** An engine that answers instead of a dataset file (a ClickHouse server: src/core/clickhouse); the core closes it. */
+  engine?: AudienceEngine;
 }
 
 export class Core {
@@ -40,6 +42,8 @@ export class Core {
   /** Counts, previews, searches, breakdowns and exports: what every transport calls. */
   readonly audiences: AudienceService;
   private current: EmbeddedEngine | null = null;
+  /** CoreOptions.engine: when set, every query goes to it and no dataset file is opened. */
+  private external: AudienceEngine | null = null;
   private readonly datasetListeners: Array<(path: string) => void> = [];
   private readonly queryBudgetMs: number;
   private closing: Promise<void> | null = null;
@@ -51,7 +55,7 @@ export class Core {
     this.keys = new KeyStore(this.appState);
     this.savedAudiences = new SavedAudienceStore(this.appState);
     this.auditLog = new AuditLog(this.appState);
-    this.lists = new SuppressionLists(this.appState, () => this.current);
+    this.lists = new SuppressionLists(this.appState, () => this.current ?? this.external);
     this.exportHistory = new ExportHistory(this.appState);
     this.exportJobs = new ExportJobs(() => this.engine, this.auditLog, this.exportHistory);
     this.audiences = new AudienceService(() => this.engine, this.exportJobs, {
@@ -65,7 +69,8 @@ export class Core {
       currentDataset: () => this.current?.dataset.path ?? null,
       switchTo: (path) => this.switchDataset(path),
     });
-    if (options.datasetPath) this.openDataset(options.datasetPath);
+    this.external = options.engine ?? null;
+    if (options.datasetPath && !this.external) this.openDataset(options.datasetPath);
   }
 
   /** Opens a dataset and makes it current; the previous one is closed only once the new one opened. */
@@ -103,18 +108,21 @@ export class Core {
 
   /** Closes the current dataset; until another is opened the core answers `unavailable` (on shutdown). */
   closeDataset(): void {
+    this.external?.close();
+    this.external = null;
     this.current?.dataset.close();
     this.current = null;
   }
 
   /** The engine of the current dataset; `unavailable` until one is open. */
   get engine(): AudienceEngine {
+    if (this.external) return this.external;
     if (!this.current) throw new AppError('unavailable', 'No dataset is open yet; try again in a moment.');
     return this.current;
   }
 
   get hasDataset(): boolean {
-    return this.current !== null;
+    return this.current !== null || this.external !== null;
   }
 
   /**

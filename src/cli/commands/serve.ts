@@ -5,12 +5,24 @@ import { shutdown } from '../../server/shutdown';
 import { mountBrowserUi, UI_NOT_BUILT } from '../../server/uiBrowserMode';
 import { BUNDLED_DATASET_PATH } from '../bundledDataset';
 import { parse, UsageError, wholeNumber } from '../args';
+import { ClickHouseEngine } from '../../core/clickhouse/clickhouseEngine';
+import { clickhouseTarget } from './clickhouse';
 
 export async function serveCommand(argv: string[]): Promise<void> {
-  const { values } = parse(argv, { db: { type: 'string' }, port: { type: 'string' }, home: { type: 'string' } });
+  const { values } = parse(argv, {
+    db: { type: 'string' },
+    port: { type: 'string' },
+    home: { type: 'string' },
+    // A ClickHouse server instead of a dataset file (README, "Data sources").
+    clickhouse: { type: 'string' },
+    database: { type: 'string' },
+    credentials: { type: 'string' },
+  });
   const port = wholeNumber(values.port, 'port', 0);
   if (port > 65535) throw new UsageError('--port must be at most 65535');
-  const core = createCore({ homeDir: values.home, datasetPath: resolve(values.db ?? BUNDLED_DATASET_PATH) });
+  if (values.clickhouse && values.db) throw new UsageError('--db and --clickhouse name two data sources; give one');
+  const engine = values.clickhouse ? await ClickHouseEngine.open(clickhouseTarget(values, 'clickhouse')) : undefined;
+  const core = createCore({ homeDir: values.home, datasetPath: resolve(values.db ?? BUNDLED_DATASET_PATH), engine });
   const server = new ApiServer(core);
   const ui = await mountBrowserUi(core, server);
   const url = await server.listen(port);

@@ -1,0 +1,180 @@
+// Local ClickHouse servers for the tests and benchmarks: one single node, and two shards that a
+// cluster named `two_shards` (remote_servers) joins. Each server gets its own folder (data, logs,
+// a config derived from the packaged defaults: paths, ports and listen_host changed) and listens on
+// 127.0.0.1 only. Needs Debian's clickhouse-server (18.16); `.ci/run` installs it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const CLICKHOUSE_SERVER = process.env.CLICKHOUSE_SERVER_BIN ?? '/usr/bin/clickhouse';
+export const CLUSTER_NAME = 'two_shards';
+
+/** The serving user: read-only (readonly=2, so the client may still send per-query settings), with a password. */
+export const READER = { username: 'reader', password: 'reader-secret-0a9f' };
+/** The loading user: may create, insert and rename tables; loopback only. */
+export const LOADER = { username: 'loader', password: 'loader-secret-77c1' };
+
+export interface LocalServer {
+  name: string;
+  url: string;
+  httpPort: number;
+  tcpPort: number;
+  dir: string;
+  process: ChildProcess;
+}
+
+export interface LocalClickHouse {
+  single: LocalServer;
+  shards: [LocalServer, LocalServer];
+  stop(): Promise<void>;
+}
+
+/** Whether the packaged server is installed; the caller decides what its absence means. */
+export function clickHouseInstalled(): boolean {
+  return existsSync(CLICKHOUSE_SERVER) || existsSync('/usr/sbin/clickhouse-server');
+}
+
+function serverCommand(): { command: string; args: string[] } {
+  if (existsSync('/usr/sbin/clickhouse-server')) return { command: '/usr/sbin/clickhouse-server', args: [] };
+  return { command: CLICKHOUSE_SERVER, args: ['server'] };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sha256Hex = async (text: string): Promise<string> => (await import('node:crypto')).createHash('sha256').update(text).digest('hex');
+
+function configXml(dir: string, ports: { http: number; tcp: number; interserver: number }, shards: Array<{ tcp: number }>): string {
+  const shardXml = shards
+    .map(
+      (s) =>
+        `<shard><replica><host>127.0.0.1</host><port>${s.tcp}</port><user>${LOADER.username}</user><password>${LOADER.password}</password></replica></shard>`,
+    )
+    .join('');
+  return `<?xml version="1.0"?>
+<yandex>
+  <logger><level>warning</level><log>${dir}/log/server.log</log><errorlog>${dir}/log/server.err.log</errorlog><size>10M</size><count>2</count></logger>
+  <http_port>${ports.http}</http_port>
+  <tcp_port>${ports.tcp}</tcp_port>
+  <interserver_http_port>${ports.interserver}</interserver_http_port>
+  <interserver_http_host>127.0.0.1</interserver_http_host>
+  <listen_host>127.0.0.1</listen_host>
+  <max_connections>256</max_connections>
+  <keep_alive_timeout>3</keep_alive_timeout>
+  <max_concurrent_queries>64</max_concurrent_queries>
+  <uncompressed_cache_size>1073741824</uncompressed_cache_size>
+  <mark_cache_size>536870912</mark_cache_size>
+  <path>${dir}/data/</path>
+  <tmp_path>${dir}/tmp/</tmp_path>
+  <user_files_path>${dir}/user_files/</user_files_path>
+  <format_schema_path>${dir}/format_schemas/</format_schema_path>
+  <users_config>${dir}/users.xml</users_config>
+  <default_profile>default</default_profile>
+  <default_database>default</default_database>
+  <timezone>UTC</timezone>
+  <mlock_executable>false</mlock_executable>
+  <remote_servers><${CLUSTER_NAME}>${shardXml}</${CLUSTER_NAME}></remote_servers>
+  <builtin_dictionaries_reload_interval>3600</builtin_dictionaries_reload_interval>
+  <max_session_timeout>3600</max_session_timeout>
+  <default_session_timeout>60</default_session_timeout>
+  <distributed_ddl><path>/clickhouse/task_queue/ddl</path></distributed_ddl>
+</yandex>
+`;
+}
+
+async function usersXml(): Promise<string> {
+  const local = '<networks><ip>127.0.0.1</ip><ip>::1</ip></networks>';
+  return `<?xml version="1.0"?>
+<yandex>
+  <profiles>
+    <default><max_memory_usage>4000000000</max_memory_usage><use_uncompressed_cache>0</use_uncompressed_cache><load_balancing>random</load_balancing></default>
+    <reader><readonly>2</readonly><max_memory_usage>4000000000</max_memory_usage></reader>
+  </profiles>
+  <users>
+    <default><password_sha256_hex>${await sha256Hex(LOADER.password + '-default')}</password_sha256_hex>${local}<profile>default</profile><quota>default</quota></default>
+    <${LOADER.username}><password_sha256_hex>${await sha256Hex(LOADER.password)}</password_sha256_hex>${local}<profile>default</profile><quota>default</quota></${LOADER.username}>
+    <${READER.username}><password_sha256_hex>${await sha256Hex(READER.password)}</password_sha256_hex>${local}<profile>reader</profile><quota>default</quota></${READER.username}>
+  </users>
+  <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time></interval></default></quotas>
+</yandex>
+`;
+}
+
+async function waitForPing(url: string, child: ChildProcess, dir: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const res = await fetch(`${url}/ping`);
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const errors = existsSync(`${dir}/log/server.err.log`) ? readFileSync(`${dir}/log/server.err.log`, 'utf8').slice(-2000) : '';
+  const stderr = existsSync(`${dir}/log/stderr.log`) ? readFileSync(`${dir}/log/stderr.log`, 'utf8').slice(-2000) : '';
+  throw new Error(`ClickHouse in ${dir} did not answer /ping (exit ${child.exitCode}):\n${errors}\n${stderr}`);
+}
+
+async function startServer(root: string, name: string, shardPorts: Array<{ tcp: number }> | null, tcp: number): Promise<LocalServer> {
+  const dir = join(root, name);
+  for (const sub of ['data', 'tmp', 'user_files', 'format_schemas', 'log']) mkdirSync(join(dir, sub), { recursive: true });
+  const ports = { http: await freePort(), tcp, interserver: await freePort() };
+  writeFileSync(join(dir, 'config.xml'), configXml(dir, ports, shardPorts ?? []));
+  writeFileSync(join(dir, 'users.xml'), await usersXml());
+  const { command, args } = serverCommand();
+  const out = openSync(join(dir, 'log', 'stderr.log'), 'a');
+  const child = spawn(command, [...args, `--config-file=${join(dir, 'config.xml')}`], {
+    cwd: dir,
+    stdio: ['ignore', out, out],
+    detached: false,
+  });
+  const url = `http://127.0.0.1:${ports.http}`;
+  await waitForPing(url, child, dir);
+  return { name, url, httpPort: ports.http, tcpPort: ports.tcp, dir, process: child };
+}
+
+function stopServer(server: LocalServer): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.process.exitCode !== null) return resolve();
+    const timer = setTimeout(() => server.process.kill('SIGKILL'), 10_000);
+    server.process.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.process.kill('SIGTERM');
+  });
+}
+
+/** Starts the single node and the two shards (each shard's remote_servers names both) under `root`. */
+export async function startLocalClickHouse(root: string): Promise<LocalClickHouse> {
+  if (!clickHouseInstalled())
+    throw new Error(
+      'clickhouse-server is not installed: `apt-get install -y clickhouse-server clickhouse-client` (Debian 12), as .ci/run does.',
+    );
+  const tcp = [await freePort(), await freePort(), await freePort()];
+  const cluster = [{ tcp: tcp[1]! }, { tcp: tcp[2]! }];
+  const started = await Promise.all([
+    startServer(root, 'single', cluster, tcp[0]!),
+    startServer(root, 'shard1', cluster, tcp[1]!),
+    startServer(root, 'shard2', cluster, tcp[2]!),
+  ]);
+  const [single, shard1, shard2] = started as [LocalServer, LocalServer, LocalServer];
+  return {
+    single,
+    shards: [shard1, shard2],
+    stop: async () => {
+      await Promise.all(started.map(stopServer));
+    },
+  };
+}

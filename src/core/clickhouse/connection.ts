@@ -1,0 +1,164 @@
+// One ClickHouse server over HTTP(S) with the official client: text answers (TabSeparated, which
+// every server version writes), streamed answers, commands and CSV inserts. Credentials go to the
+// client and nowhere else: no message this module makes names them, the client's own logging is
+// off (it would print its settings), and a URL carrying a user or password is refused, so they
+// cannot reach a log through it.
+import { Readable } from 'node:stream';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { AppError } from '../../shared/errors';
+import { TsvLineSplitter, tsvRows } from './tsv';
+import { isPlainIdentifier } from './sqlLiteral';
+
+export interface ClickHouseCredentials {
+  username: string;
+  password: string;
+}
+
+export interface ClickHouseTarget {
+  /** http(s)://host:port of the server's HTTP interface. */
+  url: string;
+  /** The database that holds the dataset's tables. */
+  database: string;
+  credentials: ClickHouseCredentials | null;
+}
+
+export const DEFAULT_DATABASE = 'audience_desk';
+
+// A request's values are SQL literals (sqlLiteral.ts): a big IN list must fit in the query.
+const QUERY_SETTINGS: ClickHouseSettings = { max_query_size: '67108864' };
+
+/** The address to show in messages: scheme, host and port only. */
+export function shownAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return 'the ClickHouse address';
+  }
+}
+
+/** Checks a target's URL and database name; a clear invalid_request otherwise. */
+export function checkTarget(target: ClickHouseTarget): void {
+  let u: URL;
+  try {
+    u = new URL(target.url);
+  } catch {
+    throw new AppError('invalid_request', 'The ClickHouse address must be a URL such as http://127.0.0.1:8123.', 'url');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new AppError('invalid_request', 'The ClickHouse address must start with http:// or https://.', 'url');
+  if (u.username || u.password)
+    throw new AppError('invalid_request', 'Put the ClickHouse user and password in the credentials, not in the address.', 'url');
+  if (!isPlainIdentifier(target.database))
+    throw new AppError('invalid_request', 'The ClickHouse database name may hold only letters, digits and underscores.', 'database');
+}
+
+/** A readable error for a failed request: the server's error code and first sentence, or the address it could not reach. */
+function failure(error: unknown, url: string): AppError {
+  const e = error as { code?: string; message?: string };
+  const message = String(e?.message ?? error);
+  const serverCode = /Code: (\d+)/.exec(message)?.[1] ?? (typeof e?.code === 'string' && /^\d+$/.test(e.code) ? e.code : undefined);
+  if (serverCode === '516' || serverCode === '192' || serverCode === '193' || /password|Authentication/i.test(message))
+    return new AppError('unavailable', `ClickHouse at ${shownAddress(url)} refused the user or password.`);
+  if (serverCode) {
+    // The server's text after the code, first line, without anything quoted from the query.
+    const text = /DB::Exception: (.*?)(?:, e\.what\(\)|\n|$)/.exec(message)?.[1] ?? 'an error';
+    const clipped = text.replace(/'[^']*'/g, "'…'").slice(0, 200);
+    return Object.assign(new AppError('unavailable', `ClickHouse at ${shownAddress(url)} answered error ${serverCode}: ${clipped}`), {
+      clickhouseCode: Number(serverCode),
+    });
+  }
+  return new AppError('unavailable', `ClickHouse at ${shownAddress(url)} did not answer (${(e?.code as string) ?? 'no connection'}).`);
+}
+
+/** The ClickHouse error code of a failure from this module, if the server sent one. */
+export function clickhouseCode(error: unknown): number | undefined {
+  return (error as { clickhouseCode?: number })?.clickhouseCode;
+}
+
+export class ClickHouseConnection {
+  private readonly client: ClickHouseClient;
+  readonly url: string;
+  readonly database: string;
+
+  constructor(target: ClickHouseTarget, options: { requestTimeoutMs?: number } = {}) {
+    checkTarget(target);
+    this.url = target.url;
+    this.database = target.database;
+    this.client = createClient({
+      url: target.url,
+      username: target.credentials?.username ?? 'default',
+      password: target.credentials?.password ?? '',
+      request_timeout: options.requestTimeoutMs ?? 300_000,
+      log: { level: ClickHouseLogLevel.OFF },
+      clickhouse_settings: QUERY_SETTINGS,
+      max_open_connections: 16,
+    });
+  }
+
+  private async run<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw failure(error, this.url);
+    }
+  }
+
+  /** A query's TabSeparated answer as text. */
+  text(query: string, settings: ClickHouseSettings = {}): Promise<string> {
+    return this.run(async () => (await this.client.query({ query, format: 'TabSeparated', clickhouse_settings: settings })).text());
+  }
+
+  /** A query's rows, fields still TSV-escaped. */
+  async rows(query: string, settings: ClickHouseSettings = {}): Promise<string[][]> {
+    return tsvRows(await this.text(query, settings));
+  }
+
+  /** A query's rows as they arrive, a chunk of rows at a time (fields still TSV-escaped). */
+  async *streamRows(query: string): AsyncIterable<string[][]> {
+    const result = await this.run(() => this.client.exec({ query: `${query} FORMAT TabSeparated` }));
+    const splitter = new TsvLineSplitter();
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of result.stream as AsyncIterable<Buffer>) {
+        const rows = splitter.push(decoder.decode(chunk, { stream: true }));
+        if (rows.length) yield rows;
+      }
+    } catch (error) {
+      throw failure(error, this.url);
+    }
+    const rest = splitter.push(decoder.decode());
+    if (rest.length) yield rest;
+    const last = splitter.end();
+    if (last.length) yield last;
+  }
+
+  /** A statement without an answer (CREATE, RENAME, DROP). */
+  async command(query: string, settings: ClickHouseSettings = {}): Promise<void> {
+    await this.run(() => this.client.command({ query, clickhouse_settings: settings }));
+  }
+
+  /** Inserts CSV text lines into a table (qualified name), as one streamed request. */
+  async insertCsv(table: string, lines: AsyncIterable<string>, settings: ClickHouseSettings = {}): Promise<void> {
+    const stream = Readable.from(lines, { objectMode: false });
+    await this.run(() =>
+      this.client.insert({
+        table,
+        values: stream,
+        format: 'CSV',
+        // A field that starts with an apostrophe is text, not a single-quoted string.
+        clickhouse_settings: { format_csv_allow_single_quotes: 0, ...settings },
+      }),
+    );
+  }
+
+  /** Whether the server answers /ping and the credentials are accepted (a trivial query). */
+  async check(): Promise<{ version: string }> {
+    const version = (await this.text('SELECT version()')).trim();
+    return { version };
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

@@ -1,0 +1,241 @@
+// Loads a dataset file into ClickHouse: every record, read through the embedded engine (never SQL on
+// the file, whose format belongs to src/core/dataset), into a NEW table, checked, and only then
+// switched to by RENAME, so a load that fails or is stopped leaves the previous table serving and
+// removes what it wrote. With a cluster, the new local table is created on every shard, rows go
+// through a Distributed table that places them by cityHash64(PID), and each shard's tables are
+// renamed once all rows are in.
+import { randomBytes } from 'node:crypto';
+import { basename } from 'node:path';
+import { FIELDS } from '../../shared/fields';
+import { DICTIONARY_LIMIT, HASHED_FIELDS } from '../dataset/columnSet';
+import { Dataset } from '../dataset/dataset';
+import { EmbeddedEngine } from '../query/embeddedEngine';
+import { ClickHouseConnection, type ClickHouseCredentials, type ClickHouseTarget } from './connection';
+import { DATA_TABLE, META_TABLE } from './clickhouseEngine';
+import { storedRecordToClickHouseCsv } from './csvLine';
+import { CREATE_SETTINGS, createDistributedSql, createMetaSql, createTableSql } from './schema';
+import { sqlIdentifier, sqlString } from './sqlLiteral';
+
+/** The local table on each shard that a cluster's Distributed `people` reads. */
+export const LOCAL_TABLE = 'people_local';
+/** Records one INSERT request carries (each becomes a few parts the server merges). */
+const RECORDS_PER_INSERT = 100_000;
+const BATCH = 2_000;
+
+export interface LoadOptions {
+  datasetPath: string;
+  target: ClickHouseTarget;
+  /** A cluster of the server's remote_servers, and the HTTP address of each of its shards in its order. */
+  cluster?: { name: string; shardUrls: string[] };
+  /** Called after each batch with the records written so far; throwing stops the load (tests). */
+  onProgress?: (records: number, total: number) => void;
+}
+
+export interface LoadResult {
+  records: number;
+  seconds: number;
+  recordsPerSecond: number;
+  table: string;
+  shards: number;
+}
+
+const qualified = (database: string, table: string): string => `${sqlIdentifier(database)}.${sqlIdentifier(table)}`;
+
+async function tableExists(connection: ClickHouseConnection, database: string, table: string): Promise<boolean> {
+  const text = await connection.text(`EXISTS TABLE ${qualified(database, table)}`);
+  return text.trim() === '1';
+}
+
+/** String fields the embedded engine would hash (too many distinct values to break down), from the loaded rows. */
+async function hashedFields(connection: ClickHouseConnection, table: string): Promise<string[]> {
+  const candidates = FIELDS.filter((f) => f.type === 'string' && !HASHED_FIELDS.has(f.name)).map((f) => f.name);
+  const [approx] = await connection.rows(`SELECT ${candidates.map((n) => `uniq(${sqlIdentifier(n)})`).join(', ')} FROM ${table}`);
+  // uniq is approximate (about 1%): count exactly the fields near the limit.
+  const near = candidates.filter((_, i) => Number(approx![i]) > DICTIONARY_LIMIT * 0.9);
+  const hashed = [...HASHED_FIELDS];
+  if (near.length) {
+    const [exact] = await connection.rows(`SELECT ${near.map((n) => `uniqExact(${sqlIdentifier(n)})`).join(', ')} FROM ${table}`);
+    near.forEach((name, i) => {
+      if (Number(exact![i]) > DICTIONARY_LIMIT) hashed.push(name);
+    });
+  }
+  return hashed;
+}
+
+/** Every record of the dataset, state by state in PID order, a batch of stored records at a time. */
+async function* allRecords(engine: EmbeddedEngine): AsyncGenerator<string[]> {
+  for (const { state } of engine.summary().states) yield* engine.records({ state, filters: [] }).batches(BATCH);
+}
+
+/** Inserts every record as CSV, RECORDS_PER_INSERT to a request (so no one request holds the whole dataset). */
+async function insertAll(
+  engine: EmbeddedEngine,
+  insert: (lines: AsyncIterable<string>) => Promise<void>,
+  onRecords: (n: number) => void,
+): Promise<void> {
+  const source = allRecords(engine);
+  let finished = false;
+  while (!finished) {
+    let sent = 0;
+    await insert(
+      (async function* () {
+        while (sent < RECORDS_PER_INSERT) {
+          const step = await source.next();
+          if (step.done) {
+            finished = true;
+            return;
+          }
+          let text = '';
+          for (const record of step.value) text += storedRecordToClickHouseCsv(record);
+          yield text;
+          sent += step.value.length;
+          onRecords(step.value.length);
+        }
+      })(),
+    );
+  }
+}
+
+export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResult> {
+  const started = performance.now();
+  const { target, cluster } = options;
+  const database = target.database;
+  const dataset = Dataset.open(options.datasetPath);
+  const engine = new EmbeddedEngine(dataset);
+  const entry = new ClickHouseConnection(target, { requestTimeoutMs: 3_600_000 });
+  const shards = (cluster?.shardUrls ?? []).map((url) => new ClickHouseConnection({ ...target, url }, { requestTimeoutMs: 3_600_000 }));
+  const id = `${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const newData = `${DATA_TABLE}_new_${id}`;
+  const newLocal = `${LOCAL_TABLE}_new_${id}`;
+  const newMeta = `${META_TABLE}_new_${id}`;
+  const created: Array<{ connection: ClickHouseConnection; table: string }> = [];
+  const total = dataset.records;
+  try {
+    if (cluster) await checkCluster(entry, cluster);
+    for (const connection of [entry, ...shards]) await connection.command(`CREATE DATABASE IF NOT EXISTS ${sqlIdentifier(database)}`);
+    if (cluster) {
+      for (const shard of shards) {
+        await shard.command(createTableSql(qualified(database, newLocal)), CREATE_SETTINGS);
+        created.push({ connection: shard, table: newLocal });
+      }
+      await entry.command(createDistributedSql(qualified(database, newData), cluster.name, database, newLocal), CREATE_SETTINGS);
+    } else {
+      await entry.command(createTableSql(qualified(database, newData)), CREATE_SETTINGS);
+    }
+    created.push({ connection: entry, table: newData });
+
+    let written = 0;
+    const settings = {
+      max_insert_block_size: 32768,
+      // A Distributed table forwards each block to its shard before the INSERT answers.
+      ...(cluster ? { insert_distributed_sync: 1 } : {}),
+    } as Record<string, number>;
+    await insertAll(
+      engine,
+      (lines) => entry.insertCsv(qualified(database, newData), lines, settings),
+      (n) => {
+        written += n;
+        options.onProgress?.(written, total);
+      },
+    );
+
+    const [[count]] = (await entry.rows(`SELECT count() FROM ${qualified(database, newData)}`)) as [[string]];
+    if (Number(count) !== total)
+      throw new Error(`ClickHouse holds ${count} of the dataset's ${total} records after the load; nothing was switched.`);
+
+    const hashed = await hashedFields(entry, qualified(database, newData));
+    await entry.command(createMetaSql(qualified(database, newMeta)));
+    created.push({ connection: entry, table: newMeta });
+    const meta: Array<[string, string]> = [
+      ['load_id', id],
+      ['loaded_at', new Date().toISOString()],
+      ['source', basename(options.datasetPath)],
+      ['created_at', dataset.meta.created_at ?? ''],
+      ['records', String(total)],
+      ['hashed_fields', JSON.stringify(hashed)],
+    ];
+    // Literals again (sqlLiteral.ts): a current server would take these as query parameters.
+    await entry.command(
+      `INSERT INTO ${qualified(database, newMeta)} VALUES ${meta.map(([k, v]) => `(${sqlString(k)}, ${sqlString(v)})`).join(', ')}`,
+    );
+
+    await (cluster ? switchCluster(entry, shards, database, id, cluster.name) : switchSingle(entry, database, id));
+    created.length = 0;
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      records: total,
+      seconds,
+      recordsPerSecond: Math.round(total / seconds),
+      table: qualified(database, DATA_TABLE),
+      shards: shards.length || 1,
+    };
+  } finally {
+    // A load that did not switch removes what it created; the previous tables were never touched.
+    for (const { connection, table } of created.reverse())
+      await connection.command(`DROP TABLE IF EXISTS ${qualified(database, table)}`).catch(() => undefined);
+    dataset.close();
+    await Promise.all([entry.close(), ...shards.map((s) => s.close())]);
+  }
+}
+
+/** The cluster exists in the entry server's remote_servers, with as many shards as addresses given. */
+async function checkCluster(entry: ClickHouseConnection, cluster: { name: string; shardUrls: string[] }): Promise<void> {
+  const rows = await entry.rows(`SELECT shard_num FROM system.clusters WHERE cluster = ${sqlString(cluster.name)} GROUP BY shard_num`);
+  if (rows.length === 0) throw new Error(`The server has no cluster named ${cluster.name} in its remote_servers.`);
+  if (rows.length !== cluster.shardUrls.length)
+    throw new Error(
+      `Cluster ${cluster.name} has ${rows.length} shards; give the HTTP address of each (--shard-urls), ${cluster.shardUrls.length} given.`,
+    );
+}
+
+/** New tables take the names `people` and `people_meta` in one RENAME; the previous ones are dropped after. */
+async function switchSingle(entry: ClickHouseConnection, database: string, id: string): Promise<void> {
+  const renames: string[] = [];
+  const old: string[] = [];
+  for (const [current, fresh] of [
+    [DATA_TABLE, `${DATA_TABLE}_new_${id}`],
+    [META_TABLE, `${META_TABLE}_new_${id}`],
+  ] as const) {
+    if (await tableExists(entry, database, current)) {
+      renames.push(`${qualified(database, current)} TO ${qualified(database, `${current}_old_${id}`)}`);
+      old.push(`${current}_old_${id}`);
+    }
+    renames.push(`${qualified(database, fresh)} TO ${qualified(database, current)}`);
+  }
+  await entry.command(`RENAME TABLE ${renames.join(', ')}`);
+  for (const table of old) await entry.command(`DROP TABLE IF EXISTS ${qualified(database, table)}`);
+}
+
+/**
+ * Each shard renames its new local table to `people_local` (one shard after the other: for that
+ * moment shards answer from different loads); the entry server's Distributed `people` reads
+ * `people_local` on every shard, and its metadata switches last.
+ */
+async function switchCluster(
+  entry: ClickHouseConnection,
+  shards: ClickHouseConnection[],
+  database: string,
+  id: string,
+  cluster: string,
+): Promise<void> {
+  const oldLocal = `${LOCAL_TABLE}_old_${id}`;
+  const olds: ClickHouseConnection[] = [];
+  for (const shard of shards) {
+    const had = await tableExists(shard, database, LOCAL_TABLE);
+    const renames = had ? [`${qualified(database, LOCAL_TABLE)} TO ${qualified(database, oldLocal)}`] : [];
+    renames.push(`${qualified(database, `${LOCAL_TABLE}_new_${id}`)} TO ${qualified(database, LOCAL_TABLE)}`);
+    await shard.command(`RENAME TABLE ${renames.join(', ')}`);
+    if (had) olds.push(shard);
+  }
+  await entry.command(`DROP TABLE IF EXISTS ${qualified(database, `${DATA_TABLE}_new_${id}`)}`);
+  if (!(await tableExists(entry, database, DATA_TABLE)))
+    await entry.command(createDistributedSql(qualified(database, DATA_TABLE), cluster, database, LOCAL_TABLE), CREATE_SETTINGS);
+  const hadMeta = await tableExists(entry, database, META_TABLE);
+  const renames = hadMeta ? [`${qualified(database, META_TABLE)} TO ${qualified(database, `${META_TABLE}_old_${id}`)}`] : [];
+  renames.push(`${qualified(database, `${META_TABLE}_new_${id}`)} TO ${qualified(database, META_TABLE)}`);
+  await entry.command(`RENAME TABLE ${renames.join(', ')}`);
+  if (hadMeta) await entry.command(`DROP TABLE IF EXISTS ${qualified(database, `${META_TABLE}_old_${id}`)}`);
+  for (const shard of olds) await shard.command(`DROP TABLE IF EXISTS ${qualified(database, oldLocal)}`);
+}
+
+export type { ClickHouseCredentials };

@@ -1,0 +1,87 @@
+// The ClickHouse table of a dataset, derived from the field catalog (src/shared/fields.ts): one
+// column per record field in catalog order, typed (integers Int64, coded strings LowCardinality,
+// other strings String), ordered by (STATE, PID) so a state is one range of the primary key and
+// its people come in PID order.
+//
+// Coordinates are the exception, measured: ClickHouse 18.16 parses a decimal number in a data
+// format (CSV, TSV) with a fast routine that is not correctly rounded (1,255 of 200,000 random
+// coordinates came back one unit in the last place off), so an answer would not repeat the
+// dataset's value. A coordinate therefore travels as the 64 bits of its double (`*_BITS UInt64`,
+// written and read exactly), and a MATERIALIZED Float64 column of the same name holds the number
+// for SQL.
+import { CODEBOOK } from '../../shared/codebook';
+import { FIELDS, type FieldDef } from '../../shared/fields';
+import { sqlIdentifier } from './sqlLiteral';
+
+/** Where one record field lives in the table. */
+export interface ColumnPlan {
+  field: FieldDef;
+  /** The column a record's value is written to and read from. */
+  stored: string;
+  /** Its ClickHouse type. */
+  type: string;
+  /** For coordinates: the Float64 column SQL reads. */
+  materialized?: { name: string; type: string; expression: string };
+}
+
+// String fields whose values are codes from a short list: LowCardinality (dictionary-encoded).
+const LOW_CARDINALITY = new Set(['STATE', 'GENDER', ...Object.keys(CODEBOOK)]);
+
+function planOf(field: FieldDef): ColumnPlan {
+  if (field.type === 'number') {
+    const stored = `${field.name}_BITS`;
+    return {
+      field,
+      stored,
+      type: 'UInt64',
+      materialized: {
+        name: field.name,
+        type: 'Float64',
+        expression: `reinterpretAsFloat64(reinterpretAsString(${sqlIdentifier(stored)}))`,
+      },
+    };
+  }
+  if (field.type === 'integer') return { field, stored: field.name, type: 'Int64' };
+  return { field, stored: field.name, type: LOW_CARDINALITY.has(field.name) ? 'LowCardinality(String)' : 'String' };
+}
+
+export const COLUMN_PLANS: readonly ColumnPlan[] = FIELDS.map(planOf);
+
+/** Every stored column in catalog order: what a record's CSV line fills and what a record read selects. */
+export const STORED_COLUMNS_SQL = COLUMN_PLANS.map((p) => sqlIdentifier(p.stored)).join(', ');
+
+/** Creating a table with LowCardinality columns needs this on 18.16 (an experimental type there). */
+export const CREATE_SETTINGS = { allow_experimental_low_cardinality_type: 1 } as const;
+
+/**
+ * The column definitions of a dataset's table. A Distributed table declares the coordinates' Float64
+ * columns as ALIAS (computed from the bits when read): an INSERT through it would otherwise forward
+ * them to the shards, which refuse values for a MATERIALIZED column.
+ */
+export function columnsSql(derived: 'MATERIALIZED' | 'ALIAS' = 'MATERIALIZED'): string {
+  const lines: string[] = [];
+  for (const plan of COLUMN_PLANS) {
+    lines.push(`${sqlIdentifier(plan.stored)} ${plan.type}`);
+    const m = plan.materialized;
+    if (m) lines.push(`${sqlIdentifier(m.name)} ${m.type} ${derived} ${m.expression}`);
+  }
+  return lines.join(',\n  ');
+}
+
+/** A MergeTree table of records, ordered by (STATE, PID). */
+export function createTableSql(qualifiedName: string): string {
+  return `CREATE TABLE ${qualifiedName} (\n  ${columnsSql()}\n) ENGINE = MergeTree ORDER BY (STATE, PID) SETTINGS index_granularity = 8192`;
+}
+
+/** A Distributed table over a cluster's local tables, rows placed by a hash of PID. */
+export function createDistributedSql(qualifiedName: string, cluster: string, database: string, localTable: string): string {
+  return (
+    `CREATE TABLE ${qualifiedName} (\n  ${columnsSql('ALIAS')}\n) ENGINE = Distributed(${sqlIdentifier(cluster)}, ${sqlIdentifier(database)}, ` +
+    `${sqlIdentifier(localTable)}, cityHash64(PID))`
+  );
+}
+
+/** The metadata table beside a dataset's table: key/value rows (source, created_at, records, hashed fields). */
+export function createMetaSql(qualifiedName: string): string {
+  return `CREATE TABLE ${qualifiedName} (key String, value String) ENGINE = TinyLog`;
+}
