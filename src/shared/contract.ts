@@ -7,8 +7,17 @@ import type { ListControlsInput } from './listControls';
 
 // Audience inputs are the API's own schemas (audienceRequest.ts): the app and the API accept the same
 // keys and report the same problems in the same words.
-const audience = audienceSchema;
-const page = audienceRequestSchema;
+// The app may also ask about several states at once (`states`, docs/multi-state.md): the core runs
+// the one-state operation for each and adds the answers up. The HTTP API stays one state a request.
+const states = { states: z.array(z.string().max(8)).min(1).max(60).optional() };
+const audience = audienceSchema.extend(states);
+const page = audienceRequestSchema.extend(states);
+/** What the app reopens with: the audience being built (null before a state is chosen) and the grid's columns. */
+export const workspaceSchema = z.strictObject({
+  audience: audience.nullable(),
+  columns: z.array(z.string().max(32)).max(40).optional(),
+});
+const workspace = workspaceSchema;
 // Saved audiences always store their filters, even when there are none, and keep their list controls.
 const savedAudience = audienceSchema.extend({ filters: z.array(z.tuple([z.string(), z.array(z.union([z.string(), z.number()]))])) });
 const id = z.strictObject({ id: z.string().min(1).max(64) });
@@ -52,9 +61,13 @@ export const INPUTS = {
   'import/status': z.strictObject({ id: z.string() }),
   'import/cancel': z.strictObject({ id: z.string() }),
   'import/current': z.strictObject({}),
+  // The working audience, kept in app state so a reload or a restart reopens it (docs/workspace.md).
+  'workspace/get': z.strictObject({}),
+  'workspace/set': workspace,
 } as const;
 
 export type OperationName = keyof typeof INPUTS;
+export type Workspace = z.infer<typeof workspaceSchema>;
 export const OPERATION_NAMES = Object.keys(INPUTS) as OperationName[];
 export type InputOf<K extends OperationName> = z.infer<(typeof INPUTS)[K]>;
 
@@ -161,7 +174,8 @@ export interface AuditEntry {
   at: string;
   actor: string;
   action: string;
-  audience: { state: string; filters: Filter[] } & ListControlsInput;
+  /** states: every state of a several-state export (state is then the first). */
+  audience: { state: string; states?: string[]; filters: Filter[] } & ListControlsInput;
   records: number;
   file: string;
   outcome: string;
@@ -240,7 +254,8 @@ export interface ImportJob {
 
 export interface Outputs {
   'dataset/info': { path: string; records: number; states: StateCount[]; createdAt: string | null };
-  'audience/count': { total: number; ms: number; steps: AudienceSteps };
+  /** byState: each asked state's total (one entry for a one-state audience), in state order. */
+  'audience/count': { total: number; ms: number; steps: AudienceSteps; byState: StateCount[] };
   'audience/preview': { total: number; results: PreviewRecord[]; ms: number };
   'audience/search': { total: number; limit: number; skip: number; results: Array<Record<string, FieldValue>> };
   'audience/breakdown': { field: string; total: number; values: ValueCount[]; ms: number };
@@ -267,6 +282,9 @@ export interface Outputs {
   'import/status': ImportJob;
   'import/cancel': ImportJob;
   'import/current': { job: ImportJob | null };
+  /** The workspace as last set; audience null when none was kept (or what was kept no longer parses). */
+  'workspace/get': Workspace;
+  'workspace/set': { ok: true };
 }
 
 export type OutputOf<K extends OperationName> = Outputs[K];

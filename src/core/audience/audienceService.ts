@@ -77,9 +77,12 @@ export class AudienceService {
     return { rows: fieldName(rowIndex), columns: fieldName(columnIndex), ...table, ms: since(start) };
   }
 
-  /** An export in the background (the app): progress by status, cancellable, audited. */
-  async startExport(query: AudienceQuery, request: Omit<StartExport, 'audience'>): Promise<ExportJob> {
-    return this.exportJobs.start({ ...request, audience: await this.resolve(query) });
+  /** An export in the background (the app): progress by status, cancellable, audited. Several queries (states) write one file. */
+  async startExport(query: AudienceQuery | AudienceQuery[], request: Omit<StartExport, 'audience'>): Promise<ExportJob> {
+    if (!Array.isArray(query)) return this.exportJobs.start({ ...request, audience: await this.resolve(query) });
+    const audiences: Audience[] = [];
+    for (const q of query) audiences.push(await this.resolve(q));
+    return this.exportJobs.start({ ...request, audience: audiences });
   }
 
   /** An export that the caller waits for (the CLI). */

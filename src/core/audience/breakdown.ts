@@ -40,10 +40,19 @@ export async function breakdownValues(
 ): Promise<ValueCount[]> {
   const def = FIELDS[index]!;
   if (def.name === 'AGE') return ageBands(await engine.valueCounts(audience, index, Infinity)).slice(0, max);
-  const top = await engine.valueCounts(audience, index, max);
-  // The most frequent values are kept; integers and coded values (income bands from lowest to highest,
-  // src/shared/codebook.ts) then read in their natural order, other strings most frequent first.
-  if (def.type === 'integer') top.sort((a, b) => Number(a.value) - Number(b.value));
+  return orderValues(def.name, await engine.valueCounts(audience, index, max));
+}
+
+/**
+ * The most frequent values, kept, in the order a chart reads them: AGE bands and integers from the
+ * lowest, coded values (income bands from lowest to highest, src/shared/codebook.ts) in their natural
+ * order, other strings most frequent first. Sorts in place and returns the list.
+ */
+export function orderValues(field: string, top: ValueCount[]): ValueCount[] {
+  const def = FIELDS[fieldIndex(field)];
+  if (!def) return top;
+  if (def.name === 'AGE') top.sort((a, b) => parseInt(String(a.value), 10) - parseInt(String(b.value), 10));
+  else if (def.type === 'integer') top.sort((a, b) => Number(a.value) - Number(b.value));
   else if (CODEBOOK[def.name]) {
     const compare = compareCodes(def.name);
     top.sort((a, b) => compare(a.value, b.value));

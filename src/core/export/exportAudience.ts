@@ -94,11 +94,11 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
   }
   let bytes = 0;
   let lastReport = 0;
+  let written = 0;
   try {
     if (format === 'csv') bytes += (await handle.write(csvHeader(options.header))).bytesWritten;
     const eol = format === 'csv' ? '\r\n' : '\n';
     const render = format === 'csv' ? storedRecordToCsvLine : storedRecordToJson;
-    let written = 0;
     for await (const batch of stream.batches(batchSize)) {
       if (signal?.aborted) throw new AppError('cancelled', 'The export was cancelled.');
       const lines = batch.map(render);
@@ -116,6 +116,8 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
   } catch (e) {
     await handle?.close().catch(() => undefined);
     await rm(temp, { force: true });
+    // How far it got (progress is reported only every so often): the audit log names it for a cancelled job.
+    onProgress?.({ written, total, elapsedMs: Date.now() - started });
     throw e;
   } finally {
     activePartials.delete(temp);

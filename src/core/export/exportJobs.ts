@@ -11,10 +11,10 @@ import type { Audience, AudienceEngine, RecordStream } from '../audience/engine'
 import { exportRecords, type ExportFormat, type ExportHeader } from './exportAudience';
 
 export interface StartExport {
-  /** The validated audience the records come from. */
-  audience: Audience;
+  /** The validated audience the records come from; several (one a state) write one file, one after another. */
+  audience: Audience | Audience[];
   /** The audience as the user wrote it, for the audit log. */
-  definition: { state: string; filters: Filter[] } & ListControlsInput;
+  definition: { state: string; states?: string[]; filters: Filter[] } & ListControlsInput;
   format: ExportFormat;
   /** A CSV's header rows (exportAudience.ts): field names unless asked. */
   header?: ExportHeader;
@@ -65,7 +65,8 @@ export class ExportJobs {
           actor: data.request.actor,
           action: 'export',
           audience: data.request.definition,
-          records: view.total,
+          // A job that did not finish wrote no file: the log says how far it got, not the audience's size.
+          records: outcome === 'done' ? view.total : view.written,
           file: view.path,
           outcome,
         });
@@ -83,7 +84,10 @@ export class ExportJobs {
     this.opening.add(request.path);
     let stream: RecordStream;
     try {
-      stream = await engine.records(request.audience);
+      const audiences = Array.isArray(request.audience) ? request.audience : [request.audience];
+      const streams: RecordStream[] = [];
+      for (const a of audiences) streams.push(await engine.records(a));
+      stream = streams.length === 1 ? streams[0]! : concatenated(streams);
     } finally {
       this.opening.delete(request.path);
     }
@@ -158,6 +162,16 @@ export class ExportJobs {
     else if (view.status === 'running' && rate > 0) secondsLeft = Math.ceil((view.total - view.written) / rate);
     return { ...view, recordsPerSecond: Math.round(rate), secondsLeft };
   }
+}
+
+/** Several streams read one after another as one (a several-state export). */
+function concatenated(streams: RecordStream[]): RecordStream {
+  return {
+    total: streams.reduce((a, s) => a + s.total, 0),
+    async *batches(batchSize: number): AsyncIterable<string[]> {
+      for (const s of streams) yield* s.batches(batchSize);
+    },
+  };
 }
 
 /** The stream, noting each record's PID as its batch goes by (the records themselves are not kept). */

@@ -2,6 +2,7 @@
 // browser-mode exports folder); the job runs in the background in core.exportJobs.
 import { normalizeAudience } from '../../shared/audienceRequest';
 import { listControlsInput } from '../../shared/listControls';
+import { askedStates, SeveralStates } from '../audience/severalStates';
 import type { ExportJob } from '../../shared/contract';
 import type { Core } from '../createCore';
 import { fileStamp } from '../fs/fileStamp';
@@ -9,10 +10,13 @@ import type { ExportFormat } from '../export/exportAudience';
 import type { HandlerRegistry } from './registry';
 import type { HandlerDeps } from './types';
 
-/** audience-CA-20260101-093000.csv: sorts by time, says what it holds. */
-export function defaultExportName(state: string, format: ExportFormat, now = new Date()): string {
-  return `audience-${state}-${fileStamp(now)}.${format}`;
+/** audience-CA-20260101-093000.csv (audience-CA-NY-…, audience-12-states-…, audience-all-states-…): sorts by time, says what it holds. */
+export function defaultExportName(state: string | string[], format: ExportFormat, now = new Date()): string {
+  const states = Array.isArray(state) ? state : [state];
+  const what = states.length >= ALL_STATES ? 'all-states' : states.length > 3 ? `${states.length}-states` : states.join('-');
+  return `audience-${what}-${fileStamp(now)}.${format}`;
 }
+const ALL_STATES = 51;
 
 /** The answer when the user dismissed the save dialog: nothing started, nothing to poll (empty id). */
 function notStarted(format: ExportFormat): ExportJob {
@@ -20,12 +24,20 @@ function notStarted(format: ExportFormat): ExportJob {
 }
 
 export function registerExportHandlers(registry: HandlerRegistry, core: Core, deps: HandlerDeps): void {
+  const several = new SeveralStates(core.audiences);
   registry.register('export/start', async ({ format, header, fileName, ...input }) => {
-    const audience = normalizeAudience(input);
-    const path = await deps.resolveExportPath(fileName ?? defaultExportName(audience.state, format), format);
+    const states = askedStates(input);
+    const { states: _states, ...one } = input;
+    const audience = normalizeAudience({ ...one, state: states[0]! });
+    const path = await deps.resolveExportPath(fileName ?? defaultExportName(states, format), format);
     if (path === null) return notStarted(format);
-    const definition = { state: audience.state, filters: input.filters ?? [], ...listControlsInput(audience.listControls) };
-    return core.audiences.startExport(audience, { definition, format, header, path, actor: deps.actor ?? 'UI' });
+    const definition = {
+      state: audience.state,
+      ...(states.length > 1 ? { states } : {}),
+      filters: input.filters ?? [],
+      ...listControlsInput(audience.listControls),
+    };
+    return several.startExport(input, { definition, format, header, path, actor: deps.actor ?? 'UI' });
   });
   registry.register('export/status', ({ id }) => core.exportJobs.status(id));
   registry.register('export/cancel', ({ id }) => core.exportJobs.cancel(id));

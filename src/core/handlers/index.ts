@@ -7,6 +7,7 @@ import { registerAudienceHandlers } from './audienceHandlers';
 import { registerExportHandlers } from './exportHandlers';
 import { registerImportHandlers } from './importHandlers';
 import { registerListHandlers } from './listHandlers';
+import { registerWorkspaceHandlers } from './workspaceHandlers';
 import { HandlerRegistry } from './registry';
 import type { HandlerDeps, HandlerTable } from './types';
 
@@ -22,6 +23,7 @@ export function createHandlers(core: Core, deps: HandlerDeps): HandlerTable {
   registerAdminHandlers(registry, core, deps);
   registerImportHandlers(registry, core, deps);
   registerListHandlers(registry, core, deps);
+  registerWorkspaceHandlers(registry, core);
   const table = registry.build();
   // The table is what the renderer's window.audienceDesk stands for, operation for operation.
   return table satisfies AudienceDeskApi;

@@ -2,7 +2,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 
-export type SideTab = 'breakdown' | 'crosstab' | 'export' | 'saved' | 'api';
+export type SideTab = 'breakdown' | 'crosstab' | 'map' | 'export' | 'saved' | 'api';
 
 export const useUiStore = defineStore('ui', () => {
   const tab = ref<SideTab>('breakdown');
