@@ -4,7 +4,7 @@
 // this machine's RAM uncompressed, so DuckDB keeps them in a persistent database file
 // (compressed, with a memory limit), loaded once and reused by later runs: still every record and
 // every column, only on disk (the OS page cache holds what fits).
-import { createWriteStream, existsSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Dataset } from '../src/core/dataset/dataset';
@@ -93,6 +93,25 @@ export class DuckReference {
     }
     if (onDisk) await connection.run('CHECKPOINT');
     return { duck: new DuckReference(connection), seconds: (performance.now() - started) / 1000, reused: false };
+  }
+
+  /**
+   * Bytes of a DuckDB database file holding these records (issue 16 compares our file with it):
+   * the persistent file itself, or a copy of the in-memory table written to `scratchPath` (removed).
+   */
+  async fileBytes(storage: DuckStorage, scratchPath: string): Promise<number> {
+    if (storage.where !== 'memory') {
+      await this.connection.run('CHECKPOINT');
+      return statSync(storage.where).size;
+    }
+    rmSync(scratchPath, { force: true });
+    await this.connection.run(`ATTACH ${literal(scratchPath)} AS sized`);
+    await this.connection.run('CREATE TABLE sized.people AS SELECT * FROM people');
+    await this.connection.run('DETACH sized');
+    const bytes = statSync(scratchPath).size;
+    rmSync(scratchPath, { force: true });
+    rmSync(`${scratchPath}.wal`, { force: true });
+    return bytes;
   }
 
   async count(state: string, filters: Filters): Promise<number> {

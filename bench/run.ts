@@ -9,10 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Dataset } from '../src/core/dataset/dataset';
+import { DATASET_FORMAT_VERSION } from '../src/core/dataset/schema';
 import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { generateDataset } from '../src/core/generate';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
+import { measureColdFields } from './coldFields';
 import { DuckReference } from './duckdbReference';
 import { httpLoad } from './httpLoad';
 import { measureListControls } from './listControls';
@@ -29,6 +31,18 @@ const { values } = parseArgs({
     'no-http': { type: 'boolean', default: false },
   },
 });
+/** Whether a dataset file opens and is of the format this version writes. */
+function isCurrentFormat(path: string): boolean {
+  try {
+    const d = Dataset.open(path);
+    const current = d.formatVersion === DATASET_FORMAT_VERSION;
+    d.close();
+    return current;
+  } catch {
+    return false;
+  }
+}
+
 const rows = Number(values.rows);
 const seed = Number(values.seed);
 const repeat = Number(values.repeat);
@@ -37,6 +51,8 @@ mkdirSync(dataDir, { recursive: true });
 const datasetPath = join(dataDir, `bench-${rows}-${seed}.sqlite`);
 
 let generation: { records: number; seconds: number } | null = null;
+// A file an earlier version wrote in an older format is made again: the figures are of the current one.
+if (existsSync(datasetPath) && !isCurrentFormat(datasetPath)) rmSync(datasetPath, { force: true });
 if (!existsSync(datasetPath)) {
   console.log(`generating ${rows} records…`);
   generation = generateDataset({ rows, seed, out: datasetPath });
@@ -45,8 +61,9 @@ const startOpen = performance.now();
 const dataset = Dataset.open(datasetPath);
 const openMs = performance.now() - startOpen;
 // The cache would answer repeated identical queries from memory: off, so every run does the work.
-const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0 });
-const warmEngine = new EmbeddedEngine(dataset);
+// No background verify: it would read the whole file on the other core while the figures are taken.
+const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0, backgroundVerify: false });
+const warmEngine = new EmbeddedEngine(dataset, { backgroundVerify: false });
 const duckOnDisk = (values.duckdb ?? (rows > 2_000_000 ? 'file' : 'memory')) === 'file';
 const duckStorage = duckOnDisk
   ? { where: join(dataDir, `bench-${rows}-${seed}.duckdb`), memoryLimit: values['duckdb-memory'] }
@@ -112,6 +129,9 @@ for (const a of pagingAudiences()) {
 }
 
 const listControls = await measureListControls(engine, warmEngine, 'CA', repeat);
+const coldFields = await measureColdFields(datasetPath, 'CA');
+const duckFileBytes = await duck.fileBytes(duckStorage, join(dataDir, `sized-${rows}-${seed}.duckdb`));
+const fileBytes = statSync(datasetPath).size;
 
 // Export of the largest state, in a child process for a clean peak-memory figure.
 const exportOut = join(dataDir, 'export-CA.csv');
@@ -119,17 +139,19 @@ const exported = JSON.parse(
   execFileSync('tsx', ['bench/exportChild.ts', datasetPath, 'CA', exportOut], { encoding: 'utf8' }).trim().split('\n').at(-1)!,
 ) as { records: number; seconds: number; maxRssMb: number };
 const duckExportMs = await timeIt(() => duck.exportCsv('CA', join(dataDir, 'export-CA-duckdb.csv')));
-let sqliteCliRowsPerSecond: number | null;
-try {
-  const t = performance.now();
-  execFileSync('sh', [
-    '-c',
-    `sqlite3 -csv ${JSON.stringify(datasetPath)} "SELECT * FROM people WHERE STATE='CA' ORDER BY _pos" > ${JSON.stringify(join(dataDir, 'export-CA-sqlite3.csv'))}`,
-  ]);
-  sqliteCliRowsPerSecond = exported.records / ((performance.now() - t) / 1000);
-} catch {
-  sqliteCliRowsPerSecond = null; // no sqlite3 shell on this machine
-}
+let sqliteCliRowsPerSecond: number | null = null;
+// Format 4 keeps records compressed: the sqlite3 shell has no `people` view to export from.
+if (dataset.formatVersion === '3')
+  try {
+    const t = performance.now();
+    execFileSync('sh', [
+      '-c',
+      `sqlite3 -csv ${JSON.stringify(datasetPath)} "SELECT * FROM people WHERE STATE='CA' ORDER BY _pos" > ${JSON.stringify(join(dataDir, 'export-CA-sqlite3.csv'))}`,
+    ]);
+    sqliteCliRowsPerSecond = exported.records / ((performance.now() - t) / 1000);
+  } catch {
+    sqliteCliRowsPerSecond = null; // no sqlite3 shell on this machine
+  }
 
 if (!generation) {
   const tmp = mkdtempSync(join(tmpdir(), 'audience-desk-bench-gen-'));
@@ -157,9 +179,15 @@ for (const r of listControls.rows) console.log(`| ${r.what} | ${fmt(r.engine.med
 console.log(
   `first use in a state: household numbers ${listControls.firstUseMs.households.toFixed(0)} ms, an exclusion's marks ${listControls.firstUseMs.exclusion.toFixed(0)} ms`,
 );
+console.log(
+  `first use of a field (cold: its vector read, checked, decompressed), count in CA, ${coldFields.engine.n} fields: engine median ${fmt(coldFields.engine.median)} ms, p95 ${fmt(coldFields.engine.p95)} ms; HTTP median ${fmt(coldFields.http.median)} ms, p95 ${fmt(coldFields.http.p95)} ms`,
+);
+console.log(
+  `dataset file (format ${dataset.formatVersion}): ${(fileBytes / 1e6).toFixed(1)} MB, ${Math.round(fileBytes / dataset.records)} bytes a record; DuckDB's database file of the same records: ${(duckFileBytes / 1e6).toFixed(1)} MB, ${Math.round(duckFileBytes / dataset.records)} bytes a record (ratio ${(fileBytes / duckFileBytes).toFixed(2)})`,
+);
 const exportRate = exported.records / exported.seconds;
 console.log(
-  `export CA to CSV: ${exported.records} records, ${Math.round(exportRate)} records/s, peak RSS ${Math.round(exported.maxRssMb)} MB (DuckDB COPY: ${Math.round(exported.records / (duckExportMs / 1000))} records/s; sqlite3 -csv: ${sqliteCliRowsPerSecond ? Math.round(sqliteCliRowsPerSecond) + ' records/s' : 'not installed'})`,
+  `export CA to CSV: ${exported.records} records, ${Math.round(exportRate)} records/s, peak RSS ${Math.round(exported.maxRssMb)} MB (DuckDB COPY: ${Math.round(exported.records / (duckExportMs / 1000))} records/s; sqlite3 -csv: ${sqliteCliRowsPerSecond ? Math.round(sqliteCliRowsPerSecond) + ' records/s' : dataset.formatVersion === '3' ? 'not installed' : 'no people view in format 4'})`,
 );
 if (http)
   console.log(
@@ -179,6 +207,14 @@ writeFileSync(
       measuredAt: new Date().toISOString(),
       workloads: rowsOut,
       listControls,
+      coldFields,
+      storage: {
+        formatVersion: dataset.formatVersion,
+        fileBytes,
+        bytesPerRecord: fileBytes / dataset.records,
+        duckdbFileBytes: duckFileBytes,
+        duckdbBytesPerRecord: duckFileBytes / dataset.records,
+      },
       export: {
         ...exported,
         recordsPerSecond: exportRate,

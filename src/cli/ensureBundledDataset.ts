@@ -2,6 +2,7 @@
 // seed and size is there (the dataset format is checked when the file is opened).
 import { existsSync, mkdirSync } from 'node:fs';
 import { Dataset } from '../core/dataset/dataset';
+import { DATASET_FORMAT_VERSION } from '../core/dataset/schema';
 import { GENERATOR_VERSION, generateDataset } from '../core/generate';
 import { BUNDLED_DATASET_PATH, BUNDLED_ROWS, BUNDLED_SEED, RESOURCES_DIR } from './bundledDataset';
 
@@ -12,6 +13,8 @@ function isCurrent(): boolean {
     const ok =
       dataset.meta.seed === String(BUNDLED_SEED) &&
       dataset.records === BUNDLED_ROWS &&
+      // A sample in an older format still opens, but ships in the current one (docs/dataset-format.md).
+      dataset.formatVersion === DATASET_FORMAT_VERSION &&
       dataset.meta.generator_version === GENERATOR_VERSION;
     dataset.close();
     return ok;

@@ -1,0 +1,75 @@
+// First use of a field ("cold"): a count whose filter names a field no query of the process has
+// used yet, so its vector is read from the file, checked and decompressed first (issue 16's target:
+// 10M p95 under 50 ms). Measured through the engine on a freshly opened dataset, and through the
+// HTTP API of a freshly started server (in this process), one new field a request. The OS page
+// cache is whatever earlier steps left: warm, as in a running app.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { overrideSettings } from '../src/core/config';
+import { createCore } from '../src/core/createCore';
+import { Dataset } from '../src/core/dataset/dataset';
+import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
+import { ApiServer } from '../src/server/apiServer';
+import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
+import { FIELDS } from '../src/shared/fields';
+import { summarize, type Summary } from './stats';
+
+/** Filterable fields spread over the catalog (dictionary codes, integers, hashes), and a value each from the first records. */
+function fieldFilters(dataset: Dataset, count: number, skip: number): Array<[string, string[]]> {
+  const filterable = FIELDS.map((f, i) => ({ f, i })).filter(({ f }) => f.type !== 'number' && f.name !== 'STATE');
+  const step = Math.max(1, Math.floor(filterable.length / count));
+  const records = dataset.fullRows(Array.from({ length: Math.min(200, dataset.records) }, (_, k) => k));
+  const out: Array<[string, string[]]> = [];
+  for (let k = skip; k < filterable.length && out.length < count; k += step) {
+    const { f, i } = filterable[k]!;
+    // A value some record holds, not empty (an empty value is a filter of its own kind).
+    const value = records.map((r) => String(r[i])).find((v) => v !== '');
+    if (value !== undefined) out.push([f.name, [value]]);
+  }
+  return out;
+}
+
+export async function measureColdFields(datasetPath: string, state: string, fields = 20): Promise<{ engine: Summary; http: Summary }> {
+  const engineMs: number[] = [];
+  const dataset = Dataset.open(datasetPath);
+  const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0, backgroundVerify: false });
+  for (const filter of fieldFilters(dataset, fields, 0)) {
+    const t = performance.now();
+    engine.count(normalizeAudienceRequest({ state, filters: [filter] }));
+    engineMs.push(performance.now() - t);
+  }
+  dataset.close();
+
+  // Other fields than the engine's above (a server of its own either way).
+  const home = mkdtempSync(join(tmpdir(), 'audience-desk-bench-cold-'));
+  // The background verify would read every vector on the other core meanwhile: off, as for the engine.
+  const restore = overrideSettings({ backgroundVerify: false });
+  const core = createCore({ homeDir: home, datasetPath });
+  const server = new ApiServer(core);
+  const httpMs: number[] = [];
+  try {
+    const url = await server.listen(0);
+    const { key } = core.keys.create('bench cold fields');
+    const probe = Dataset.open(datasetPath);
+    const filters = fieldFilters(probe, fields, 1);
+    probe.close();
+    for (const filter of filters) {
+      const t = performance.now();
+      const res = await fetch(`${url}/api/audiences/preview`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ state, limit: 0, filters: [filter] }),
+      });
+      await res.arrayBuffer();
+      httpMs.push(performance.now() - t);
+      if (res.status !== 200) throw new Error(`cold field ${filter[0]}: HTTP ${res.status}`);
+    }
+  } finally {
+    await server.close();
+    await core.shutdown();
+    restore();
+    rmSync(home, { recursive: true, force: true });
+  }
+  return { engine: summarize(engineMs), http: summarize(httpMs) };
+}

@@ -1,0 +1,155 @@
+// The format is a contract (docs/dataset-format.md): a format 4 file records its version and
+// checksums; a format 3 file (one row a record, raw vectors, no checksums) still opens and reads
+// exactly the same records and vectors; another format, a foreign SQLite file and a file that is
+// not SQLite are refused in one sentence naming the file.
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECORDS_PER_BLOCK } from '../../src/core/dataset/blockCodec';
+import { vectorToBlob } from '../../src/core/dataset/columnVector';
+import { Dataset } from '../../src/core/dataset/dataset';
+import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { DATASET_FORMAT_VERSION, PEOPLE_VIEW_SQL } from '../../src/core/dataset/schema';
+import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
+import { generateDataset } from '../../src/core/generate';
+import { openSqlite } from '../../src/core/sqlite';
+import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
+import { FIELDS } from '../../src/shared/fields';
+
+const ROWS = 2000;
+let dir: string;
+let v4: string;
+let v3: string;
+
+/** Format 3's tables, as that version wrote them, holding the same records and vectors as `from`. */
+function writeFormat3(from: Dataset, path: string): void {
+  const db = openSqlite(path);
+  db.exec(`
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE records (_pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
+    CREATE TABLE states (state TEXT PRIMARY KEY, first INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE TABLE columns (name TEXT PRIMARY KEY, encoding TEXT NOT NULL, kind TEXT NOT NULL, dict TEXT, data BLOB NOT NULL) WITHOUT ROWID;
+  `);
+  db.exec(PEOPLE_VIEW_SQL('main'));
+  db.exec('BEGIN');
+  const texts = from.recordTexts(Uint32Array.from({ length: from.records }, (_, k) => k));
+  const put = db.prepare('INSERT INTO records (_pos, record) VALUES (?, ?)');
+  texts.forEach((t, k) => put.run(k, t));
+  const kinds = new Map<unknown, string>([
+    [Uint8Array, 'u8'],
+    [Uint16Array, 'u16'],
+    [Uint32Array, 'u32'],
+    [Int32Array, 'i32'],
+    [Float64Array, 'f64'],
+  ]);
+  const putColumn = db.prepare('INSERT INTO columns (name, encoding, kind, dict, data) VALUES (?, ?, ?, ?, ?)');
+  FIELDS.forEach((f, i) => {
+    if (f.type === 'number') return;
+    const c = from.column(i);
+    putColumn.run(f.name, c.encoding, kinds.get(c.data.constructor), c.dict ? JSON.stringify(c.dict) : null, vectorToBlob(c.data));
+  });
+  const putState = db.prepare('INSERT INTO states (state, first, count) VALUES (?, ?, ?)');
+  for (const r of from.stateCounts()) putState.run(r.state, r.first, r.count);
+  const putMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+  for (const [k, v] of Object.entries({ ...from.meta, format_version: '3' }))
+    if (k !== 'checksum' && k !== 'block_records') putMeta.run(k, v);
+  db.exec('COMMIT');
+  db.close();
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'audience-desk-formats-'));
+  v4 = join(dir, 'v4.sqlite');
+  v3 = join(dir, 'v3.sqlite');
+  generateDataset({ rows: ROWS, seed: 3, out: v4 });
+  const dataset = Dataset.open(v4);
+  writeFormat3(dataset, v3);
+  dataset.close();
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('dataset formats', () => {
+  it('a new file is format 4: blocks of records with their checksums, meta checksum and block size', () => {
+    const db = openSqlite(v4, { readonly: true });
+    try {
+      const meta = Object.fromEntries(db.prepare('SELECT key, value FROM meta').raw().all() as Array<[string, string]>);
+      expect(meta.format_version).toBe(DATASET_FORMAT_VERSION);
+      expect(meta.block_records).toBe(String(RECORDS_PER_BLOCK));
+      expect(meta.checksum).toMatch(/^\d+$/);
+      expect(db.prepare('SELECT count(*) FROM record_blocks').pluck().get()).toBe(Math.ceil(ROWS / RECORDS_PER_BLOCK));
+      expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('records', 'people')").pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a format 3 file opens and reads the same records, previews, vectors and answers as format 4', () => {
+    const a = Dataset.open(v4);
+    const b = Dataset.open(v3);
+    try {
+      expect(b.formatVersion).toBe('3');
+      expect(b.records).toBe(a.records);
+      const all = Uint32Array.from({ length: ROWS }, (_, k) => k);
+      const scattered = Uint32Array.from([0, 5, 31, 32, 33, 700, 701, 1500, ROWS - 1]);
+      expect(b.recordTexts(all)).toEqual(a.recordTexts(all));
+      expect(b.recordBytes(scattered).map((x) => Buffer.from(x).toString())).toEqual(
+        a.recordBytes(scattered).map((x) => Buffer.from(x).toString()),
+      );
+      expect(b.previewRows(scattered)).toEqual(a.previewRows(scattered));
+      expect([...b.rangeValues(100, 900, [0, 3])]).toEqual([...a.rangeValues(100, 900, [0, 3])]);
+      FIELDS.forEach((f, i) => {
+        if (f.type === 'number') return;
+        expect(b.column(i)).toEqual(a.column(i));
+      });
+      const engines = [a, b].map((d) => new EmbeddedEngine(d, { backgroundVerify: false }));
+      const audience = normalizeAudienceRequest({
+        state: 'CA',
+        filters: [
+          ['GENDER', ['F']],
+          ['AGE', ['25-64']],
+        ],
+      });
+      const pages = engines.map((e) => {
+        const page = e.recordPage(audience, 3, 40);
+        return { total: page.total, records: page.records.map((r) => r.toString()) };
+      });
+      expect(pages[0]!.records).toHaveLength(40);
+      expect(pages[1]).toEqual(pages[0]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('ad-hoc SQL sees the same `people` in both formats', () => {
+    const rows = [v4, v3].map((path) => {
+      const db = openDatasetSql(path);
+      try {
+        return db.prepare('SELECT _pos, PID, STATE, AGE, LATITUDE FROM people ORDER BY _pos').raw().all();
+      } finally {
+        db.close();
+      }
+    });
+    expect(rows[0]).toHaveLength(ROWS);
+    expect(rows[1]).toEqual(rows[0]);
+  });
+
+  it('refuses another format, a SQLite file that is not a dataset and a file that is not SQLite, in one sentence naming the file', () => {
+    const v9 = join(dir, 'v9.sqlite');
+    copyFileSync(v3, v9);
+    const db = openSqlite(v9);
+    db.prepare("UPDATE meta SET value = '9' WHERE key = 'format_version'").run();
+    db.close();
+    expect(() => Dataset.open(v9)).toThrow(`The dataset file ${v9} has format 9; this version of Audience Desk reads formats 3 and 4.`);
+    const foreign = join(dir, 'foreign.sqlite');
+    const other = openSqlite(foreign);
+    other.exec('CREATE TABLE t (x)');
+    other.close();
+    expect(() => Dataset.open(foreign)).toThrow(`The file ${foreign} is not an Audience Desk dataset.`);
+    const text = join(dir, 'text.sqlite');
+    writeFileSync(text, 'PID,FNAME\n1,A\n');
+    expect(() => Dataset.open(text)).toThrow(`The file ${text} is not an Audience Desk dataset (it is not a SQLite database).`);
+  });
+});
