@@ -254,8 +254,8 @@ export interface ImportJob {
 
 export interface Outputs {
   'dataset/info': { path: string; records: number; states: StateCount[]; createdAt: string | null };
-  /** byState: each asked state's total (one entry for a one-state audience), in state order. */
-  'audience/count': { total: number; ms: number; steps: AudienceSteps; byState: StateCount[] };
+  /** byState: each asked state's total (one entry for a one-state audience), in state order; the core always sends it. */
+  'audience/count': { total: number; ms: number; steps: AudienceSteps; byState?: StateCount[] };
   'audience/preview': { total: number; results: PreviewRecord[]; ms: number };
   'audience/search': { total: number; limit: number; skip: number; results: Array<Record<string, FieldValue>> };
   'audience/breakdown': { field: string; total: number; values: ValueCount[]; ms: number };
