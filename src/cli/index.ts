@@ -2,11 +2,13 @@
 // Usage errors print one line and exit 2; other failures print one line and exit 1.
 import { isAppError } from '../shared/errors';
 import { UsageError } from './args';
+import { backupCommand, restoreCommand } from './commands/backup';
+import { clickhouseCommand } from './commands/clickhouse';
+import { datasetsCommand } from './commands/datasets';
 import { exportCommand } from './commands/export';
 import { generateCommand } from './commands/generate';
 import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
-import { clickhouseCommand } from './commands/clickhouse';
 import { listsCommand } from './commands/lists';
 import { serveCommand } from './commands/serve';
 import { verifyCommand } from './commands/verify';
@@ -19,10 +21,13 @@ const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
   import: importCommand,
   lists: listsCommand,
   verify: verifyCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
+  datasets: datasetsCommand,
   clickhouse: clickhouseCommand,
 };
 
-const USAGE = 'usage: cli <generate|keys|serve|export|import|lists|verify|clickhouse> [options] (see README.md)';
+const USAGE = 'usage: cli <generate|keys|serve|export|import|lists|backup|restore|datasets|verify|clickhouse> [options] (see README.md)';
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

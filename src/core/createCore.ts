@@ -1,7 +1,11 @@
 // The composition root: one Core per process, shared by the HTTP server, the IPC bridge and the CLI.
 // No globals: everything the transports need hangs off this object.
 import { AppError } from '../shared/errors';
-import { openAppState } from './appState/appStateDb';
+import { openAppStateOrSetAside } from './appState/appStateRecovery';
+import type { BackupInfo, DatasetRef, RestoreSummary } from '../shared/contract';
+import { createBackup, restoreBackup } from './appState/backup';
+import { DatasetHistory } from './datasets/datasetHistory';
+import { factsFromMeta, readDatasetFacts } from './datasets/datasetRef';
 import { AudienceService } from './audience/audienceService';
 import type { AudienceEngine } from './audience/engine';
 import { AuditLog } from './appState/auditLog';
@@ -39,11 +43,19 @@ export class Core {
   /** Whom each finished export wrote (`exclude: ["export:<audit id>"]`). */
   readonly exportHistory: ExportHistory;
   readonly importJobs: ImportJobs;
+  /** Datasets used or made, to switch back to (README "Nothing lost"). */
+  readonly datasets: DatasetHistory;
+  /** What the user must be told about start-up (a damaged app state set aside): CLI stderr, the app's notice. */
+  readonly notices: string[];
   /** Counts, previews, searches, breakdowns and exports: what every transport calls. */
   readonly audiences: AudienceService;
   private current: EmbeddedEngine | null = null;
   /** CoreOptions.engine: when set, every query goes to it and no dataset file is opened. */
   private external: AudienceEngine | null = null;
+  private currentRef: DatasetRef | null = null;
+  /** Previous datasets still open because an export reads them; never pruned or deleted meanwhile. */
+  private readonly draining = new Set<string>();
+  private readonly refs = new WeakMap<object, DatasetRef>();
   private readonly datasetListeners: Array<(path: string) => void> = [];
   private readonly queryBudgetMs: number;
   private closing: Promise<void> | null = null;
@@ -51,13 +63,19 @@ export class Core {
   constructor(options: CoreOptions = {}) {
     this.homeDir = options.homeDir ?? defaultHomeDir();
     this.queryBudgetMs = options.queryBudgetMs ?? DEFAULT_QUERY_BUDGET_MS;
-    this.appState = openAppState(this.homeDir);
+    const opened = openAppStateOrSetAside(this.homeDir);
+    this.appState = opened.db;
+    this.notices = opened.notices;
+    this.datasets = new DatasetHistory(this.appState, this.homeDir, {
+      active: () => this.current?.dataset.path ?? null,
+      inUse: () => new Set([...this.draining, ...this.importJobs.pendingDatasets()]),
+    });
     this.keys = new KeyStore(this.appState);
-    this.savedAudiences = new SavedAudienceStore(this.appState);
-    this.auditLog = new AuditLog(this.appState);
+    this.savedAudiences = new SavedAudienceStore(this.appState, () => this.currentRef);
+    this.auditLog = new AuditLog(this.appState, () => this.currentRef);
     this.lists = new SuppressionLists(this.appState, () => this.current ?? this.external);
     this.exportHistory = new ExportHistory(this.appState);
-    this.exportJobs = new ExportJobs(() => this.engine, this.auditLog, this.exportHistory);
+    this.exportJobs = new ExportJobs(() => this.engine, this.auditLog, this.exportHistory, { datasetOf: (e) => this.datasetRefOf(e) });
     this.audiences = new AudienceService(() => this.engine, this.exportJobs, {
       savedAudience: (id) => this.savedAudiences.get(id),
       list: (id) => this.lists.matcher(id),
@@ -68,6 +86,9 @@ export class Core {
       audit: this.auditLog,
       currentDataset: () => this.current?.dataset.path ?? null,
       switchTo: (path) => this.switchDataset(path),
+      noteDataset: (path) => this.datasets.note(path, readDatasetFacts(path), false),
+      currentRef: () => this.currentRef,
+      prune: () => this.datasets.prune(),
     });
     this.external = options.engine ?? null;
     if (options.datasetPath && !this.external) this.openDataset(options.datasetPath);
@@ -95,15 +116,65 @@ export class Core {
     const dataset = Dataset.open(path);
     const previous = this.current;
     this.current = new EmbeddedEngine(dataset, { queryBudgetMs: this.queryBudgetMs });
+    this.currentRef = this.datasets.note(path, factsFromMeta(dataset.meta), true);
+    this.refs.set(this.current, this.currentRef);
     for (const listener of this.datasetListeners) listener(path);
     // Queries answer from the new dataset from now on; an export still reading the old one keeps it open.
+    if (previous) this.draining.add(previous.dataset.path);
     const previousClosed = previous
       ? this.exportJobs.idle(previous).then(() => {
           previous.dataset.close();
+          this.draining.delete(previous.dataset.path);
+          // Older datasets beyond the history's size go once nothing reads them.
+          this.pruneQuietly();
           return previous.dataset.path;
         })
       : Promise.resolve(null);
     return { dataset, previousClosed };
+  }
+
+  /**
+   * Makes a dataset of the history current (the Datasets panel): queries move at once; the previous
+   * one stays open until exports reading it finish. The history never hands out a path it did not note.
+   */
+  switchToDataset(id: string): ReturnType<DatasetHistory['get']> {
+    const entry = this.datasets.get(id);
+    if (entry.active) return entry;
+    if (this.importJobs.running())
+      throw new AppError('invalid_request', 'An import is running; switch datasets once it has finished.', 'id');
+    void this.switchDataset(entry.path);
+    return this.datasets.get(id);
+  }
+
+  /** The dataset queries answer from now, as saved audiences and audit entries record it. */
+  get datasetRef(): DatasetRef | null {
+    return this.currentRef;
+  }
+
+  /** The dataset an engine reads (an export's, which may no longer be the current one). */
+  datasetRefOf(engine: object): DatasetRef | null {
+    return this.refs.get(engine) ?? null;
+  }
+
+  /** Writes a backup of app state to `out` (atomically; SECURITY.md "Backups" says what it holds). */
+  backup(out: string): BackupInfo {
+    return createBackup(this.appState, out);
+  }
+
+  /** Replaces app state with a backup's, in one transaction; what is cached of it is reloaded. */
+  restore(file: string): RestoreSummary {
+    const summary = restoreBackup(this.appState, this.homeDir, file);
+    this.lists.reloaded();
+    return summary;
+  }
+
+  private pruneQuietly(): void {
+    try {
+      this.datasets.prune();
+    } catch (e) {
+      // At shutdown app state may be closed already; pruning waits for the next switch then.
+      if (!this.closing) console.error('Pruning the dataset history failed:', e);
+    }
   }
 
   /** Closes the current dataset; until another is opened the core answers `unavailable` (on shutdown). */
@@ -112,6 +183,7 @@ export class Core {
     this.external = null;
     this.current?.dataset.close();
     this.current = null;
+    this.currentRef = null;
   }
 
   /** The engine of the current dataset; `unavailable` until one is open. */

@@ -61,6 +61,19 @@ export const INPUTS = {
   'import/status': z.strictObject({ id: z.string() }),
   'import/cancel': z.strictObject({ id: z.string() }),
   'import/current': z.strictObject({}),
+  // "Importing asks first": a finished import waits in phase 'confirm' until the user switches or keeps the current dataset.
+  'import/confirm': z.strictObject({ id: z.string(), switch: z.boolean() }),
+  // Dataset history (README "Nothing lost"): ids come from datasets/list, never paths.
+  'datasets/list': z.strictObject({}),
+  'datasets/switch': z.strictObject({ id: z.string().min(1).max(400) }),
+  'datasets/delete': z.strictObject({ id: z.string().min(1).max(400) }),
+  'datasets/keep': z.strictObject({ keep: z.number().int().min(0).max(50) }),
+  // App-state backups live in <home>/backups; restore names one of them (never a path).
+  'backup/list': z.strictObject({}),
+  'backup/create': z.strictObject({}),
+  'backup/restore': z.strictObject({ name: z.string().min(1).max(200) }),
+  // Things the user must be told that happened at start-up (a damaged app state set aside).
+  'app/notices': z.strictObject({}),
   // The working audience, kept in app state so a reload or a restart reopens it (docs/workspace.md).
   'workspace/get': z.strictObject({}),
   'workspace/set': workspace,
@@ -159,6 +172,48 @@ export interface SuppressionListInfo {
   matched: number | null;
 }
 
+/** Which dataset something was made on: saved audiences and audit entries keep it. */
+export interface DatasetRef {
+  /** The file's name and the time it was written: another file, or the same name rewritten, is another dataset. */
+  id: string;
+  name: string;
+  records: number;
+}
+/** One dataset of the history (the Datasets panel). */
+export interface DatasetEntry extends DatasetRef {
+  path: string;
+  createdAt: string | null;
+  /** The vendor files an import read ([] for a generated or bundled dataset). */
+  sources: string[];
+  bytes: number;
+  active: boolean;
+  /** Made by the app in <home>/datasets (deleting removes the file); others are only forgotten. */
+  managed: boolean;
+  /** Active, or an export still reads it: it cannot be deleted now. */
+  inUse: boolean;
+  addedAt: string;
+  lastActiveAt: string | null;
+}
+export interface DatasetList {
+  datasets: DatasetEntry[];
+  /** Previous datasets the app keeps besides the active one; older ones it made are deleted. */
+  keep: number;
+}
+export interface BackupInfo {
+  name: string;
+  path: string;
+  bytes: number;
+  createdAt: string;
+}
+/** What a restore brought back. */
+export interface RestoreSummary {
+  keys: number;
+  savedAudiences: number;
+  lists: number;
+  auditEntries: number;
+  settings: number;
+}
+
 export interface SavedAudience {
   id: number;
   name: string;
@@ -168,6 +223,8 @@ export interface SavedAudience {
   filters: Filter[];
   createdAt: string;
   updatedAt: string;
+  /** The dataset it was saved on; null for audiences saved before datasets were recorded. */
+  dataset?: DatasetRef | null;
 }
 export interface AuditEntry {
   id: number;
@@ -181,6 +238,8 @@ export interface AuditEntry {
   outcome: string;
   /** An export that finished and remembers whom it wrote: `exclude: ["export:<id>"]` leaves them out. */
   excludable: boolean;
+  /** The dataset it read (export) or made (import); null for entries written before datasets were recorded. */
+  dataset?: DatasetRef | null;
 }
 
 export type ImportDelimiter = ',' | '\t' | '|';
@@ -225,15 +284,20 @@ export interface ImportCounts {
   seconds: number;
 }
 export interface ImportResult extends ImportCounts {
-  /** The new dataset, now the app's current one. */
+  /** The new dataset's file (the app's current one once switched to). */
   dataset: string;
+  /** Its id in the dataset history. */
+  datasetId?: string;
   rejectsPath: string;
 }
 export interface ImportJob {
   id: string;
   status: 'running' | 'done' | 'failed' | 'cancelled';
-  /** reading: parsing and checking rows; writing: building the dataset; switching: opening it. */
-  phase: 'reading' | 'writing' | 'switching' | 'finished';
+  /**
+   * reading: parsing and checking rows; writing: building the dataset; confirm: done, waiting for the
+   * user to switch to it or keep the current one (import/confirm); switching: opening it.
+   */
+  phase: 'reading' | 'writing' | 'confirm' | 'switching' | 'finished';
   files: string[];
   rowsRead: number;
   rowsWritten: number;
@@ -249,6 +313,10 @@ export interface ImportJob {
   result: ImportResult | null;
   /** The rejects file, once written (also when no row could be imported, to say why). */
   rejectsPath: string | null;
+  /** The dataset in use when the import asked to switch (phase confirm); null before, or when none was open. */
+  current?: DatasetRef | null;
+  /** Whether the user switched to the new dataset: null until decided. */
+  switched?: boolean | null;
   error?: string;
 }
 
@@ -282,6 +350,15 @@ export interface Outputs {
   'import/status': ImportJob;
   'import/cancel': ImportJob;
   'import/current': { job: ImportJob | null };
+  'import/confirm': ImportJob;
+  'datasets/list': DatasetList;
+  'datasets/switch': DatasetEntry;
+  'datasets/delete': { ok: true };
+  'datasets/keep': DatasetList;
+  'backup/list': { folder: string; backups: BackupInfo[] };
+  'backup/create': BackupInfo;
+  'backup/restore': RestoreSummary;
+  'app/notices': { notices: string[] };
   /** The workspace as last set; audience null when none was kept (or what was kept no longer parses). */
   'workspace/get': Workspace;
   'workspace/set': { ok: true };

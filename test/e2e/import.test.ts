@@ -1,8 +1,10 @@
 // End to end, in real Chromium against the real browser mode of `serve`: vendor files put in the
 // inbox are chosen on the import screen, a file that cannot be imported says why and is removed,
-// the header mapping shows what is ignored, the import runs with progress, and its summary accounts
-// for every row; the desk, the API and its keys then answer from the new dataset, and saved
-// audiences are still there. A second, large import is cancelled and changes nothing.
+// the header mapping shows what is ignored, the import runs with progress, then asks (the dataset in
+// use beside the new one) before anything switches, and its summary accounts for every row; the
+// desk, the API and its keys then answer from the new dataset, saved audiences are still there and
+// say they were saved on another dataset, and the Datasets panel switches back to the previous one
+// and forward again. A second, large import is cancelled and changes nothing.
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -92,6 +94,17 @@ describe('the import screen', () => {
     const keyWorked = await api(desk, 'preview', { state: 'CA', limit: 0 });
     expect(keyWorked.status).toBe(200);
     await page.getByTestId('import-start').click();
+    // It asks first: nothing has switched yet, and the screen says what would change.
+    await page.getByTestId('import-confirm').waitFor({ timeout: 60_000 });
+    const records = inject('testRows');
+    expect(await text('confirm-current-records')).toBe(count(records));
+    expect(await text('confirm-new-records')).toBe('2,002');
+    expect(await text('confirm-rejected')).toBe('2,006 / 3');
+    expect(await text('confirm-shrinks')).toContain(`${count(records - 2002)} fewer people`);
+    await shot(page, '12-import-confirm');
+    expect((await api(desk, 'preview', { state: 'CA', limit: 0 })).json.total).toBe(keyWorked.json.total);
+    expect(await text('dataset-info')).toContain(`${count(records)} people`);
+    await page.getByTestId('import-switch').click();
     await page.getByTestId('import-summary').waitFor({ timeout: 60_000 });
     await shot(page, '12-import-summary');
     // 2,004 rows in the main file (2,000 + 3 bad + 1 repeat) and 2 in the other.
@@ -132,8 +145,31 @@ describe('the import screen', () => {
 
     await page.getByTestId('tab-saved').click();
     await expect.poll(() => page.getByTestId('saved-list').innerText()).toContain('kept through imports');
+    // Saved on the dataset before: its count now comes from another, and it says so.
+    await expect.poll(() => page.getByTestId('saved-other-dataset').innerText()).toContain(`(${count(inject('testRows'))} people)`);
     await page.getByTestId('tab-export').click();
     await expect.poll(() => page.getByTestId('export-history').innerText()).toContain('import · 2,002 records');
+  });
+
+  it('the Datasets panel lists both datasets and switches back to the previous one, and forward again', async () => {
+    const { page } = desk;
+    const records = inject('testRows');
+    await page.getByTestId('open-datasets').click();
+    await page.getByTestId('datasets-dialog').waitFor();
+    const rows = page.getByTestId('datasets-list').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).innerText()).toContain('2,002');
+    expect(await rows.nth(0).getByTestId('dataset-active').count()).toBe(1);
+    expect(await rows.nth(0).innerText()).toMatch(/vendor-(main|extra)\.csv, vendor-(main|extra)\.csv/);
+    expect(await rows.nth(1).innerText()).toContain(count(records));
+    await shot(page, '13-datasets');
+    await rows.nth(1).getByTestId('dataset-switch').click();
+    await expect.poll(() => text('dataset-info')).toContain(`${count(records)} people`);
+    expect((await api(desk, 'preview', { state: 'CA', limit: 0 })).json.total).toBeGreaterThan(2002);
+    await expect.poll(() => page.getByTestId('datasets-list').locator('tbody tr').nth(0).innerText()).toContain(count(records));
+    await page.getByTestId('datasets-list').locator('tbody tr').nth(1).getByTestId('dataset-switch').click();
+    await expect.poll(() => text('dataset-info')).toContain('2,002 people');
+    await page.getByTestId('datasets-close').click();
   });
 
   it('cancels a large import, and the desk keeps its dataset', async () => {

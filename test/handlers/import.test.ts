@@ -1,8 +1,9 @@
 // Importing from the app, through the handler table over a real core: only picked files are read,
 // the header mapping comes before anything is written, the import runs in the background with
-// progress, the app then answers from the new dataset while keys and saved audiences stay, the
-// dataset the app made before is deleted, a cancel or a failure changes nothing, and every import
-// is in the audit log.
+// progress, asks before switching (the current dataset beside the new one's counts), the app then
+// answers from the new dataset while keys and saved audiences stay, previous datasets are kept up to
+// the history's size (older ones the app made are deleted), keeping the current one switches
+// nothing, a cancel or a failure changes nothing, and every import is in the audit log.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -42,12 +43,14 @@ async function pick(...files: string[]): Promise<string[]> {
   return (await t.h['import/pick']({})).files;
 }
 
-async function untilEnded(id: string): Promise<{ final: ImportJob; seen: ImportJob[] }> {
+/** Follows an import to its end, answering its confirm step with `switchTo` (the user's choice). */
+async function untilEnded(id: string, switchTo = true): Promise<{ final: ImportJob; seen: ImportJob[] }> {
   const seen: ImportJob[] = [];
   for (;;) {
     const job = await t.h['import/status']({ id });
     seen.push(job);
     if (job.status !== 'running') return { final: job, seen };
+    if (job.phase === 'confirm') await t.h['import/confirm']({ id, switch: switchTo });
     await sleep(5);
   }
 }
@@ -113,9 +116,27 @@ describe('import/start', () => {
     });
     expect((await t.h['import/current']({})).job?.id).toBe(started.id);
 
-    const { final, seen } = await untilEnded(started.id);
-    expect(final.status, final.error).toBe('done');
     const rows = inject('testRows');
+    const before = await currentPath();
+    // It asks first: complete, counted, nothing switched until the user says so.
+    const early: ImportJob[] = [];
+    let asking = await t.h['import/status']({ id: started.id });
+    for (let i = 0; i < 60_000 && asking.phase !== 'confirm' && asking.status === 'running'; i++) {
+      early.push(asking);
+      await sleep(5);
+      asking = await t.h['import/status']({ id: started.id });
+    }
+    expect(asking).toMatchObject({ status: 'running', phase: 'confirm', switched: null });
+    expect(asking.current).toMatchObject({ records: rows });
+    expect(asking.result).toMatchObject({ records: rows + 2, rejected: 0 });
+    await sleep(50);
+    expect(await currentPath()).toBe(before);
+    // Too late to cancel: the import has succeeded; the confirm step decides.
+    expect(await t.h['import/cancel']({ id: started.id })).toMatchObject({ status: 'running', phase: 'confirm' });
+    const { final, seen: after } = await untilEnded(started.id);
+    const seen = [...early, ...after];
+    expect(final.status, final.error).toBe('done');
+    expect(final.switched).toBe(true);
     expect(final.result).toMatchObject({ read: rows + 2, imported: rows + 2, rejected: 0, replaced: 0, records: rows + 2 });
     expect(final.notices).toEqual([`${fixture('missing-and-extra.csv')}: ignored 2 unknown columns: VENDOR_ID, notes`]);
     // Shuffled rows are read, then sorted and written: both phases were seen, each going up to 100%.
@@ -148,7 +169,9 @@ describe('import/start', () => {
     expect(t.api.core.importJobs.wroteRejects(final.rejectsPath!)).toBe(true);
   });
 
-  it('deletes the dataset the app made before, once the next import is in use', async () => {
+  it('keeps the previous datasets up to the history size; older ones the app made are deleted once the next import is in use', async () => {
+    // A history of 0 previous datasets: the one before goes as soon as nothing reads it.
+    expect((await t.h['datasets/keep']({ keep: 0 })).keep).toBe(0);
     const before = await currentPath();
     expect(before.startsWith(homeLayout(t.api.core.homeDir).datasets)).toBe(true);
     const files = await pick(fixture('missing-and-extra.csv'));
@@ -160,6 +183,27 @@ describe('import/start', () => {
     expect(readdirSync(homeLayout(t.api.core.homeDir).datasets).sort()).toEqual(
       [final.result!.dataset, final.result!.rejectsPath].map((p) => p.split('/').pop()).sort(),
     );
+    // With the default of 3, the previous one stays, and the app can switch back to it.
+    await t.h['datasets/keep']({ keep: 3 });
+    const next = (await untilEnded((await t.h['import/start']({ files: await pick(fixture('missing-and-extra.csv')) })).id)).final;
+    await sleep(20);
+    expect(existsSync(final.result!.dataset)).toBe(true);
+    const listed = await t.h['datasets/list']({});
+    expect(listed.datasets.find((d) => d.active)?.path).toBe(next.result!.dataset);
+    const back = listed.datasets.find((d) => d.path === final.result!.dataset)!;
+    expect(back).toMatchObject({ active: false, managed: true, sources: ['missing-and-extra.csv'] });
+    expect((await t.h['datasets/switch']({ id: back.id })).active).toBe(true);
+    expect(await currentPath()).toBe(final.result!.dataset);
+  });
+
+  it('keeping the current dataset switches nothing; the new one waits in the history', async () => {
+    const before = await currentPath();
+    const { final } = await untilEnded((await t.h['import/start']({ files: await pick(fixture('missing-and-extra.csv')) })).id, false);
+    expect(final).toMatchObject({ status: 'done', switched: false, phase: 'finished' });
+    expect(await currentPath()).toBe(before);
+    const entry = (await t.h['datasets/list']({})).datasets.find((d) => d.id === final.result!.datasetId)!;
+    expect(entry).toMatchObject({ path: final.result!.dataset, active: false, records: final.result!.records });
+    expect((await t.h['audit/list']({ limit: 1 }))[0]).toMatchObject({ action: 'import', outcome: 'done', file: final.result!.dataset });
   });
 
   it('a cancel leaves the dataset in use, and nothing behind', async () => {

@@ -45,6 +45,8 @@ describe('import in the desktop app', () => {
     while (job.status === 'running') {
       await new Promise((r) => setTimeout(r, 10));
       job = await call('import/status', { id: job.id });
+      // The import asks before switching; the user says switch.
+      if (job.phase === 'confirm') job = await call('import/confirm', { id: job.id, switch: true });
     }
     expect(job.status, job.error).toBe('done');
     expect((await call('dataset/info', {})).path).toBe(job.result!.dataset);

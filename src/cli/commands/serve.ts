@@ -23,6 +23,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (values.clickhouse && values.db) throw new UsageError('--db and --clickhouse name two data sources; give one');
   const engine = values.clickhouse ? await ClickHouseEngine.open(clickhouseTarget(values, 'clickhouse')) : undefined;
   const core = createCore({ homeDir: values.home, datasetPath: resolve(values.db ?? BUNDLED_DATASET_PATH), engine });
+  for (const notice of core.notices) process.stderr.write(`notice: ${notice}\n`);
   const server = new ApiServer(core);
   const ui = await mountBrowserUi(core, server);
   const url = await server.listen(port);

@@ -7,7 +7,8 @@ import { homeLayout } from './homeLayout';
 import { openSqlite, type Db } from '../sqlite';
 import { MIGRATIONS } from './migrations';
 
-function migrate(db: Db): void {
+/** Brings app state (or a backup's copy of it) up to this build's migrations; a newer one is refused. */
+export function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
   const applied = db.prepare('SELECT id FROM migrations ORDER BY id').pluck().all() as string[];
   applied.forEach((id, i) => {

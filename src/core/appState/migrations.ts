@@ -82,4 +82,23 @@ export const MIGRATIONS: readonly Migration[] = [
       pids BLOB NOT NULL
     );`,
   },
+  {
+    // Dataset history (src/core/datasets): every dataset the app opened or imported, so the user can
+    // switch back; saved audiences and audit entries name the dataset they were made on (a JSON
+    // DatasetRef, null for those made before this).
+    id: '0008_dataset_history',
+    sql: `CREATE TABLE datasets (
+      path TEXT PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      name TEXT NOT NULL,
+      records INTEGER NOT NULL,
+      created_at TEXT,
+      sources TEXT NOT NULL,
+      bytes INTEGER NOT NULL,
+      added_at TEXT NOT NULL,
+      active_at TEXT
+    );
+    ALTER TABLE saved_audiences ADD COLUMN dataset TEXT;
+    ALTER TABLE audit_log ADD COLUMN dataset TEXT;`,
+  },
 ];

@@ -2,7 +2,7 @@
 // dataset being replaced. Filters are stored as the JSON the user built, validated by the same rules
 // as a live query before they are written: a saved audience always runs.
 import { normalizeAudience } from '../../shared/audienceRequest';
-import type { Filter, SavedAudience } from '../../shared/contract';
+import type { DatasetRef, Filter, SavedAudience } from '../../shared/contract';
 import { listControlsInput, type ListControlsInput } from '../../shared/listControls';
 import { AppError } from '../../shared/errors';
 import type { Db, Statement } from '../sqlite';
@@ -16,12 +16,19 @@ interface Row {
   controls: string;
   createdAt: string;
   updatedAt: string;
+  dataset: string | null;
 }
 
-const COLUMNS = 'id, name, state, filters, controls, created_at AS createdAt, updated_at AS updatedAt';
+const COLUMNS = 'id, name, state, filters, controls, created_at AS createdAt, updated_at AS updatedAt, dataset';
 
 function toAudience(row: Row): SavedAudience {
-  return { ...row, filters: JSON.parse(row.filters) as Filter[], controls: JSON.parse(row.controls) as ListControlsInput };
+  return {
+    ...row,
+    filters: JSON.parse(row.filters) as Filter[],
+    controls: JSON.parse(row.controls) as ListControlsInput,
+    // The dataset it was saved on: a count on another dataset says so (README "Nothing lost").
+    dataset: row.dataset ? (JSON.parse(row.dataset) as DatasetRef) : null,
+  };
 }
 
 const cleanName = (name: string): string => displayName(name, 'An audience name');
@@ -29,13 +36,18 @@ const cleanName = (name: string): string => displayName(name, 'An audience name'
 export class SavedAudienceStore {
   private readonly stmt: Record<string, Statement>;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly currentDataset: () => DatasetRef | null = () => null,
+  ) {
     this.stmt = {
       list: db.prepare(`SELECT ${COLUMNS} FROM saved_audiences ORDER BY name COLLATE NOCASE, id`),
       byId: db.prepare(`SELECT ${COLUMNS} FROM saved_audiences WHERE id = ?`),
       // Names differing only in case would look like duplicates in the list, so they count as one.
       clash: db.prepare('SELECT id FROM saved_audiences WHERE name = ? COLLATE NOCASE AND id != ?').pluck(),
-      insert: db.prepare('INSERT INTO saved_audiences (name, state, filters, controls, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      insert: db.prepare(
+        'INSERT INTO saved_audiences (name, state, filters, controls, created_at, updated_at, dataset) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       rename: db.prepare('UPDATE saved_audiences SET name = ?, updated_at = ? WHERE id = ?'),
       delete: db.prepare('DELETE FROM saved_audiences WHERE id = ?'),
     };
@@ -62,7 +74,9 @@ export class SavedAudienceStore {
     const now = new Date().toISOString();
     const id = this.db.transaction(() => {
       this.assertFree(name, -1);
-      return Number(this.stmt.insert!.run(name, normalized.state, JSON.stringify(filters), controls, now, now).lastInsertRowid);
+      const dataset = this.currentDataset();
+      const values = [name, normalized.state, JSON.stringify(filters), controls, now, now, dataset ? JSON.stringify(dataset) : null];
+      return Number(this.stmt.insert!.run(...values).lastInsertRowid);
     })();
     return this.get(id);
   }

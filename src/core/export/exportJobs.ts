@@ -1,7 +1,7 @@
 // Exports the app starts run here in the background (jobs/jobRegistry.ts): one job per file, with
 // progress for the renderer, cancellable, and an audit entry when it ends, whatever the outcome.
 // The writing itself is exportAudience's (atomic: a failed or cancelled job leaves no file).
-import type { ExportJob, Filter } from '../../shared/contract';
+import type { DatasetRef, ExportJob, Filter } from '../../shared/contract';
 import type { ListControlsInput } from '../../shared/listControls';
 import { AppError } from '../../shared/errors';
 import type { AuditLog } from '../appState/auditLog';
@@ -28,6 +28,8 @@ export interface ExportJobsOptions {
   batchSize?: number;
   /** Finished jobs kept for status queries; the oldest are forgotten first. */
   keepFinished?: number;
+  /** The dataset an engine reads, for the audit entry (the export's own, even after a switch). */
+  datasetOf?: (engine: AudienceEngine) => DatasetRef | null;
 }
 
 /** What an export job keeps beside its view. */
@@ -69,6 +71,7 @@ export class ExportJobs {
           records: outcome === 'done' ? view.total : view.written,
           file: view.path,
           outcome,
+          dataset: options.datasetOf?.(data.engine),
         });
         if (outcome === 'done' && data.pids) history.remember(entry.id, data.pids);
         data.pids = null;

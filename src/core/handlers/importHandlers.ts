@@ -15,4 +15,5 @@ export function registerImportHandlers(registry: HandlerRegistry, core: Core, de
   registry.register('import/status', ({ id }) => core.importJobs.status(id));
   registry.register('import/cancel', ({ id }) => core.importJobs.cancel(id));
   registry.register('import/current', () => ({ job: core.importJobs.current() }));
+  registry.register('import/confirm', ({ id, switch: switchTo }) => core.importJobs.confirm(id, switchTo));
 }

@@ -4,6 +4,7 @@ import type { AudienceDeskApi } from '../../shared/contract';
 import type { Core } from '../createCore';
 import { registerAdminHandlers } from './adminHandlers';
 import { registerAudienceHandlers } from './audienceHandlers';
+import { registerDatasetHandlers } from './datasetHandlers';
 import { registerExportHandlers } from './exportHandlers';
 import { registerImportHandlers } from './importHandlers';
 import { registerListHandlers } from './listHandlers';
@@ -23,6 +24,7 @@ export function createHandlers(core: Core, deps: HandlerDeps): HandlerTable {
   registerAdminHandlers(registry, core, deps);
   registerImportHandlers(registry, core, deps);
   registerListHandlers(registry, core, deps);
+  registerDatasetHandlers(registry, core);
   registerWorkspaceHandlers(registry, core);
   const table = registry.build();
   // The table is what the renderer's window.audienceDesk stands for, operation for operation.

@@ -1,12 +1,14 @@
 // The imports the desktop app (and browser mode) starts: only files the user picked may be read
 // (a page cannot make the app read other files), one import at a time, each into a new file in
-// `<home>/datasets/` (never over the dataset in use), switched to on success, the previous one
-// deleted if the app made it; every import is an audit entry. The reading and writing are
+// `<home>/datasets/` (never over the dataset in use). A finished import asks first (phase
+// 'confirm': the current dataset beside the new one's counts) and switches only when the user says
+// so; either way the new dataset joins the dataset history, which keeps the previous ones (README
+// "Nothing lost"); every import is an audit entry. The reading and writing are
 // importFiles'; the job bookkeeping is jobs/jobRegistry.ts'. docs/import.md, "From the app".
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { ImportDelimiter, ImportFilePlan, ImportJob, ImportPlan } from '../../shared/contract';
+import type { DatasetRef, ImportDelimiter, ImportFilePlan, ImportJob, ImportPlan } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
 import { FIELDS } from '../../shared/fields';
 import { homeLayout } from '../appState/homeLayout';
@@ -24,6 +26,12 @@ export interface ImportJobsDeps {
   currentDataset(): string | null;
   /** Makes the new dataset current; resolves with the previous one's path once it is closed. */
   switchTo(path: string): Promise<string | null>;
+  /** Adds a finished dataset to the history (not active yet). */
+  noteDataset(path: string): DatasetRef;
+  /** The dataset in use, as the confirm step shows it. */
+  currentRef(): DatasetRef | null;
+  /** Deletes previous datasets beyond the history's size (after the user kept the current one). */
+  prune(): void;
 }
 
 export interface StartImport {
@@ -39,6 +47,8 @@ interface ImportRunState {
   actor: string;
   phaseStarted: number;
   summary: ImportSummary | null;
+  /** Resolves the confirm step: true to switch, false to keep the current dataset. */
+  decide: ((switchTo: boolean) => void) | null;
 }
 
 type ImportJobEntry = Job<ImportJob, ImportRunState>;
@@ -93,6 +103,7 @@ export class ImportJobs {
       actor: request.actor,
       phaseStarted: performance.now(),
       summary: null,
+      decide: null,
     };
     const job = this.jobs.start(
       (id) => ({
@@ -110,6 +121,8 @@ export class ImportJobs {
         notices: [],
         result: null,
         rejectsPath: null,
+        current: null,
+        switched: null,
       }),
       state,
       (job) => this.run(job, request.delimiter),
@@ -129,8 +142,29 @@ export class ImportJobs {
 
   /** Asks a running import to stop at its next batch; an import that ended is returned as it is. */
   cancel(id: string): ImportJob {
-    // Once the new dataset is being switched in, the import has succeeded: too late to cancel.
-    return { ...this.jobs.cancel(id, (job) => job.view.phase === 'switching').view };
+    // Once the new dataset is complete the import has succeeded: too late to cancel (confirm decides).
+    return { ...this.jobs.cancel(id, (job) => job.view.phase === 'confirm' || job.view.phase === 'switching').view };
+  }
+
+  /** The user's answer to the confirm step: switch to the new dataset, or keep the current one. */
+  confirm(id: string, switchTo: boolean): ImportJob {
+    const job = this.jobs.get(id);
+    if (job.view.status === 'running' && job.view.phase === 'confirm' && job.data.decide) {
+      job.data.decide(switchTo);
+      job.data.decide = null;
+    } else if (job.view.status === 'running')
+      throw new AppError('invalid_request', 'The import has not finished yet; it asks once the new dataset is complete.', 'id');
+    return { ...job.view };
+  }
+
+  /** True while an import runs (or waits for its confirm step). */
+  running(): boolean {
+    return this.jobs.running().length > 0;
+  }
+
+  /** New datasets an import made whose switch is not decided yet: the history must not prune them. */
+  pendingDatasets(): string[] {
+    return this.jobs.running().map((j) => j.data.out);
   }
 
   /** Cancels a running import and waits until its temporary files are gone and it is audited (on shutdown). */
@@ -156,7 +190,7 @@ export class ImportJobs {
     return resolved;
   }
 
-  /** The job's work: import, switch to the new dataset, delete the previous one if the app made it. */
+  /** The job's work: import, note the new dataset in the history, ask, then switch (or keep the current one). */
   private async run(job: ImportJobEntry, delimiter: ImportDelimiter | undefined): Promise<void> {
     const { view, data } = job;
     try {
@@ -170,14 +204,27 @@ export class ImportJobs {
       }));
       this.rejectFiles.add(summary.rejectsPath);
       view.rejectsPath = summary.rejectsPath;
-      view.phase = 'switching';
-      view.secondsLeft = null;
-      const previous = await this.deps.switchTo(summary.out);
+      const ref = this.deps.noteDataset(summary.out);
       const { out: dataset, files: _files, ...counts } = summary;
-      view.result = { ...counts, dataset };
+      view.result = { ...counts, dataset, datasetId: ref.id };
+      view.current = this.deps.currentRef();
       view.percent = 100;
+      view.secondsLeft = null;
+      view.phase = 'confirm';
+      // Nothing switches until the user says so; shutting down meanwhile keeps the current dataset
+      // (the new one stays in the history, to switch to later).
+      const switchTo = await new Promise<boolean>((resolveDecision) => {
+        data.decide = resolveDecision;
+        if (job.signal.aborted) resolveDecision(false);
+        else job.signal.addEventListener('abort', () => resolveDecision(false), { once: true });
+      });
+      data.decide = null;
+      view.switched = switchTo;
+      if (switchTo) {
+        view.phase = 'switching';
+        await this.deps.switchTo(summary.out);
+      } else this.deps.prune();
       view.secondsLeft = 0;
-      if (previous && previous !== summary.out) removeAppDataset(this.deps.homeDir, previous);
     } catch (e) {
       // No row could be imported: the rejects file was still written, to say why.
       const rejects = defaultRejectsPath(data.out);

@@ -25,6 +25,11 @@ export class ListHasher {
     return createHmac('sha256', this.key).update(`${kind}:${value}`, 'utf8').digest().toString('latin1', 0, HASH_BYTES);
   }
 
+  /** Forgets the loaded secret (app state was restored from a backup, which brings its own). */
+  reset(): void {
+    this.key = null;
+  }
+
   /** The home's secret: made once; a second process making it at the same moment keeps the first one's. */
   private loadKey(): KeyObject {
     this.db.prepare('INSERT OR IGNORE INTO list_secret (id, secret) VALUES (1, ?)').run(randomBytes(32));

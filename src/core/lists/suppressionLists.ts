@@ -56,6 +56,12 @@ export class SuppressionLists {
     };
   }
 
+  /** After a restore: the lists, their secret and their counts are the backup's now. */
+  reloaded(): void {
+    this.hasher.reset();
+    this.matchedCache.clear();
+  }
+
   /** Files the user chose in the app (dialog or inbox): the app imports only these. */
   allow(paths: readonly string[]): string[] {
     const resolved = paths.map((p) => resolve(p));

@@ -1,6 +1,7 @@
 // Importing vendor files from the app: choose files (the OS dialog, or browser mode's inbox), check
-// how each header maps onto record fields, start, follow the job (lib/jobProgress), cancel, and once
-// it is done show the summary and move the whole desk onto the new dataset.
+// how each header maps onto record fields, start, follow the job (lib/jobProgress), cancel; once the
+// new dataset is complete, ask (switch, or keep the current one), and if switched move the whole
+// desk onto the new dataset.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ImportDelimiter, ImportJob, ImportPlan } from '../../../shared/contract';
@@ -32,7 +33,7 @@ export const useImportStore = defineStore('importJob', () => {
     cancel: (id) => getBridge()['import/cancel']({ id }),
     onUpdate: async (next) => {
       job.value = next;
-      if (next.status === 'done') await moveToNewDataset();
+      if (next.status === 'done' && next.switched !== false) await moveToNewDataset();
     },
     onError: (e) => {
       error.value = describeError(e);
@@ -126,6 +127,20 @@ export const useImportStore = defineStore('importJob', () => {
     }
   }
 
+  /** The answer to "Importing asks first": switch to the new dataset, or keep the one in use. */
+  async function decide(switchTo: boolean): Promise<void> {
+    const current = job.value;
+    if (!current || current.phase !== 'confirm') return;
+    busy.value = true;
+    try {
+      job.value = await getBridge()['import/confirm']({ id: current.id, switch: switchTo });
+    } catch (e) {
+      error.value = describeError(e);
+    } finally {
+      busy.value = false;
+    }
+  }
+
   async function cancel(): Promise<void> {
     if (job.value?.status === 'running') await progress.cancel();
   }
@@ -182,6 +197,8 @@ export const useImportStore = defineStore('importJob', () => {
     remove,
     setDelimiter,
     start,
+    decide,
+    moveToNewDataset,
     cancel,
     showRejects,
     reset,
