@@ -32,11 +32,14 @@ export function verifyDatasetFile(path: string): VerifyResult {
 /** A step at most this long on the caller's thread, then the event loop runs before the next. */
 const SLICE_MS = 4;
 
+/** Where damage found in the background is told by default: the process's error output (serve's, the app's log). */
+const reportDamage = (message: string): void => console.error(`error: ${message}`);
+
 /**
- * Verifies an open dataset in the background; what it finds damaged goes to `dataset.damage` (and
- * to `onDamage`). Stops when the dataset is closed.
+ * Verifies an open dataset in the background; what it finds damaged goes to `dataset.damage` and
+ * to `onDamage` (by default one line on stderr). Stops when the dataset is closed.
  */
-export function startBackgroundVerify(dataset: Dataset, onDamage: (message: string) => void = () => undefined): void {
+export function startBackgroundVerify(dataset: Dataset, onDamage: (message: string) => void = reportDamage): void {
   const found = (message: string) => {
     if (!dataset.isOpen) return;
     dataset.damage ??= message;

@@ -25,6 +25,8 @@ const PREFIX: Record<string, string> = {
   cancelled: 'Cancelled',
   internal_error: 'Something went wrong',
   unavailable: 'Not available yet',
+  // The message names the file and what to do (switch to the previous dataset, import again).
+  dataset_damaged: 'The dataset is damaged',
   network_error: 'No connection to the back end',
 };
 
