@@ -1,4 +1,4 @@
-// The local ClickHouse servers of scripts/clickhouse/localServers.ts for one test file: started
+// The local ClickHouse servers of ./localServers.ts for one test file: started
 // before its tests, stopped after. Without clickhouse-server installed the file FAILS with the
 // command that installs it; only AUDIENCE_DESK_NO_CLICKHOUSE=1 (never set by CI) turns that into a
 // skip, and the reason is printed.
@@ -6,14 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
-import {
-  CLUSTER_NAME,
-  clickHouseInstalled,
-  LOADER,
-  READER,
-  startLocalClickHouse,
-  type LocalClickHouse,
-} from '../../../scripts/clickhouse/localServers';
+import { CLUSTER_NAME, clickHouseInstalled, LOADER, READER, startLocalClickHouse, type LocalClickHouse } from './localServers';
 import type { ClickHouseTarget } from '../../../src/core/clickhouse/connection';
 
 export const SKIP_CLICKHOUSE = process.env.AUDIENCE_DESK_NO_CLICKHOUSE === '1';

@@ -1,5 +1,6 @@
-// Local ClickHouse servers for the tests and benchmarks: one single node, and two shards that a
-// cluster named `two_shards` (remote_servers) joins. Each server gets its own folder (data, logs,
+// Local ClickHouse servers for the tests and benchmarks (bench/clickhouse/startServers.ts starts
+// them by hand): one single node, and two shards that a cluster named `two_shards` (remote_servers)
+// joins. Each server gets its own folder (data, logs,
 // a config derived from the packaged defaults: paths, ports and listen_host changed) and listens on
 // 127.0.0.1 only. Needs Debian's clickhouse-server (18.16); `.ci/run` installs it.
 import { spawn, type ChildProcess } from 'node:child_process';
