@@ -36,10 +36,29 @@ const SLICE_MS = 4;
 const reportDamage = (message: string): void => console.error(`error: ${message}`);
 
 /**
- * Verifies an open dataset in the background; what it finds damaged goes to `dataset.damage` and
- * to `onDamage` (by default one line on stderr). Stops when the dataset is closed.
+ * How long after open the background verify starts: a dataset opened for one command (an export, a
+ * test's core) is closed before, and costs no thread; the app and `serve` are verified a moment in.
  */
-export function startBackgroundVerify(dataset: Dataset, onDamage: (message: string) => void = reportDamage): void {
+export const VERIFY_DELAY_MS = 3000;
+
+/**
+ * Verifies an open dataset in the background, `delayMs` after the call; what it finds damaged goes
+ * to `dataset.damage` and to `onDamage` (by default one line on stderr). Stops when the dataset is closed.
+ */
+export function startBackgroundVerify(
+  dataset: Dataset,
+  onDamage: (message: string) => void = reportDamage,
+  delayMs = VERIFY_DELAY_MS,
+): void {
+  const timer = setTimeout(() => {
+    if (dataset.isOpen) verifyInBackground(dataset, onDamage);
+  }, delayMs);
+  // Never keeps a process alive, nor does the verify once started.
+  timer.unref();
+  dataset.onClose(() => clearTimeout(timer));
+}
+
+function verifyInBackground(dataset: Dataset, onDamage: (message: string) => void): void {
   const found = (message: string) => {
     if (!dataset.isOpen) return;
     dataset.damage ??= message;
@@ -47,7 +66,6 @@ export function startBackgroundVerify(dataset: Dataset, onDamage: (message: stri
   };
   const worker = startWorker('verifyWorker', import.meta.url, { workerData: { path: dataset.path } });
   if (worker) {
-    // Never keeps a process alive (a CLI export ends when it is done, verified or not).
     worker.unref();
     worker.on('message', (result: VerifyResult) => {
       if (!result.ok) found(result.message);
