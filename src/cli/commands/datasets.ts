@@ -1,6 +1,6 @@
 // `datasets list|delete|keep [--home DIR]`: the dataset history the app keeps (README "Nothing
 // lost"). The CLI has no running dataset of its own, so it lists and deletes what the app noted;
-// the active one is the one the desktop app will open next (`dataset.last`), which delete refuses.
+// the one the desktop app opens next (`dataset.last`) is never deleted or pruned.
 import { formatBytes } from '../../core/fs/diskFull';
 import { onePositional, parse, UsageError, wholeNumber } from '../args';
 import { withCore } from '../withCore';
@@ -31,10 +31,7 @@ export async function datasetsCommand(argv: string[]): Promise<void> {
     case 'delete': {
       const { values, value: id } = onePositional(rest, HOME, 'datasets delete needs the dataset id (see datasets list)');
       await withCore({ homeDir: values.home }, (core) => {
-        const last = core.appState.prepare("SELECT value FROM settings WHERE key = 'dataset.last'").pluck().get() as string | undefined;
         const entry = core.datasets.get(id);
-        if (last !== undefined && JSON.parse(last) === entry.path)
-          throw new UsageError(`${entry.name} is the dataset the app opens next; switch to another one in the app first`);
         core.datasets.remove(id);
         console.log(`${entry.managed ? 'deleted' : 'forgot'} dataset ${entry.id}`);
       });

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { generateDataset } from '../../core/generate';
+import { rethrowDiskFull } from '../../core/fs/diskFull';
 import { parse, required, wholeNumber } from '../args';
 
 export function generateCommand(argv: string[]): void {
@@ -7,7 +8,13 @@ export function generateCommand(argv: string[]): void {
   const rows = wholeNumber(required(values, 'rows'), 'rows', 0, 1);
   const seed = wholeNumber(values.seed, 'seed', 1);
   const out = resolve(required(values, 'out'));
-  const result = generateDataset({ rows, seed, out });
+  let result;
+  try {
+    result = generateDataset({ rows, seed, out });
+  } catch (e) {
+    // The writer removed its own files; say how much the dataset would need (about 1.8 KB a record, README).
+    rethrowDiskFull(e, out, () => rows * 1800);
+  }
   console.log(
     `generated ${result.records} records in ${result.seconds.toFixed(2)} s (${Math.round(result.records / result.seconds)} records/s) -> ${out}`,
   );

@@ -3,13 +3,16 @@
 // The app keeps `keep` previous datasets it made (setting `datasets.keep`, default 3) besides the
 // active one and deletes older ones; it never deletes the active dataset, one an export still reads,
 // or a file it did not make (the bundled dataset, a --db file): those are only forgotten.
-import { existsSync, rmSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { DatasetEntry, DatasetList, DatasetRef } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { homeLayout } from '../appState/homeLayout';
 import type { Db, Statement } from '../sqlite';
-import { datasetRef, type DatasetFacts } from './datasetRef';
+import { datasetRef, readDatasetFacts, type DatasetFacts } from './datasetRef';
+
+/** A published dataset's name in <home>/datasets (imports: dataset-<time>-<random>.sqlite). */
+const PUBLISHED = /^[^.][^/]*\.sqlite$/;
 
 export const DEFAULT_KEEP = 3;
 export const KEEP_SETTING = 'datasets.keep';
@@ -68,6 +71,7 @@ export class DatasetHistory {
       delete: db.prepare('DELETE FROM datasets WHERE path = ?'),
       getKeep: db.prepare('SELECT value FROM settings WHERE key = ?').pluck(),
       setKeep: db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      remembered: db.prepare("SELECT value FROM settings WHERE key = 'dataset.last'").pluck(),
     };
   }
 
@@ -128,29 +132,76 @@ export class DatasetHistory {
 
   /**
    * Deletes a dataset the app made (its file and rejects file) or forgets one it did not make. The
-   * active dataset and one an export still reads are refused: switch first, or wait for the export.
+   * active dataset, the one the desktop app opens next, and one an export still reads are refused.
    */
   remove(id: string): void {
     const entry = this.get(id);
     if (entry.active)
       throw new AppError('invalid_request', `${entry.name} is the dataset in use; switch to another one before deleting it.`, 'id');
+    if (entry.path === this.remembered())
+      throw new AppError(
+        'invalid_request',
+        `${entry.name} is the dataset the app opens next; switch to another one before deleting it.`,
+        'id',
+      );
     if (entry.inUse)
       throw new AppError('invalid_request', `An export is still reading ${entry.name}; delete it once the export has finished.`, 'id');
     this.forget(entry);
   }
 
-  /** Deletes the previous datasets the app made beyond `keep`, oldest use first; never one in use. */
+  /**
+   * Deletes the previous datasets the app made beyond `keep`, oldest use first; never one in use.
+   * Finished dataset files in <home>/datasets the history does not know (a process killed between
+   * publishing a dataset and noting it) are adopted first, so they are listed or pruned, never stray.
+   */
   prune(): string[] {
+    this.adoptStrays();
     const inUse = this.deps.inUse();
     const active = this.deps.active();
+    // The desktop app's remembered dataset is the active one of a process that is not running (or
+    // not yet opened it): never pruned, whatever process prunes.
+    const remembered = this.remembered();
     const previous = this.list().datasets.filter((d) => d.managed && !d.active && d.path !== active);
     const removed: string[] = [];
     for (const d of previous.slice(this.keep())) {
-      if (inUse.has(d.path)) continue;
+      if (inUse.has(d.path) || d.path === remembered) continue;
       this.forget(d);
       removed.push(d.path);
     }
     return removed;
+  }
+
+  /** The desktop app's `dataset.last` (src/main/settings.ts), resolved; null when none. */
+  private remembered(): string | null {
+    try {
+      const value = JSON.parse((this.stmt.remembered!.get() as string | undefined) ?? 'null') as unknown;
+      return typeof value === 'string' ? resolve(value) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private adoptStrays(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.datasetsDir);
+    } catch {
+      return;
+    }
+    const known = new Set((this.stmt.all!.all() as Row[]).map((r) => r.path));
+    for (const name of names) {
+      // Only published datasets: never a writer's temporary file (`.building-`, `.staging-`, `.partial-`, spill files).
+      if (!PUBLISHED.test(name)) continue;
+      const path = join(this.datasetsDir, name);
+      if (known.has(path)) continue;
+      let facts: DatasetFacts;
+      try {
+        facts = readDatasetFacts(path);
+      } catch {
+        continue; // not a dataset (or not readable): not ours to list or delete
+      }
+      this.note(path, facts, false);
+    }
   }
 
   private forget(entry: DatasetEntry): void {

@@ -6,6 +6,7 @@ import { open, rm } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { partialPathFor, publishHandle, randomTag } from '../fs/atomicFile';
+import { diskFullError, isDiskFull } from '../fs/diskFull';
 import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles';
 import { DATA_DICTIONARY } from '../../shared/dictionary';
 import { CSV_HEADER, csvField, storedRecordToCsvLine, storedRecordToJson } from '../dataset/recordFormat';
@@ -95,14 +96,17 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
   let bytes = 0;
   let lastReport = 0;
   let written = 0;
+  // What the write that failed would have reached: a full disk says how much the whole file needs.
+  let attempted = { records: 0, bytes: 0 };
   try {
     if (format === 'csv') bytes += (await handle.write(csvHeader(options.header))).bytesWritten;
     const eol = format === 'csv' ? '\r\n' : '\n';
     const render = format === 'csv' ? storedRecordToCsvLine : storedRecordToJson;
     for await (const batch of stream.batches(batchSize)) {
       if (signal?.aborted) throw new AppError('cancelled', 'The export was cancelled.');
-      const lines = batch.map(render);
-      bytes += (await handle.write(lines.join(eol) + eol)).bytesWritten;
+      const text = batch.map(render).join(eol) + eol;
+      attempted = { records: written + batch.length, bytes: bytes + Buffer.byteLength(text) };
+      bytes += (await handle.write(text)).bytesWritten;
       written += batch.length;
       const now = Date.now();
       if (onProgress && now - lastReport >= PROGRESS_INTERVAL_MS) {
@@ -118,6 +122,7 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
     await rm(temp, { force: true });
     // How far it got (progress is reported only every so often): the audit log names it for a cancelled job.
     onProgress?.({ written, total, elapsedMs: Date.now() - started });
+    if (isDiskFull(e)) throw diskFullError(outPath, Math.ceil((attempted.bytes / Math.max(1, attempted.records)) * Math.max(total, 1)));
     throw e;
   } finally {
     activePartials.delete(temp);

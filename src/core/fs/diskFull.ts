@@ -5,10 +5,20 @@ import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AppError } from '../../shared/errors';
 
-/** ENOSPC / EDQUOT from Node, SQLITE_FULL from SQLite (better-sqlite3 puts it in `code`). */
-export function isDiskFull(e: unknown): boolean {
+/** Below this much free space, an I/O error from SQLite is taken for a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
+/**
+ * ENOSPC / EDQUOT from Node, SQLITE_FULL from SQLite (better-sqlite3 puts it in `code`). SQLite
+ * reports some writes that found no room as an I/O error instead (growing the WAL's shared-memory
+ * file: SQLITE_IOERR_SHMSIZE); given the file's path, such an error on a nearly full disk counts too.
+ */
+export function isDiskFull(e: unknown, path?: string): boolean {
   const code = (e as { code?: unknown } | null)?.code;
-  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
+  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL') return true;
+  if (path === undefined || typeof code !== 'string' || !code.startsWith('SQLITE_IOERR')) return false;
+  const free = freeBytes(path);
+  return free !== null && free < NEARLY_FULL_BYTES;
 }
 
 export function formatBytes(bytes: number): string {

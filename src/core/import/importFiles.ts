@@ -5,6 +5,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
+import { diskFullError, isDiskFull } from '../fs/diskFull';
 import { throwIfCancelled } from './cancelled';
 import { ImportRun } from './importRun';
 import { inspectSource } from './source/sourceFile';
@@ -72,5 +73,12 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
   removeLeftovers(out, rejectsPath);
   // Every file recognised first: a bad header fails the import before anything is written.
   const sources = options.files.map((file) => inspectSource(file, options.delimiter));
-  return new ImportRun({ out, rejectsPath, sources, signal, onProgress, onNotice, started }).run();
+  try {
+    return await new ImportRun({ out, rejectsPath, sources, signal, onProgress, onNotice, started }).run();
+  } catch (e) {
+    // The import's own files are gone by now; the dataset it builds takes about as much as its input
+    // twice over while rows out of order wait in the staging file (docs/import.md, Safety).
+    if (isDiskFull(e)) throw diskFullError(out, 2 * sources.reduce((a, s) => a + s.size, 0));
+    throw e;
+  }
 }
