@@ -1,15 +1,46 @@
-// AG Grid's theme, matched to the app's palette (theming API; no CSS files, no web fonts).
+// AG Grid's themes, matched to the app's palette (theming API; no CSS files, no web fonts): a light
+// one and a dark one, switched with the system's colour scheme like app.css's variables.
+import { computed, onBeforeUnmount, ref, type ComputedRef } from 'vue';
 import { themeQuartz } from 'ag-grid-community';
 
-export const gridTheme = themeQuartz.withParams({
+const shared = {
   fontFamily: ['system-ui', '-apple-system', 'Segoe UI', 'Roboto', 'Helvetica Neue', 'Arial', 'sans-serif'],
   fontSize: 13,
   headerFontWeight: 600,
+  wrapperBorderRadius: 8,
+  spacing: 6,
+};
+
+export const gridTheme = themeQuartz.withParams({
+  ...shared,
+  browserColorScheme: 'light',
   accentColor: '#3056d3',
   borderColor: '#e2e5ea',
   headerBackgroundColor: '#f8f9fb',
   rowHoverColor: '#f3f6fd',
   selectedRowBackgroundColor: '#e8eefc',
-  wrapperBorderRadius: 8,
-  spacing: 6,
 });
+
+export const gridThemeDark = themeQuartz.withParams({
+  ...shared,
+  browserColorScheme: 'dark',
+  backgroundColor: '#1b1f27',
+  foregroundColor: '#e4e7ec',
+  accentColor: '#6f8ff0',
+  borderColor: '#2c323d',
+  headerBackgroundColor: '#181c23',
+  rowHoverColor: '#232936',
+  selectedRowBackgroundColor: '#243055',
+});
+
+const DARK = '(prefers-color-scheme: dark)';
+
+/** The grid theme for the system's colour scheme now, following it when it changes. */
+export function useGridTheme(): ComputedRef<typeof gridTheme> {
+  const query = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(DARK) : null;
+  const dark = ref(query?.matches ?? false);
+  const follow = (e: MediaQueryListEvent) => (dark.value = e.matches);
+  query?.addEventListener('change', follow);
+  onBeforeUnmount(() => query?.removeEventListener('change', follow));
+  return computed(() => (dark.value ? gridThemeDark : gridTheme));
+}

@@ -1,5 +1,7 @@
-// The values a field takes in a state, with counts (audience/breakdown over the state alone), so
-// the filter editor can offer real values as checkboxes. Cached per state and field.
+// The values a field takes in the chosen states, with counts (audience/breakdown over the states
+// alone, every value offered whatever the other filters; the editor says so), so the filter editor
+// can offer real values as checkboxes. Cached per states and field; `states` is the chosen state
+// codes joined by commas ("CA" or "CA,NY,TX").
 import { defineStore } from 'pinia';
 import { reactive } from 'vue';
 import type { ValueCount } from '../../../shared/contract';
@@ -34,7 +36,14 @@ export const useFieldValuesStore = defineStore('fieldValues', () => {
     byKey[k] = { loading: true, error: null, values: [], total: 0, truncated: false };
     const entry = byKey[k]!;
     try {
-      const answer = await getBridge()['audience/breakdown']({ state, filters: [], field, max });
+      const codes = state.split(',');
+      const answer = await getBridge()['audience/breakdown']({
+        state: codes[0]!,
+        ...(codes.length > 1 ? { states: codes } : {}),
+        filters: [],
+        field,
+        max,
+      });
       entry.values = answer.values;
       entry.total = answer.total;
       entry.truncated = answer.values.length >= max;

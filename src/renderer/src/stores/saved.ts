@@ -36,6 +36,11 @@ export const useSavedStore = defineStore('saved', () => {
     const audience = useAudienceStore();
     const request = audience.request;
     if (!request.state) return false;
+    // A saved audience holds one state (app state's saved_audiences table, and the API it feeds).
+    if (request.states) {
+      error.value = 'A saved audience holds one state: choose one state to save it (several-state audiences can be exported).';
+      return false;
+    }
     const saved = await run(() => getBridge()['audiences/save']({ ...request, name: name.trim() }));
     if (!saved) return false;
     currentId.value = saved.id;
