@@ -93,15 +93,16 @@ function countyReason(state: string, text: string, code: string | undefined): st
 }
 
 /**
- * Reads a pasted list for a filter on `field` in `state`: ZIP takes 5-digit ZIPs (a ZIP+4's first
+ * Reads a pasted list for a filter on `field` in `state` (`where` names the states in messages when the
+ * audience spans several; counties are looked up in `state`): ZIP takes 5-digit ZIPs (a ZIP+4's first
  * five) and 3-digit prefixes; CNTYCD takes county names, 3-digit county codes or 5-digit FIPS codes;
  * every other field takes its values, matched without regard to case.
  */
-export function readPastedList(field: string, state: string, text: string, known: KnownValues): PasteResult {
+export function readPastedList(field: string, state: string, text: string, known: KnownValues, where = state): PasteResult {
   const out: PasteResult = { values: [], problems: [], unsure: [] };
   const pieces = splitPasted(text);
   if (field === 'ZIP') {
-    for (const piece of pieces) for (const token of piece.split(/\s+/)) zipToken(token, state, known, out);
+    for (const piece of pieces) for (const token of piece.split(/\s+/)) zipToken(token, where, known, out);
   } else if (field === 'CNTYCD') {
     const codeOf = (name: string) => countyCodeOf(state, name);
     for (const piece of pieces)
@@ -117,7 +118,7 @@ export function readPastedList(field: string, state: string, text: string, known
       for (const part of known.complete ? splitNames(piece, isKnown) : [{ text: piece, known: isKnown(piece) }]) {
         if (part.known) out.values.push(part.text.toUpperCase());
         else if (!known.complete) out.unsure.push(part.text.toUpperCase());
-        else out.problems.push({ text: part.text, reason: `no one in ${state} has this value of ${field}` });
+        else out.problems.push({ text: part.text, reason: `no one in ${where} has this value of ${field}` });
       }
   }
   out.values = [...new Set(out.values)];
