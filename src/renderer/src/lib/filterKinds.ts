@@ -58,9 +58,14 @@ export function groupMatches(matches: readonly FieldMatch[]): Array<{ group: str
   return groups;
 }
 
-/** Splits "25-29, 65+ 40" into its values. */
+/**
+ * Splits "25-29, 65+ 40" into its values. Spaces around a band's dash (or en dash) or before its plus belong to
+ * the band ("18 - 24" is 18-24, "65 +" is 65+), not between two values.
+ */
 export function splitRanges(text: string): string[] {
   return text
+    .replace(/\s*[-–—]\s*/g, '-')
+    .replace(/\s+\+/g, '+')
     .split(/[\s,;]+/)
     .map((s) => s.trim())
     .filter(Boolean);
