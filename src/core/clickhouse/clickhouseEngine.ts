@@ -28,6 +28,7 @@ import type {
 } from '../audience/engine';
 import { applySample, keepNear, keepWhere, onePerHousehold } from '../query/listSteps';
 import { LruCache } from '../query/lruCache';
+import { DEFAULT_QUERY_BUDGET_MS } from '../query/embeddedEngine';
 import { CALLABLE_SQL, DELIVERABLE_SQL, audienceWhere } from './audienceSql';
 import { ClickHouseConnection, clickhouseCode, shownAddress, type ClickHouseTarget } from './connection';
 import { COLUMN_PLANS, STORED_COLUMNS_SQL } from './schema';
@@ -113,14 +114,17 @@ export class ClickHouseEngine implements AudienceEngine {
   private readonly matched = new Map<string, Set<string>>();
   private readonly zipCentres = new Map<string, { lat: number; lon: number } | undefined>();
   private readonly table: string;
+  private readonly options: ClickHouseEngineOptions;
   private readonly metaTable: string;
 
   private constructor(
     private readonly connection: ClickHouseConnection,
     meta: Meta,
-    private readonly options: ClickHouseEngineOptions,
+    options: ClickHouseEngineOptions,
   ) {
     this.meta = meta;
+    // The embedded engine's budget for one preview or search (SECURITY.md), unless told otherwise.
+    this.options = { queryBudgetSeconds: DEFAULT_QUERY_BUDGET_MS / 1000, ...options };
     this.cache = new LruCache<Cached>(options.cacheBytes ?? CACHE_BYTES, 4096);
     this.table = `${sqlIdentifier(connection.database)}.${sqlIdentifier(DATA_TABLE)}`;
     this.metaTable = `${sqlIdentifier(connection.database)}.${sqlIdentifier(META_TABLE)}`;

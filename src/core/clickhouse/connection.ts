@@ -24,6 +24,8 @@ export interface ClickHouseTarget {
 
 export const DEFAULT_DATABASE = 'audience_desk';
 
+const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
+
 // A request's values are SQL literals (sqlLiteral.ts): a big IN list must fit in the query.
 const QUERY_SETTINGS: ClickHouseSettings = { max_query_size: '67108864' };
 
@@ -81,7 +83,7 @@ export class ClickHouseConnection {
   readonly url: string;
   readonly database: string;
 
-  constructor(target: ClickHouseTarget, options: { requestTimeoutMs?: number } = {}) {
+  constructor(target: ClickHouseTarget, options: { requestTimeoutMs?: number; keepAlive?: boolean } = {}) {
     checkTarget(target);
     this.url = target.url;
     this.database = target.database;
@@ -93,20 +95,25 @@ export class ClickHouseConnection {
       log: { level: ClickHouseLogLevel.OFF },
       clickhouse_settings: QUERY_SETTINGS,
       max_open_connections: 16,
+      // A load pauses between requests while it reads records; a fresh socket per request there
+      // cannot be one the server closed meanwhile.
+      keep_alive: { enabled: options.keepAlive ?? true },
     });
   }
 
-  private async run<T>(work: () => Promise<T>): Promise<T> {
+  private async run<T>(work: () => Promise<T>, retry = false): Promise<T> {
     try {
       return await work();
     } catch (error) {
+      // A kept-alive socket the server closed while idle fails at once: a read is asked again on a new one.
+      if (retry && STALE_SOCKET.has((error as { code?: string })?.code ?? '')) return this.run(work);
       throw failure(error, this.url);
     }
   }
 
   /** A query's TabSeparated answer as text. */
   text(query: string, settings: ClickHouseSettings = {}): Promise<string> {
-    return this.run(async () => (await this.client.query({ query, format: 'TabSeparated', clickhouse_settings: settings })).text());
+    return this.run(async () => (await this.client.query({ query, format: 'TabSeparated', clickhouse_settings: settings })).text(), true);
   }
 
   /** A query's rows, fields still TSV-escaped. */
@@ -116,7 +123,7 @@ export class ClickHouseConnection {
 
   /** A query's rows as they arrive, a chunk of rows at a time (fields still TSV-escaped). */
   async *streamRows(query: string): AsyncIterable<string[][]> {
-    const result = await this.run(() => this.client.exec({ query: `${query} FORMAT TabSeparated` }));
+    const result = await this.run(() => this.client.exec({ query: `${query} FORMAT TabSeparated` }), true);
     const splitter = new TsvLineSplitter();
     const decoder = new TextDecoder();
     try {

@@ -102,8 +102,10 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
   const database = target.database;
   const dataset = Dataset.open(options.datasetPath);
   const engine = new EmbeddedEngine(dataset);
-  const entry = new ClickHouseConnection(target, { requestTimeoutMs: 3_600_000 });
-  const shards = (cluster?.shardUrls ?? []).map((url) => new ClickHouseConnection({ ...target, url }, { requestTimeoutMs: 3_600_000 }));
+  const entry = new ClickHouseConnection(target, { requestTimeoutMs: 3_600_000, keepAlive: false });
+  const shards = (cluster?.shardUrls ?? []).map(
+    (url) => new ClickHouseConnection({ ...target, url }, { requestTimeoutMs: 3_600_000, keepAlive: false }),
+  );
   const id = `${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const newData = `${DATA_TABLE}_new_${id}`;
   const newLocal = `${LOCAL_TABLE}_new_${id}`;
@@ -130,14 +132,23 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
       // A Distributed table forwards each block to its shard before the INSERT answers.
       ...(cluster ? { insert_distributed_sync: 1 } : {}),
     } as Record<string, number>;
+    // A progress callback that throws stops the load with its own error, not the aborted request's.
+    let stopped: unknown = null;
     await insertAll(
       engine,
       (lines) => entry.insertCsv(qualified(database, newData), lines, settings),
       (n) => {
         written += n;
-        options.onProgress?.(written, total);
+        try {
+          options.onProgress?.(written, total);
+        } catch (error) {
+          stopped = error;
+          throw error;
+        }
       },
-    );
+    ).catch((error: unknown) => {
+      throw stopped ?? error;
+    });
 
     const [[count]] = (await entry.rows(`SELECT count() FROM ${qualified(database, newData)}`)) as [[string]];
     if (Number(count) !== total)
