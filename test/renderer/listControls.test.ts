@@ -62,6 +62,32 @@ const LIST: SuppressionListInfo = {
 };
 
 describe('list controls store', () => {
+  it('sends near (within miles of a ZIP or a point) only once it is valid, and loads it back', () => {
+    const c = useListControlsStore();
+    c.nearMode = 'zip';
+    c.nearZip = '1120';
+    c.nearMiles = 5;
+    expect(c.nearProblem).toMatch(/ZIP/);
+    expect(c.input).toEqual({});
+    c.nearZip = '11201';
+    expect(c.input).toEqual({ near: { zip: '11201', miles: 5 } });
+    c.nearMiles = 501;
+    expect(c.nearProblem).toMatch(/Miles/);
+    expect(c.input).toEqual({});
+    c.nearMode = 'point';
+    c.nearMiles = 25;
+    c.nearLat = 95;
+    c.nearLon = -73.9;
+    expect(c.nearProblem).toMatch(/Latitude/);
+    c.nearLat = 40.7;
+    expect(c.input).toEqual({ near: { lat: 40.7, lon: -73.9, miles: 25 } });
+    c.load({ near: { zip: '10001', miles: 3 } });
+    expect([c.nearMode, c.nearZip, c.nearMiles]).toEqual(['zip', '10001', 3]);
+    c.reset();
+    expect(c.nearMode).toBe('none');
+    expect(c.input).toEqual({});
+  });
+
   it('sends only the keys that do something, and leaves out a sample being typed until it is valid', () => {
     const c = useListControlsStore();
     expect(c.input).toEqual({});
@@ -223,7 +249,7 @@ describe('list controls section', () => {
     a.setState('CA');
     const wrapper = mount(ListControlsPanel);
     await settle();
-    expect(wrapper.findAll('fieldset legend').map((l) => l.text())).toEqual(['Contact', 'Leave out', 'Households', 'Sample']);
+    expect(wrapper.findAll('fieldset legend').map((l) => l.text())).toEqual(['Distance', 'Contact', 'Leave out', 'Households', 'Sample']);
     // Every input has a label: wrapped in one, or named by aria-label.
     for (const input of wrapper.findAll('input')) expect(input.element.closest('label') || input.attributes('aria-label')).toBeTruthy();
     expect(wrapper.find('#exclusion-add').exists() && wrapper.find('label[for="exclusion-add"]').exists()).toBe(true);
