@@ -3,11 +3,8 @@
 import { defaultHomeDir } from '../core/appState/homeDir';
 import { homeLayout } from '../core/appState/homeLayout';
 import { createCore, type Core, type CoreOptions } from '../core/createCore';
-import { diskFullError, isDiskFull } from '../core/fs/diskFull';
+import { APP_STATE_WRITE_BYTES, diskFullError, isDiskFull } from '../core/fs/diskFull';
 import { isAppError } from '../shared/errors';
-
-/** What one app-state transaction may add to its WAL before it is checkpointed: a few pages, rounded up. */
-const APP_STATE_WRITE_BYTES = 64 * 1024;
 
 export async function withCore<T>(options: CoreOptions, work: (core: Core) => T | Promise<T>): Promise<T> {
   let core: Core;

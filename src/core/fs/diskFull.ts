@@ -5,6 +5,9 @@ import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AppError } from '../../shared/errors';
 
+/** What one app-state transaction may add to its WAL before it is checkpointed: a few pages, rounded up. */
+export const APP_STATE_WRITE_BYTES = 64 * 1024;
+
 /** Below this much free space, an I/O error from SQLite is taken for a full disk. */
 const NEARLY_FULL_BYTES = 1024 * 1024;
 

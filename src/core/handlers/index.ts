@@ -10,6 +10,8 @@ import { registerImportHandlers } from './importHandlers';
 import { registerListHandlers } from './listHandlers';
 import { registerWorkspaceHandlers } from './workspaceHandlers';
 import { HandlerRegistry } from './registry';
+import { homeLayout } from '../appState/homeLayout';
+import { APP_STATE_WRITE_BYTES, diskFullError, isDiskFull } from '../fs/diskFull';
 import type { HandlerDeps, HandlerTable } from './types';
 
 export type { HandlerDeps, HandlerTable } from './types';
@@ -18,7 +20,9 @@ export { isOperationName } from './registry';
 
 export function createHandlers(core: Core, deps: HandlerDeps): HandlerTable {
   const logError = deps.logError ?? ((operation, error) => console.error(`${operation} failed:`, error));
-  const registry = new HandlerRegistry(logError);
+  // A full disk met by an app-state write (keys, saved audiences, lists): said as such, naming the file.
+  const appState = homeLayout(core.homeDir).appState;
+  const registry = new HandlerRegistry(logError, (e) => (isDiskFull(e, appState) ? diskFullError(appState, APP_STATE_WRITE_BYTES) : null));
   registerAudienceHandlers(registry, core);
   registerExportHandlers(registry, core, deps);
   registerAdminHandlers(registry, core, deps);

@@ -15,7 +15,11 @@ export function isOperationName(name: unknown): name is OperationName {
 export class HandlerRegistry {
   private readonly handlers = new Map<OperationName, Handler<never>>();
 
-  constructor(private readonly logError: (operation: OperationName, error: unknown) => void) {}
+  constructor(
+    private readonly logError: (operation: OperationName, error: unknown) => void,
+    /** Turns an unexpected failure the caller should still understand (a full disk) into an AppError. */
+    private readonly explain: (error: unknown) => AppError | null = () => null,
+  ) {}
 
   register<K extends OperationName>(name: K, handler: Handler<K>): this {
     if (!isOperationName(name)) throw new Error(`"${String(name)}" is not an operation of the contract.`);
@@ -39,6 +43,8 @@ export class HandlerRegistry {
         return await handler(parseInput(name, input));
       } catch (e) {
         if (isAppError(e)) throw e;
+        const explained = this.explain(e);
+        if (explained) throw explained;
         this.logError(name, e);
         throw new AppError('internal_error', 'The operation failed unexpectedly; try again.');
       }
