@@ -1,4 +1,4 @@
-// `npm run bench -- --rows N [--seed S] [--repeat R] [--duckdb memory|file] [--duckdb-memory 6GB] [--no-http]`:
+// `npm run bench -- --rows N [--seed S] [--repeat R] [--duckdb memory|file] [--duckdb-memory 6GB] [--no-http] [--engine clickhouse]`:
 // the engine against DuckDB on the same records, same process. Prints a table of medians and p95s
 // with their ratio and writes bench/results-<rows>.json. DuckDB holds the records in memory up to
 // 2M records and in a persistent database file beyond (see duckdbReference.ts); --no-http leaves
@@ -14,6 +14,7 @@ import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { generateDataset } from '../src/core/generate';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
+import { runClickHouseBench } from './clickhouse/run';
 import { measureColdFields } from './coldFields';
 import { DuckReference } from './duckdbReference';
 import { httpLoad } from './httpLoad';
@@ -29,8 +30,15 @@ const { values } = parseArgs({
     duckdb: { type: 'string' },
     'duckdb-memory': { type: 'string', default: '6GB' },
     'no-http': { type: 'boolean', default: false },
+    // `--engine clickhouse`: the ClickHouse engine beside the embedded one (bench/clickhouse/run.ts).
+    engine: { type: 'string', default: 'embedded' },
   },
 });
+if (values.engine !== 'embedded' && values.engine !== 'clickhouse') throw new Error('--engine is embedded (the default) or clickhouse');
+if (values.engine === 'clickhouse') {
+  await runClickHouseBench({ rows: Number(values.rows), seed: Number(values.seed), repeat: Number(values.repeat) });
+  process.exit(0);
+}
 /** Whether a dataset file opens and is of the format this version writes. */
 function isCurrentFormat(path: string): boolean {
   try {
