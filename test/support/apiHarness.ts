@@ -22,7 +22,11 @@ export async function startApi(datasetPath: string | undefined, options: ApiServ
   const homeDir = mkdtempSync(join(tmpdir(), 'audience-desk-home-'));
   const core = createCore({ homeDir, datasetPath });
   const { key } = core.keys.create('test harness');
-  const server = new ApiServer(core, options);
+  // A long keep-alive: a test that works synchronously for seconds (an SQL oracle on a loaded
+  // machine) stalls the event loop the server shares with it; when it ends, fetch reuses an idle
+  // socket and, in the same turn, the server's overdue 5 s keep-alive timer closes it: ECONNRESET.
+  // The real default is what test/security/load.test.ts exercises.
+  const server = new ApiServer(core, { keepAliveTimeoutMs: 120_000, ...options });
   const url = await server.listen(0);
   return {
     core,
