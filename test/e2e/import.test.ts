@@ -169,6 +169,16 @@ describe('the import screen', () => {
     await expect.poll(() => page.getByTestId('datasets-list').locator('tbody tr').nth(0).innerText()).toContain(count(records));
     await page.getByTestId('datasets-list').locator('tbody tr').nth(1).getByTestId('dataset-switch').click();
     await expect.poll(() => text('dataset-info')).toContain('2,002 people');
+
+    // A backup of app state, then a restore of it (asked twice): the saved audience is still there.
+    await page.getByTestId('backup-create').click();
+    await expect.poll(() => text('backup-made')).toMatch(/^Saved audience-desk-backup-\d{8}-\d{6}\.sqlite/);
+    const backup = page.getByTestId('backups-list').locator('li').first();
+    await backup.getByTestId('backup-restore').click();
+    await backup.getByTestId('backup-restore-confirm').click();
+    await expect.poll(() => text('backup-restored')).toMatch(/^Restored: \d+ keys, 1 saved audiences/);
+    await shot(page, '14-datasets-backup');
+    expect((await api(desk, 'preview', { state: 'CA', limit: 0 })).status).toBe(200); // the desk's key survived its own restore
     await page.getByTestId('datasets-close').click();
   });
 
