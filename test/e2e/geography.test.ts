@@ -153,6 +153,9 @@ describe('the county map', () => {
     const code = String(oracle.distinct(STATE, 'CNTYCD')[0]);
     await area(page, FIPS + code).click();
     await page.getByTestId('chip-CNTYCD').waitFor();
+    // The chip and the count line name the county, not its code.
+    await expect.poll(() => page.getByTestId('chip-CNTYCD').innerText(), SLOW).toContain(COUNTY_NAMES[FIPS + code]!);
+    await expect.poll(() => page.getByTestId('count-filters').innerText(), SLOW).toContain(COUNTY_NAMES[FIPS + code]!);
     const expected = await apiTotal({ filters: [['CNTYCD', [code]]] });
     await expect.poll(countText, SLOW).toBe(count(expected));
     await expect.poll(() => area(page, FIPS + code).getAttribute('aria-pressed'), SLOW).toBe('true');

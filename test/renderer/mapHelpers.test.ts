@@ -6,6 +6,7 @@ import { geoDistance } from 'd3-geo';
 import { feature } from 'topojson-client';
 import { describe, expect, it } from 'vitest';
 import { countyRows, reportCsv, zipRows } from '../../src/renderer/src/lib/geoReport';
+import { fieldValueLabel, valuesSummary } from '../../src/renderer/src/lib/valueLabels';
 import { MAP_WIDTH, NO_ONE, fitDrawing, milesToDegrees, radiusCircle, shade } from '../../src/renderer/src/lib/mapDrawing';
 
 describe('shade', () => {
@@ -90,5 +91,15 @@ describe('the count report', () => {
     );
     expect(rows.map((r) => r.key)).toEqual(['11201', '10001']);
     expect(reportCsv('zip', rows, 11)).toBe('state,zip,people,percent\r\nNY,11201,9,81.82\r\nNY,10001,2,18.18\r\n');
+  });
+});
+
+describe('county codes in words', () => {
+  it('read as the county’s name given the audience’s state, as the bare code without one', () => {
+    expect(fieldValueLabel('CNTYCD', '047', 'NY')).toBe('Kings');
+    expect(fieldValueLabel('CNTYCD', '047')).toBe('047');
+    expect(fieldValueLabel('CNTYCD', '999', 'NY')).toBe('999');
+    expect(valuesSummary('CNTYCD', ['047', '081', '061'], 2, 'NY')).toBe('Kings, Queens +1');
+    expect(fieldValueLabel('GENDER', 'F', 'NY')).toBe(fieldValueLabel('GENDER', 'F'));
   });
 });

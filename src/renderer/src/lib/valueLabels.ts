@@ -5,6 +5,7 @@
 // codebook's natural order (income bands from lowest to highest), never by count.
 import { CODEBOOK, codeLabel, compareCodes } from '../../../shared/codebook';
 import type { FieldValue } from '../../../shared/contract';
+import { countyName } from '../../../shared/geography';
 import { valueLabel } from './filterKinds';
 
 /** True when the codebook lists the field's codes and their meanings. */
@@ -31,8 +32,13 @@ export function valueText(field: string, value: FieldValue): ValueText {
   return { code, label: meaning ?? valueLabel(value), coded: true, unknown: meaning === undefined };
 }
 
-/** One line of words for a value (tables, CSV, chips): the meaning, or the bare code marked unknown. */
-export function fieldValueLabel(field: string, value: FieldValue): string {
+/**
+ * One line of words for a value (tables, CSV, chips): the meaning, or the bare code marked unknown. Given
+ * the audience's one state, a county code (CNTYCD) reads as the county's name (src/shared/geography).
+ */
+export function fieldValueLabel(field: string, value: FieldValue, state?: string): string {
+  const county = state && field.toUpperCase() === 'CNTYCD' ? countyName(state, String(value)) : undefined;
+  if (county) return county;
   const t = valueText(field, value);
   return t.unknown ? `${t.label} (unknown code)` : t.label;
 }
@@ -71,10 +77,10 @@ export function valueSearchText(field: string, value: FieldValue): string {
 }
 
 /** A filter's values in words for chips, the count line and saved audiences: "Female, Male", "A, B, C, D +2". */
-export function valuesSummary(field: string, values: readonly FieldValue[], max = 4): string {
+export function valuesSummary(field: string, values: readonly FieldValue[], max = 4, state?: string): string {
   const shown = values
     .slice(0, max)
-    .map((v) => fieldValueLabel(field, v))
+    .map((v) => fieldValueLabel(field, v, state))
     .join(', ');
   return values.length > max ? `${shown} +${values.length - max}` : shown;
 }
