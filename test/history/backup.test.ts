@@ -164,6 +164,18 @@ describe('kill -9 during a restore', () => {
     const file = join(dir, 'kill.backup');
     expect((await cli('backup', '--home', source, '--out', file)).code).toBe(0);
 
+    // How long a whole restore takes on this machine, from its staging copy's appearance to its exit,
+    // so the kills below land inside it however fast or loaded the machine is.
+    const timed = join(dir, 'kill-timed');
+    await createCore({ homeDir: timed }).shutdown();
+    const timing = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'restore', file, '--home', timed], { stdio: 'ignore' });
+    const timingExit = new Promise<void>((r) => timing.once('exit', () => r()));
+    const timingStart = Date.now();
+    while (!readdirSync(timed).some((n) => n.startsWith('.restore-')) && Date.now() - timingStart < 30_000) await sleep(2);
+    const stagedAt = Date.now();
+    await timingExit;
+    const restoreMs = Date.now() - stagedAt;
+
     const outcomes: string[] = [];
     for (let round = 0; round < 5; round++) {
       const home = join(dir, `kill-home-${round}`);
@@ -181,10 +193,11 @@ describe('kill -9 during a restore', () => {
       // Node itself with tsx as a loader: no launcher process in between, so SIGKILL reaches the restore.
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'restore', file, '--home', home], { stdio: 'ignore' });
       const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal)));
-      // Once the restore has begun (its staging copy appears), kill it a little later each round.
+      // Once the restore has begun (its staging copy appears), kill it a little later each round:
+      // at 0, 15, 30, 45 and 60% of the time a whole restore took.
       const started = Date.now();
       while (!readdirSync(home).some((n) => n.startsWith('.restore-')) && Date.now() - started < 30_000) await sleep(2);
-      await sleep([0, 150, 300, 450, 600][round]!);
+      await sleep(Math.floor((restoreMs * [0, 15, 30, 45, 60][round]!) / 100));
       child.kill('SIGKILL');
       const signal = await exited;
       if (signal !== 'SIGKILL') outcomes.push('finished before the kill');
@@ -212,7 +225,7 @@ describe('kill -9 during a restore', () => {
     const r = await cli('restore', file, '--home', home);
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(home).filter((n) => n.startsWith('.restore-'))).toEqual([]);
-    console.log(`restore killed 5 times: ${outcomes.join(', ')}`);
+    console.log(`restore (${restoreMs} ms whole) killed 5 times: ${outcomes.join(', ')}`);
     expect(outcomes.filter((o) => o.startsWith('finished')).length).toBeLessThan(3);
   }, 300_000);
 });
