@@ -19,6 +19,9 @@ import { Dataset } from './dataset/dataset';
 import { KeyStore } from './keys/keyStore';
 import { DEFAULT_QUERY_BUDGET_MS, EmbeddedEngine } from './query/embeddedEngine';
 import type { Db } from './sqlite';
+import { DataSources } from './dataSource/dataSources';
+import { FileSecretStore, credentialsFilePath } from './dataSource/fileSecretStore';
+import type { SecretStore } from './dataSource/secretStore';
 
 export interface CoreOptions {
   /** Where app state lives; the OS's per-user app-data folder by default. */
@@ -29,6 +32,13 @@ export interface CoreOptions {
   queryBudgetMs?: number;
   /** An engine that answers instead of a dataset file (a ClickHouse server: src/core/clickhouse); the core closes it. */
   engine?: AudienceEngine;
+  /** The bundled sample dataset, which the Data source setting offers (the desktop app's resources, or resources/). */
+  bundledDatasetPath?: string;
+  /**
+   * Where the Data source setting keeps a ClickHouse password: the desktop app passes the OS keychain
+   * (src/main/safeStorageSecretStore.ts); by default an owner-only file in the home folder (browser mode, CLI).
+   */
+  secretStore?: (appState: Db) => SecretStore;
 }
 
 export class Core {
@@ -49,6 +59,8 @@ export class Core {
   readonly notices: string[];
   /** Counts, previews, searches, breakdowns and exports: what every transport calls. */
   readonly audiences: AudienceService;
+  /** The Data source setting: bundled dataset, a dataset file or a ClickHouse server (README "Data sources"). */
+  readonly dataSources: DataSources;
   private current: EmbeddedEngine | null = null;
   /** CoreOptions.engine: when set, every query goes to it and no dataset file is opened. */
   private external: AudienceEngine | null = null;
@@ -92,6 +104,9 @@ export class Core {
     });
     this.external = options.engine ?? null;
     if (options.datasetPath && !this.external) this.openDataset(options.datasetPath);
+    // After the first dataset opened: opening the one a caller named is not a change of the stored choice.
+    const secrets = options.secretStore?.(this.appState) ?? new FileSecretStore(credentialsFilePath(this.homeDir));
+    this.dataSources = new DataSources(this, secrets, options.bundledDatasetPath ?? null);
   }
 
   /** Opens a dataset and makes it current; the previous one is closed only once the new one opened. */
@@ -115,6 +130,8 @@ export class Core {
   private switch(path: string): { dataset: Dataset; previousClosed: Promise<string | null> } {
     const dataset = Dataset.open(path);
     const previous = this.current;
+    // A ClickHouse server answering until now steps aside the same way: exports reading it finish first.
+    this.retireExternal();
     this.current = new EmbeddedEngine(dataset, { queryBudgetMs: this.queryBudgetMs });
     this.currentRef = this.datasets.note(path, factsFromMeta(dataset.meta), true);
     this.refs.set(this.current, this.currentRef);
@@ -131,6 +148,46 @@ export class Core {
         })
       : Promise.resolve(null);
     return { dataset, previousClosed };
+  }
+
+  /**
+   * Makes another engine (a ClickHouse server) answer every query from now on, as a dataset switch
+   * does: the dataset file in use closes once exports reading it finish. `ref` names its data for
+   * saved audiences and the audit log.
+   */
+  useEngine(engine: AudienceEngine, ref: DatasetRef | null): void {
+    const previous = this.current;
+    if (this.external !== engine) this.retireExternal();
+    this.external = engine;
+    this.current = null;
+    this.currentRef = ref;
+    if (ref) this.refs.set(engine, ref);
+    if (previous) {
+      this.draining.add(previous.dataset.path);
+      void this.exportJobs.idle(previous).then(() => {
+        previous.dataset.close();
+        this.draining.delete(previous.dataset.path);
+        this.pruneQuietly();
+      });
+    }
+  }
+
+  /** Closes the external engine once exports reading it finish; queries stop going to it at once. */
+  private retireExternal(): void {
+    const external = this.external;
+    if (!external) return;
+    this.external = null;
+    void this.exportJobs.idle(external).then(() => external.close());
+  }
+
+  /** True while an engine other than a dataset file (ClickHouse) answers. */
+  get usesEngine(): boolean {
+    return this.external !== null;
+  }
+
+  /** The dataset file answering now; null while none is open or ClickHouse answers. */
+  get activeDatasetPath(): string | null {
+    return this.external ? null : (this.current?.dataset.path ?? null);
   }
 
   /**

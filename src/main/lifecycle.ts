@@ -1,8 +1,9 @@
 // The desktop app's life: one instance, then on ready the core (app state in userData, the bundled
 // or last-chosen dataset), the loopback API on 127.0.0.1, the IPC handlers and the window; on quit,
 // the one shutdown (src/server/shutdown.ts): exports and imports stopped and audited, everything closed.
-import { app, ipcMain, session, shell, type BrowserWindow } from 'electron';
+import { app, ipcMain, safeStorage, session, shell, type BrowserWindow } from 'electron';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createCore, type Core } from '../core/createCore';
 import { createHandlers } from '../core/handlers';
 import { ApiServer } from '../server/apiServer';
@@ -13,6 +14,7 @@ import { registerAppSchemePrivileged, serveAppScheme } from './appScheme';
 import { openDialogImportFiles, saveDialogExportPath } from './dialogs';
 import { registerIpc, showInFolderHandler } from './ipc';
 import { hardenSession, hardenWebContents } from './security';
+import { SafeStorageSecretStore } from './safeStorageSecretStore';
 import { Settings } from './settings';
 import { createMainWindow } from './window';
 
@@ -68,12 +70,19 @@ export async function boot(options: StartOptions = {}): Promise<RunningApp> {
   const loc = location();
   hardenSession(session.defaultSession, loc);
   serveAppScheme(session.defaultSession, loc);
-  const core = createCore({ homeDir: app.getPath('userData') });
+  const core = createCore({
+    homeDir: app.getPath('userData'),
+    bundledDatasetPath: bundledDatasetPath(loc),
+    // A ClickHouse password of the Data source setting: encrypted by the OS keychain (SECURITY.md).
+    secretStore: (db) => new SafeStorageSecretStore(db, safeStorage),
+  });
   const settings = new Settings(core.appState);
-  openDataset(core, settings, loc, options.datasetPath);
-  // An import switches datasets while the app runs: the next start opens the same one.
+  // The stored data source (a ClickHouse server) unless a dataset was named; else the remembered or bundled file.
+  await core.dataSources.openAtStart(() => openDataset(core, settings, loc, options.datasetPath), options.datasetPath !== undefined);
+  // An import or a switch changes datasets while the app runs: the next start opens the same one
+  // (the bundled dataset is what opens when none is remembered).
   core.onDatasetOpened((path) => {
-    if (path !== bundledDatasetPath(loc)) settings.set('dataset.last', path);
+    settings.set('dataset.last', resolve(path) === resolve(bundledDatasetPath(loc)) ? null : path);
   });
   const server = new ApiServer(core);
   await listen(server, settings);

@@ -27,6 +27,15 @@ const importFiles = z.strictObject({
   delimiter: z.enum([',', '\t', '|']).optional(),
 });
 
+// The Data source setting (README "Data sources"): a ClickHouse server's address, database and user,
+// and its password only when typed. No operation ever answers the password (DataSourceInfo.hasPassword).
+const clickhouseSource = {
+  url: z.string().min(1).max(2048),
+  database: z.string().min(1).max(64),
+  user: z.string().min(1).max(128),
+  password: z.string().max(1024).optional(),
+};
+
 export const INPUTS = {
   'dataset/info': z.strictObject({}),
   'audience/count': audience,
@@ -77,6 +86,14 @@ export const INPUTS = {
   // The working audience, kept in app state so a reload or a restart reopens it (docs/workspace.md).
   'workspace/get': z.strictObject({}),
   'workspace/set': workspace,
+  // The data source: what answers (bundled dataset, a dataset file via datasets/switch, or ClickHouse).
+  'datasource/get': z.strictObject({}),
+  'datasource/check': z.strictObject(clickhouseSource),
+  'datasource/use': z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('bundled') }),
+    z.strictObject({ kind: z.literal('clickhouse'), ...clickhouseSource }),
+  ]),
+  'datasource/forget-password': z.strictObject({}),
 } as const;
 
 export type OperationName = keyof typeof INPUTS;
@@ -320,6 +337,47 @@ export interface ImportJob {
   error?: string;
 }
 
+/** The Data source screen: what answers now, what the next start opens, and the ClickHouse server kept (never its password). */
+export interface DataSourceInfo {
+  /** What answers now: the bundled dataset, another dataset file, a ClickHouse server, or nothing yet. */
+  current: 'bundled' | 'dataset' | 'clickhouse' | 'none';
+  /** What the next start opens: a dataset file (the last one used, else the bundled one) or the ClickHouse server below. */
+  stored: 'embedded' | 'clickhouse';
+  /** The dataset (or ClickHouse table) answering now. */
+  dataset: DatasetRef | null;
+  bundledAvailable: boolean;
+  /** The ClickHouse server last used; hasPassword says a password is stored for this address and user. */
+  clickhouse: { url: string; database: string; user: string; hasPassword: boolean } | null;
+  /** Why a stored password cannot be read back (another computer's keychain, a damaged file); null when it can. */
+  passwordError: string | null;
+  /** Where the password is kept (the OS keychain in the desktop app, an owner-only file in browser mode). */
+  secretStore: string;
+  /** Why the stored ClickHouse source did not open at start; null otherwise. */
+  startError: string | null;
+}
+/** What Test connection found, step by step; `error` names the first step that failed (never the password). */
+export interface ClickHouseCheck {
+  /** scheme://host:port only. */
+  address: string;
+  database: string;
+  reachable: boolean;
+  version: string | null;
+  /** The user and password were accepted. */
+  signedIn: boolean;
+  databaseFound: boolean;
+  /** The loaded dataset's tables (people and people_meta) are there. */
+  tableFound: boolean;
+  /** From people_meta: records loaded, when, and from which dataset file. */
+  records: number | null;
+  loadedAt: string | null;
+  source: string | null;
+  /** Whether the user is read-only (readonly != 0); a writing user gets a warning. */
+  readOnly: boolean | null;
+  ms: number;
+  error: string | null;
+  warnings: string[];
+}
+
 export interface Outputs {
   'dataset/info': { path: string; records: number; states: StateCount[]; createdAt: string | null };
   /** byState: each asked state's total (one entry for a one-state audience), in state order; the core always sends it. */
@@ -362,6 +420,10 @@ export interface Outputs {
   /** The workspace as last set; audience null when none was kept (or what was kept no longer parses). */
   'workspace/get': Workspace;
   'workspace/set': { ok: true };
+  'datasource/get': DataSourceInfo;
+  'datasource/check': ClickHouseCheck;
+  'datasource/use': DataSourceInfo;
+  'datasource/forget-password': DataSourceInfo;
 }
 
 export type OutputOf<K extends OperationName> = Outputs[K];

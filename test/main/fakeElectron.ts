@@ -145,4 +145,36 @@ export const exposed: Array<[string, any]> = [];
 export const contextBridge = { exposeInMainWorld: (key: string, api: unknown) => exposed.push([key, api]) };
 export const ipcRenderer = { invoke: vi.fn() };
 
-export default { app, ipcMain, BrowserWindow, screen, shell, dialog, session, protocol, contextBridge, ipcRenderer };
+/**
+ * safeStorage: a reversible transform that is NOT the identity (a version prefix, then the UTF-8
+ * bytes reversed and XORed), so a stored value equal to the password, or holding it, shows that it
+ * was not encrypted. `available` and `backend` stand for the OS keychain's state; like Electron's,
+ * decrypting what it did not encrypt throws.
+ */
+export const safeStorageState = {
+  available: true,
+  backend: 'gnome_libsecret' as 'basic_text' | 'gnome_libsecret' | 'kwallet' | 'kwallet5' | 'kwallet6' | 'unknown',
+};
+const SAFE_PREFIX = Buffer.from('v11');
+const scramble = (bytes: Buffer): Buffer => Buffer.from([...bytes].reverse().map((b) => b ^ 0xa5));
+function fakeEncrypt(plainText: string): Buffer {
+  if (!safeStorageState.available)
+    throw new Error('Error while encrypting the text provided to safeStorage.encryptString. Encryption is not available.');
+  return Buffer.concat([SAFE_PREFIX, scramble(Buffer.from(plainText, 'utf8'))]);
+}
+function fakeDecrypt(encrypted: Buffer): string {
+  if (!safeStorageState.available || !encrypted.subarray(0, SAFE_PREFIX.length).equals(SAFE_PREFIX))
+    throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+  return scramble(encrypted.subarray(SAFE_PREFIX.length)).toString('utf8');
+}
+export const safeStorage = {
+  isEncryptionAvailable: () => safeStorageState.available,
+  isAsyncEncryptionAvailable: async () => safeStorageState.available,
+  getSelectedStorageBackend: () => safeStorageState.backend,
+  encryptString: fakeEncrypt,
+  decryptString: fakeDecrypt,
+  encryptStringAsync: async (plainText: string) => fakeEncrypt(plainText),
+  decryptStringAsync: async (encrypted: Buffer) => ({ result: fakeDecrypt(encrypted), shouldReEncrypt: false }),
+};
+
+export default { app, ipcMain, BrowserWindow, screen, shell, dialog, session, protocol, contextBridge, ipcRenderer, safeStorage };

@@ -22,7 +22,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (port > 65535) throw new UsageError('--port must be at most 65535');
   if (values.clickhouse && values.db) throw new UsageError('--db and --clickhouse name two data sources; give one');
   const engine = values.clickhouse ? await ClickHouseEngine.open(clickhouseTarget(values, 'clickhouse')) : undefined;
-  const core = createCore({ homeDir: values.home, datasetPath: resolve(values.db ?? BUNDLED_DATASET_PATH), engine });
+  const core = createCore({
+    homeDir: values.home,
+    datasetPath: values.db === undefined ? undefined : resolve(values.db),
+    engine,
+    bundledDatasetPath: BUNDLED_DATASET_PATH,
+  });
+  // Neither --db nor --clickhouse: the home folder's Data source setting, as the desktop app opens it.
+  if (values.db === undefined && !engine) await core.dataSources.openAtStart(() => core.openDataset(resolve(BUNDLED_DATASET_PATH)));
   for (const notice of core.notices) process.stderr.write(`notice: ${notice}\n`);
   const server = new ApiServer(core);
   const ui = await mountBrowserUi(core, server);

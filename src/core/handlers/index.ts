@@ -5,6 +5,7 @@ import type { Core } from '../createCore';
 import { registerAdminHandlers } from './adminHandlers';
 import { registerAudienceHandlers } from './audienceHandlers';
 import { registerDatasetHandlers } from './datasetHandlers';
+import { registerDataSourceHandlers } from './dataSourceHandlers';
 import { registerExportHandlers } from './exportHandlers';
 import { registerImportHandlers } from './importHandlers';
 import { registerListHandlers } from './listHandlers';
@@ -30,6 +31,7 @@ export function createHandlers(core: Core, deps: HandlerDeps): HandlerTable {
   registerListHandlers(registry, core, deps);
   registerDatasetHandlers(registry, core);
   registerWorkspaceHandlers(registry, core);
+  registerDataSourceHandlers(registry, core);
   const table = registry.build();
   // The table is what the renderer's window.audienceDesk stands for, operation for operation.
   return table satisfies AudienceDeskApi;

@@ -1,0 +1,173 @@
+// The "Data source" setting (README, "Data sources"): what the core answers from (the bundled
+// dataset, a dataset file of the history, or a ClickHouse server), switched while the app runs and
+// reopened at the next start. The ClickHouse user and password go to the SecretStore and nowhere
+// else: the renderer learns only that a password is stored (`hasPassword`), never what it is.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ClickHouseCheck, DataSourceInfo, DatasetRef, InputOf } from '../../shared/contract';
+import { AppError, isAppError } from '../../shared/errors';
+import { ClickHouseEngine } from '../clickhouse/clickhouseEngine';
+import { checkTarget, shownAddress, type ClickHouseCredentials, type ClickHouseTarget } from '../clickhouse/connection';
+import type { Core } from '../createCore';
+import { checkClickHouse } from './connectionCheck';
+import { DataSourceSettings, type ClickHouseSourceSetting } from './dataSourceSettings';
+import type { SecretStore } from './secretStore';
+
+type ClickHouseInput = Omit<Extract<InputOf<'datasource/use'>, { kind: 'clickhouse' }>, 'kind'>;
+
+/** What a ClickHouse dataset is called in saved audiences and the audit log. */
+async function clickhouseRef(engine: ClickHouseEngine, setting: ClickHouseSourceSetting): Promise<DatasetRef> {
+  const summary = await engine.summary();
+  const where = `${shownAddress(setting.url)}/${setting.database}`;
+  return { id: `clickhouse:${where}@${summary.createdAt ?? 'unknown'}`, name: `ClickHouse ${where}`, records: summary.records };
+}
+
+export class DataSources {
+  private readonly settings: DataSourceSettings;
+  /** Why the stored ClickHouse source did not open at start (also one of core.notices); null once one is used. */
+  private startError: string | null = null;
+  /** Opens at start-up (an explicit dataset, the fallback) are not the user's choice: the stored one stays. */
+  private quiet = false;
+
+  constructor(
+    private readonly core: Core,
+    private readonly secrets: SecretStore,
+    private readonly bundledPath: string | null,
+  ) {
+    this.settings = new DataSourceSettings(core.appState);
+    // A dataset file made current while the app runs (Datasets → Switch, an import) is the user's
+    // choice of an embedded source: the next start opens a file too, not ClickHouse.
+    core.onDatasetOpened(() => {
+      if (!this.quiet) this.settings.useEmbedded();
+    });
+  }
+
+  /** What the Data source screen shows. Never the password. */
+  async describe(): Promise<DataSourceInfo> {
+    const setting = this.settings.clickhouse();
+    let stored: ClickHouseCredentials | null = null;
+    let passwordError: string | null = null;
+    try {
+      stored = await this.secrets.load();
+    } catch (e) {
+      passwordError = isAppError(e) ? e.message : 'The stored password cannot be read; enter it again.';
+    }
+    const path = this.core.activeDatasetPath;
+    const bundled = this.bundled();
+    return {
+      current: this.core.usesEngine ? 'clickhouse' : path && bundled && resolve(path) === bundled ? 'bundled' : path ? 'dataset' : 'none',
+      stored: this.settings.kind(),
+      dataset: this.core.datasetRef,
+      bundledAvailable: bundled !== null,
+      clickhouse: setting ? { ...setting, hasPassword: this.storedFor(setting, stored) !== null && stored!.password !== '' } : null,
+      passwordError,
+      secretStore: this.secrets.description,
+      startError: this.startError,
+    };
+  }
+
+  /** Test connection: never throws for a server that cannot be used, it says why; bad input (the address) is an error. */
+  async check(input: ClickHouseInput): Promise<ClickHouseCheck> {
+    return checkClickHouse(await this.target(input));
+  }
+
+  /** Switches the running core to the bundled dataset or to a ClickHouse server, and remembers it for the next start. */
+  async use(input: InputOf<'datasource/use'>): Promise<DataSourceInfo> {
+    if (this.core.importJobs.running())
+      throw new AppError('invalid_request', 'An import is running; change the data source once it has finished.');
+    if (input.kind === 'bundled') {
+      const bundled = this.bundled();
+      if (!bundled) throw new AppError('not_found', 'The bundled dataset is not installed with this copy of the app.');
+      // Queries move at once; the dataset listeners make the stored choice "embedded" (and main forgets dataset.last).
+      if ((await this.describe()).current !== 'bundled') this.core.openDataset(bundled);
+      this.settings.useEmbedded();
+      this.startError = null;
+      return this.describe();
+    }
+    const { kind: _kind, ...fields } = input;
+    const target = await this.target(fields);
+    const setting: ClickHouseSourceSetting = { url: fields.url, database: fields.database, user: fields.user };
+    // Everything that can fail comes before anything is kept: a refused switch changes nothing.
+    const engine = await ClickHouseEngine.open(target);
+    try {
+      const ref = await clickhouseRef(engine, setting);
+      const password = target.credentials?.password ?? '';
+      if (password === '') await this.secrets.clear();
+      else await this.secrets.save({ username: fields.user, password });
+      this.settings.useClickHouse(setting);
+      this.core.useEngine(engine, ref);
+    } catch (e) {
+      engine.close();
+      throw e;
+    }
+    this.startError = null;
+    return this.describe();
+  }
+
+  /** Forgets the stored password (the address and user stay); the server in use keeps answering until switched. */
+  async forgetPassword(): Promise<DataSourceInfo> {
+    await this.secrets.clear();
+    return this.describe();
+  }
+
+  /**
+   * At start: an explicit dataset (command line, tests) wins; else the stored ClickHouse source when
+   * that is the choice; if it cannot be opened, a notice says why and the bundled dataset answers,
+   * the stored choice kept for the next start. Else `fallback` (the remembered or bundled file).
+   */
+  async openAtStart(fallback: () => void, explicitDataset = false): Promise<void> {
+    const setting = this.settings.kind() === 'clickhouse' ? this.settings.clickhouse() : null;
+    if (setting && !explicitDataset) {
+      try {
+        const engine = await ClickHouseEngine.open(await this.target({ ...setting }));
+        try {
+          this.core.useEngine(engine, await clickhouseRef(engine, setting));
+        } catch (e) {
+          engine.close();
+          throw e;
+        }
+        return;
+      } catch (e) {
+        const why = isAppError(e) ? e.message : 'it could not be opened';
+        this.startError =
+          `The ClickHouse data source (${shownAddress(setting.url)}, database ${setting.database}) is not available: ${why} ` +
+          'The bundled dataset answers meanwhile; the setting is kept, so the next start tries again (or use Data source… to switch).';
+        this.core.notices.push(this.startError);
+      }
+    }
+    this.quietly(() => {
+      const bundled = this.bundled();
+      if (setting && !explicitDataset && bundled) this.core.openDataset(bundled);
+      else fallback();
+    });
+  }
+
+  private quietly(work: () => void): void {
+    this.quiet = true;
+    try {
+      work();
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  private bundled(): string | null {
+    return this.bundledPath && existsSync(this.bundledPath) ? resolve(this.bundledPath) : null;
+  }
+
+  /** The stored credentials when they belong to this address and user, else null. */
+  private storedFor(setting: { url: string; user: string }, stored: ClickHouseCredentials | null): ClickHouseCredentials | null {
+    const kept = this.settings.clickhouse();
+    // A stored password goes only to the server and user it was typed for, never to a new address.
+    if (!stored || !kept || kept.url !== setting.url || kept.user !== setting.user || stored.username !== setting.user) return null;
+    return stored;
+  }
+
+  /** The target for a URL, database and user; without a password, the stored one when it is theirs. */
+  private async target(input: { url: string; database: string; user: string; password?: string }): Promise<ClickHouseTarget> {
+    const partial: ClickHouseTarget = { url: input.url, database: input.database, credentials: null };
+    checkTarget(partial); // before the secret store is read: a bad address never gets the stored password
+    const password = input.password ?? this.storedFor(input, await this.secrets.load())?.password ?? '';
+    return { ...partial, credentials: { username: input.user, password } };
+  }
+}

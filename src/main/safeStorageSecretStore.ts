@@ -1,0 +1,84 @@
+// The desktop app's SecretStore: the ClickHouse user and password encrypted with Electron's
+// safeStorage (the OS keychain: Keychain on macOS, DPAPI on Windows, libsecret or KWallet on Linux)
+// and kept, encrypted, in app state's settings table. Without real OS encryption (safeStorage
+// unavailable, or Linux's `basic_text` fallback whose key is the same on every machine) nothing is
+// stored: the user is told why rather than getting a password on disk that anyone could read. A
+// value this computer cannot decrypt (app state restored from another computer, a new keyring) is a
+// clear error asking for the password again. The asynchronous calls: the synchronous ones are deprecated.
+import type { SafeStorage } from 'electron';
+import type { ClickHouseCredentials } from '../core/clickhouse/connection';
+import type { SecretStore } from '../core/dataSource/secretStore';
+import type { Db, Statement } from '../core/sqlite';
+import { AppError } from '../shared/errors';
+
+export const SECRET_SETTING = 'datasource.clickhouse.secret';
+
+export const NO_ENCRYPTION =
+  'This computer offers the app no OS keychain encryption (Electron safeStorage is unavailable, or on Linux no keyring ' +
+  'such as GNOME Keyring or KWallet answers), so the ClickHouse password is not stored. Unlock or install a keyring and try again.';
+
+export const CANNOT_DECRYPT =
+  'The stored ClickHouse password cannot be decrypted on this computer (a new keychain, or app state from another ' +
+  'computer): enter the password again.';
+
+export type SafeStorageApi = Pick<
+  SafeStorage,
+  'isAsyncEncryptionAvailable' | 'encryptStringAsync' | 'decryptStringAsync' | 'getSelectedStorageBackend'
+>;
+
+export class SafeStorageSecretStore implements SecretStore {
+  readonly description = 'the OS keychain (encrypted with Electron safeStorage; only the encrypted form is kept, in app state)';
+  private readonly get_: Statement;
+  private readonly set_: Statement;
+  private readonly delete_: Statement;
+
+  constructor(
+    db: Db,
+    private readonly safeStorage: SafeStorageApi,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {
+    this.get_ = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
+    this.set_ = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    this.delete_ = db.prepare('DELETE FROM settings WHERE key = ?');
+  }
+
+  private async available(): Promise<boolean> {
+    if (!(await this.safeStorage.isAsyncEncryptionAvailable())) return false;
+    // Linux without a keyring falls back to a key compiled into Chromium: not a secret at all.
+    return this.platform !== 'linux' || this.safeStorage.getSelectedStorageBackend() !== 'basic_text';
+  }
+
+  async load(): Promise<ClickHouseCredentials | null> {
+    const stored = this.get_.get(SECRET_SETTING) as string | undefined;
+    if (stored === undefined) return null;
+    if (!(await this.available())) throw new AppError('unavailable', CANNOT_DECRYPT);
+    let parsed: { user?: unknown; password?: unknown };
+    let reEncrypt: boolean;
+    try {
+      const base64 = JSON.parse(stored) as unknown;
+      if (typeof base64 !== 'string') throw new Error('not a string');
+      const decrypted = await this.safeStorage.decryptStringAsync(Buffer.from(base64, 'base64'));
+      reEncrypt = decrypted.shouldReEncrypt;
+      parsed = JSON.parse(decrypted.result) as typeof parsed;
+    } catch {
+      throw new AppError('unavailable', CANNOT_DECRYPT);
+    }
+    if (typeof parsed?.user !== 'string' || typeof parsed.password !== 'string') throw new AppError('unavailable', CANNOT_DECRYPT);
+    const credentials = { username: parsed.user, password: parsed.password };
+    // The keychain rotated its key: keep the password under the new one.
+    if (reEncrypt) await this.save(credentials);
+    return credentials;
+  }
+
+  async save(credentials: ClickHouseCredentials): Promise<void> {
+    if (!(await this.available())) throw new AppError('unavailable', NO_ENCRYPTION);
+    const encrypted = await this.safeStorage.encryptStringAsync(
+      JSON.stringify({ user: credentials.username, password: credentials.password }),
+    );
+    this.set_.run(SECRET_SETTING, JSON.stringify(encrypted.toString('base64')));
+  }
+
+  async clear(): Promise<void> {
+    this.delete_.run(SECRET_SETTING);
+  }
+}
