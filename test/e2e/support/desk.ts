@@ -27,6 +27,8 @@ export interface Desk {
   /** Console errors and uncaught page errors (CSP violations show up here too). */
   consoleErrors: string[];
   serve: ChildProcess;
+  /** Everything `serve` printed (stdout lines and stderr), to check that nothing secret reached a log. */
+  serveOutput: string[];
 }
 
 function newest(dir: string): number {
@@ -54,7 +56,7 @@ function cli(args: string[]): string {
 }
 
 /** Starts `serve` and resolves with its api: and ui: addresses. */
-function startServe(datasetPath: string, home: string): Promise<{ child: ChildProcess; apiUrl: string; uiUrl: string }> {
+function startServe(datasetPath: string, home: string, output: string[]): Promise<{ child: ChildProcess; apiUrl: string; uiUrl: string }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--db', datasetPath, '--port', '0', '--home', home],
@@ -66,11 +68,15 @@ function startServe(datasetPath: string, home: string): Promise<{ child: ChildPr
     },
   );
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    output.push(d.toString());
+  });
   return new Promise((res, rej) => {
     let apiUrl = '';
     const timer = setTimeout(() => rej(new Error(`serve printed no ui: line in 60 s; stderr: ${stderr}`)), 60_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      output.push(line);
       if (line.startsWith('api: ')) apiUrl = line.slice(5).trim();
       if (!line.startsWith('ui: ')) return;
       clearTimeout(timer);
@@ -89,7 +95,8 @@ export async function startDesk(datasetPath: string): Promise<Desk> {
   await ensureRendererBuilt();
   mkdirSync(ARTIFACTS, { recursive: true });
   const home = mkdtempSync(join(tmpdir(), 'audience-desk-e2e-'));
-  const { child, apiUrl, uiUrl } = await startServe(datasetPath, home);
+  const serveOutput: string[] = [];
+  const { child, apiUrl, uiUrl } = await startServe(datasetPath, home, serveOutput);
   const key = cli(['keys', 'create', '--name', 'e2e', '--home', home]).trim().split('\n').pop()!.trim();
   const browser = await launchChromium();
   // Reduced motion: the app then drops its transitions, so screenshots show settled screens.
@@ -105,7 +112,7 @@ export async function startDesk(datasetPath: string): Promise<Desk> {
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
   await page.goto(uiUrl);
-  return { home, apiUrl, uiUrl, key, browser, page, rpcCalls, consoleErrors, serve: child };
+  return { home, apiUrl, uiUrl, key, browser, page, rpcCalls, consoleErrors, serve: child, serveOutput };
 }
 
 export async function stopDesk(desk: Desk | undefined): Promise<void> {
