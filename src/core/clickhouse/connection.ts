@@ -1,5 +1,5 @@
 // One ClickHouse server over HTTP(S) with the official client: text answers (TabSeparated, which
-// every server version writes), streamed answers, commands and CSV inserts. Credentials go to the
+// every server version writes), streamed answers, commands and TabSeparated inserts. Credentials go to the
 // client and nowhere else: no message this module makes names them, the client's own logging is
 // off (it would print its settings), and a URL carrying a user or password is refused, so they
 // cannot reach a log through it.
@@ -145,18 +145,10 @@ export class ClickHouseConnection {
     await this.run(() => this.client.command({ query, clickhouse_settings: settings }));
   }
 
-  /** Inserts CSV text lines into a table (qualified name), as one streamed request. */
-  async insertCsv(table: string, lines: AsyncIterable<string>, settings: ClickHouseSettings = {}): Promise<void> {
+  /** Inserts TabSeparated lines (tsvLine.ts) into a table (qualified name), as one streamed request. */
+  async insertTsv(table: string, lines: AsyncIterable<string>, settings: ClickHouseSettings = {}): Promise<void> {
     const stream = Readable.from(lines, { objectMode: false });
-    await this.run(() =>
-      this.client.insert({
-        table,
-        values: stream,
-        format: 'CSV',
-        // A field that starts with an apostrophe is text, not a single-quoted string.
-        clickhouse_settings: { format_csv_allow_single_quotes: 0, ...settings },
-      }),
-    );
+    await this.run(() => this.client.insert({ table, values: stream, format: 'TabSeparated', clickhouse_settings: settings }));
   }
 
   /** Whether the server answers /ping and the credentials are accepted (a trivial query). */
