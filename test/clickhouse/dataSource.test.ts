@@ -194,6 +194,15 @@ describeClickHouse('the Data source setting (core)', () => {
     expect((await fourth.h['app/notices']({})).notices.join(' ')).not.toContain(READER.password);
     expect(fourth.core.appState.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(KIND_SETTING)).toBe('"clickhouse"');
 
+    // The stored password was typed for the address that moved: it is not sent to another one.
+    await expect(fourth.h['datasource/use']({ kind: 'clickhouse', url, database: DATABASE, user: READER.username })).rejects.toMatchObject({
+      message: expect.stringMatching(/refused the user or password/),
+    });
+    // Choosing the server again (at its right address, the password typed) answers from it, and the notice is history.
+    await fourth.h['datasource/use']({ kind: 'clickhouse', url, database: DATABASE, user: READER.username, password: READER.password });
+    expect(await fourth.h['datasource/get']({})).toMatchObject({ current: 'clickhouse', startError: null });
+    expect(fourth.core.notices).not.toContain(info.startError);
+
     // An explicit dataset at start (command line) wins, and is not a change of the stored choice.
     await fourth.core.shutdown();
     const fifth = start(first.home);

@@ -38,7 +38,13 @@ export class DataSources {
     // A dataset file made current while the app runs (Datasets → Switch, an import) is the user's
     // choice of an embedded source: the next start opens a file too, not ClickHouse.
     core.onDatasetOpened(() => {
-      if (!this.quiet) this.settings.useEmbedded();
+      if (this.quiet || this.settings.kind() === 'embedded') return;
+      try {
+        this.settings.useEmbedded();
+      } catch (e) {
+        // The switch itself has happened; only the next start's choice could not be written (a full disk).
+        console.error('The data source setting could not be written:', (e as Error).message);
+      }
     });
   }
 
@@ -81,7 +87,7 @@ export class DataSources {
       // Queries move at once; the dataset listeners make the stored choice "embedded" (and main forgets dataset.last).
       if ((await this.describe()).current !== 'bundled') this.core.openDataset(bundled);
       this.settings.useEmbedded();
-      this.startError = null;
+      this.forgetStartError();
       return this.describe();
     }
     const { kind: _kind, ...fields } = input;
@@ -100,8 +106,15 @@ export class DataSources {
       engine.close();
       throw e;
     }
-    this.startError = null;
+    this.forgetStartError();
     return this.describe();
+  }
+
+  /** A source chosen since start: the start-up notice about the unreachable server is history. */
+  private forgetStartError(): void {
+    const index = this.startError === null ? -1 : this.core.notices.indexOf(this.startError);
+    if (index >= 0) this.core.notices.splice(index, 1);
+    this.startError = null;
   }
 
   /** Forgets the stored password (the address and user stay); the server in use keeps answering until switched. */
