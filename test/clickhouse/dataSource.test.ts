@@ -4,7 +4,7 @@
 // the embedded engine's counts, the choice survives a restart, and an unreachable server at start is
 // a notice and the bundled dataset, the stored choice kept. The password is in no answer and no log.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, inject, it, vi } from 'vitest';
@@ -164,6 +164,24 @@ describeClickHouse('the Data source setting (core)', () => {
     expect((await h['audience/count'](audience)).total).toBe(embedded.total);
   });
 
+  it('Use gives up on a server that accepts connections but never answers, after the ping wait, changing nothing', async () => {
+    const { core, h } = start();
+    await core.dataSources.openAtStart(() => core.openDataset(datasetPath));
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket)).listen(0, '127.0.0.1');
+    await new Promise((r) => silent.once('listening', r));
+    try {
+      const address = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      await expect(
+        h['datasource/use']({ kind: 'clickhouse', url: address, database: DATABASE, user: READER.username, password: READER.password }),
+      ).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^Nothing answers at http:\/\/127\.0\.0\.1:\d+/) });
+      expect(await h['datasource/get']({})).toMatchObject({ current: 'bundled', stored: 'embedded', clickhouse: null });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
+
   it('the choice survives a restart; an unreachable server at start is a notice, the bundled dataset answers, the choice is kept', async () => {
     const first = start();
     await first.core.dataSources.openAtStart(() => first.core.openDataset(datasetPath));
@@ -188,7 +206,7 @@ describeClickHouse('the Data source setting (core)', () => {
     const info = await fourth.h['datasource/get']({});
     expect(info).toMatchObject({ current: 'bundled', stored: 'clickhouse' });
     expect(info.startError).toMatch(
-      /ClickHouse data source \(http:\/\/127\.0\.0\.1:\d+, database datasource_tests\) is not available: .*did not answer/,
+      /ClickHouse data source \(http:\/\/127\.0\.0\.1:\d+, database datasource_tests\) is not available: Nothing answers at http:\/\/127\.0\.0\.1:\d+/,
     );
     expect(fourth.core.notices).toContain(info.startError);
     expect((await fourth.h['app/notices']({})).notices.join(' ')).not.toContain(READER.password);

@@ -1,8 +1,8 @@
 // End to end, in real Chromium against the real browser mode of `serve` and a real local ClickHouse
-// (the test dataset loaded by the loader user): the Data source screen tests a connection with a
-// wrong password (a clear error), then the read-only user (records, read-only), switches the desk to
+// (a 4,000-record dataset loaded by the loader user): the Data source screen tests a connection with
+// a wrong password (a clear error), then the read-only user (records, read-only), switches the desk to
 // ClickHouse (the count equals the embedded engine's for the same audience), keeps it over a reload,
-// and switches back to the bundled dataset. No password reaches the page, the bridge's answers,
+// switches back to the bundled dataset, then to the dataset file. No password reaches the page, the bridge's answers,
 // serve's output or app state; browser mode keeps it in an owner-only file.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -146,6 +146,16 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
     await expect.poll(() => page.getByTestId('dataset-info').innerText()).toContain(BUNDLED_FILE_NAME);
     const bundled = await api(desk, 'preview', { state: STATE, limit: 0 });
     await expect.poll(countText).toBe(count(bundled.json.total));
+
+    // A dataset file the app knows, through the Datasets history's own switch.
+    await page.getByTestId('open-datasource').click();
+    await page.getByTestId('datasource-file-field-office').getByTestId('datasource-file-use').click();
+    await expect.poll(() => page.getByTestId('datasource-done').innerText()).toMatch(/dataset file answers now/);
+    expect(await page.getByTestId('datasource-current').innerText()).toMatch(/In use now: a dataset file — field-office/);
+    expect(desk.rpcCalls.filter((c) => c.op === 'datasets/switch')).toHaveLength(1);
+    await page.getByTestId('datasource-close').click();
+    await expect.poll(() => page.getByTestId('dataset-info').innerText()).toContain('field-office.sqlite');
+    await expect.poll(countText).toBe(count(embedded.json.total));
     await noPasswordInPage();
   });
 

@@ -26,9 +26,9 @@ function message(e: unknown): string {
  * Whether anything answers ClickHouse's /ping at the address (no credentials are sent or checked
  * there), which tells "nothing there" from "the password was refused".
  */
-async function answersPing(url: string): Promise<boolean> {
+export async function answersPing(url: string, timeoutMs = CHECK_TIMEOUT_MS): Promise<boolean> {
   try {
-    const res = await fetch(new URL('/ping', url), { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS), redirect: 'error' });
+    const res = await fetch(new URL('/ping', url), { signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
     await res.body?.cancel();
     return res.ok;
   } catch {

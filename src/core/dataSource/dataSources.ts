@@ -9,9 +9,25 @@ import { AppError, isAppError } from '../../shared/errors';
 import { ClickHouseEngine } from '../clickhouse/clickhouseEngine';
 import { checkTarget, shownAddress, type ClickHouseCredentials, type ClickHouseTarget } from '../clickhouse/connection';
 import type { Core } from '../createCore';
-import { checkClickHouse } from './connectionCheck';
+import { answersPing, checkClickHouse } from './connectionCheck';
 import { DataSourceSettings, type ClickHouseSourceSetting } from './dataSourceSettings';
 import type { SecretStore } from './secretStore';
+
+/**
+ * How long Use, and the start of the app, wait for the server's /ping before saying it does not answer:
+ * an address that drops packets would otherwise hold the window back for the client's whole request timeout.
+ */
+export const OPEN_PING_MS = 5_000;
+
+/** Opens the engine once the server answers /ping; a clear `unavailable` when nothing does. */
+async function openEngine(target: ClickHouseTarget): Promise<ClickHouseEngine> {
+  if (!(await answersPing(target.url, OPEN_PING_MS)))
+    throw new AppError(
+      'unavailable',
+      `Nothing answers at ${shownAddress(target.url)}: check the address and port, and that the server runs.`,
+    );
+  return ClickHouseEngine.open(target);
+}
 
 type ClickHouseInput = Omit<Extract<InputOf<'datasource/use'>, { kind: 'clickhouse' }>, 'kind'>;
 
@@ -94,7 +110,7 @@ export class DataSources {
     const target = await this.target(fields);
     const setting: ClickHouseSourceSetting = { url: fields.url, database: fields.database, user: fields.user };
     // Everything that can fail comes before anything is kept: a refused switch changes nothing.
-    const engine = await ClickHouseEngine.open(target);
+    const engine = await openEngine(target);
     try {
       const ref = await clickhouseRef(engine, setting);
       const password = target.credentials?.password ?? '';
@@ -132,7 +148,7 @@ export class DataSources {
     const setting = this.settings.kind() === 'clickhouse' ? this.settings.clickhouse() : null;
     if (setting && !explicitDataset) {
       try {
-        const engine = await ClickHouseEngine.open(await this.target({ ...setting }));
+        const engine = await openEngine(await this.target({ ...setting }));
         try {
           this.core.useEngine(engine, await clickhouseRef(engine, setting));
         } catch (e) {
