@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { loadIntoClickHouse } from '../../src/core/clickhouse/load';
+import { SHARDING_KEY_SQL } from '../../src/core/clickhouse/sharding';
 import { ClickHouseConnection } from '../../src/core/clickhouse/connection';
 import { normalizeAudience, type AudienceInput } from '../../src/shared/audienceRequest';
 import { SqlOracle } from '../support/oracle';
@@ -58,16 +59,28 @@ for (const topology of ['single node', 'two shards'] as const) {
     });
 
     if (topology === 'two shards')
-      it('splits the records over both shards by a hash of PID, with no record on both', async () => {
+      it('splits the records over both shards by a hash of PID, with no record on both, where the Distributed key puts them', async () => {
         const ch = clickhouse();
         const perShard: string[][] = [];
-        for (const url of ch.shardUrls) {
+        for (const [i, url] of ch.shardUrls.entries()) {
           const connection = new ClickHouseConnection({ ...ch.clusterLoad, url });
           try {
             perShard.push((await connection.rows('SELECT PID FROM audience_desk.people_local ORDER BY PID')).map((r) => r[0]!));
+            // The loader places rows itself; the server's own sharding key must agree, row by row.
+            const [[misplaced]] = (await connection.rows(
+              `SELECT count() FROM audience_desk.people_local WHERE ${SHARDING_KEY_SQL} % 2 != ${i}`,
+            )) as [[string]];
+            expect(misplaced).toBe('0');
           } finally {
             await connection.close();
           }
+        }
+        const entry = new ClickHouseConnection(ch.clusterLoad);
+        try {
+          const create = await entry.text('SHOW CREATE TABLE audience_desk.people');
+          expect(create).toContain(`people_local, ${SHARDING_KEY_SQL})`);
+        } finally {
+          await entry.close();
         }
         const total = perShard[0]!.length + perShard[1]!.length;
         expect(total).toBe(inject('testRows'));

@@ -1,9 +1,9 @@
 // Loads a dataset file into ClickHouse: every record, read through the embedded engine (never SQL on
 // the file, whose format belongs to src/core/dataset), into a NEW table, checked, and only then
 // switched to by RENAME, so a load that fails or is stopped leaves the previous table serving and
-// removes what it wrote. With a cluster, the new local table is created on every shard, rows go
-// through a Distributed table that places them by cityHash64(PID), and each shard's tables are
-// renamed once all rows are in.
+// removes what it wrote. With a cluster, the new local table is created on every shard, each shard
+// is sent its own rows (placed by the Distributed table's sharding key: sharding.ts), and each
+// shard's tables are renamed once all rows are in.
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { FIELDS } from '../../shared/fields';
@@ -15,6 +15,8 @@ import { DATA_TABLE, META_TABLE } from './clickhouseEngine';
 import { CREATE_SETTINGS, createDistributedSql, createMetaSql, createTableSql } from './schema';
 import { sqlIdentifier, sqlString } from './sqlLiteral';
 import { storedRecordToClickHouseTsv } from './tsvLine';
+import { InsertBody } from './insertBody';
+import { pidOfStoredRecord, shardOfPid } from './sharding';
 
 /** The local table on each shard that a cluster's Distributed `people` reads. */
 export const LOCAL_TABLE = 'people_local';
@@ -26,18 +28,18 @@ export const LOCAL_TABLE = 'people_local';
  */
 const RECORDS_PER_INSERT = 200_000;
 /**
- * INSERT requests in flight at once. A request is parsed and written on one server thread; a second
- * lets the next part overlap the first (on one 18.16 server the gain is small, measured: its
- * allocations contend; through a cluster each shard writes its own share).
+ * INSERT requests a single node takes at once, alternate batches each. A request is parsed and
+ * written on one server thread; a second lets the next part overlap the first (on one 18.16 server
+ * the gain is small, measured: its allocations contend). A cluster takes one request a shard.
  */
-const INSERT_STREAMS = 2;
+const SINGLE_NODE_STREAMS = 2;
 const BATCH = 2_000;
 /** Settings of each INSERT: one block (so one part) a request, never squashed with the next. */
-const ONE_PART_AN_INSERT = {
+const ONE_PART_AN_INSERT: Record<string, number> = {
   max_insert_block_size: RECORDS_PER_INSERT,
   min_insert_block_size_rows: 0,
   min_insert_block_size_bytes: 0,
-} as const;
+};
 
 export interface LoadOptions {
   datasetPath: string;
@@ -84,49 +86,58 @@ async function* allRecords(engine: EmbeddedEngine): AsyncGenerator<string[]> {
   for (const { state } of engine.summary().states) yield* engine.records({ state, filters: [] }).batches(BATCH);
 }
 
+/** Which of a round's INSERT requests takes a record (the record's text, its batch's number). */
+type Route = (record: string, batch: number) => number;
+
 /**
- * Inserts every record as TabSeparated lines: INSERT_STREAMS requests at a time, each taking the next
- * batches of the one record stream until it holds RECORDS_PER_INSERT (so no request holds the whole
- * dataset, and memory stays at a few batches). The first failure stops every stream.
+ * Inserts every record as TabSeparated lines, in rounds: a round opens one streamed INSERT request a
+ * target and feeds each the records the route gives it, until one holds RECORDS_PER_INSERT (so no
+ * request holds the whole dataset, and memory stays at a few batches a request: insertBody.ts). The
+ * first failure, of a request or of the loader's own work, aborts every request of the round.
  */
 async function insertAll(
   engine: EmbeddedEngine,
-  insert: (lines: AsyncIterable<string>) => Promise<void>,
+  targets: ReadonlyArray<(text: AsyncIterable<string>) => Promise<void>>,
+  route: Route,
   onRecords: (n: number) => void,
 ): Promise<void> {
   const source = allRecords(engine);
+  let batch = 0;
   let finished = false;
-  async function stream(): Promise<void> {
-    while (!finished) {
-      let sent = 0;
-      await insert(
-        (async function* () {
-          while (sent < RECORDS_PER_INSERT && !finished) {
-            const step = await source.next();
-            if (step.done) {
-              finished = true;
-              return;
-            }
-            let text = '';
-            for (const record of step.value) text += storedRecordToClickHouseTsv(record);
-            sent += step.value.length;
-            onRecords(step.value.length);
-            yield text;
-          }
-        })(),
-      );
-    }
-  }
-  const results = await Promise.allSettled(
-    Array.from({ length: INSERT_STREAMS }, () =>
-      stream().catch((error: unknown) => {
-        finished = true;
+  while (!finished) {
+    const bodies = targets.map(() => new InsertBody());
+    const requests = targets.map((insert, i) =>
+      insert(bodies[i]!.text()).catch((error: unknown) => {
+        for (const body of bodies) body.fail(error);
         throw error;
       }),
-    ),
-  );
-  const failed = results.find((r) => r.status === 'rejected');
-  if (failed) throw (failed as PromiseRejectedResult).reason;
+    );
+    const sent = targets.map(() => 0);
+    try {
+      while (Math.max(...sent) < RECORDS_PER_INSERT) {
+        const step = await source.next();
+        if (step.done) {
+          finished = true;
+          break;
+        }
+        const texts = targets.map(() => '');
+        for (const record of step.value) {
+          const i = route(record, batch);
+          texts[i] += storedRecordToClickHouseTsv(record);
+          sent[i]!++;
+        }
+        batch++;
+        onRecords(step.value.length);
+        await Promise.all(bodies.map((body, i) => body.push(texts[i]!)));
+      }
+      for (const body of bodies) body.end();
+    } catch (error) {
+      for (const body of bodies) body.fail(error);
+      await Promise.allSettled(requests);
+      throw error;
+    }
+    await Promise.all(requests);
+  }
 }
 
 export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResult> {
@@ -162,26 +173,27 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
     created.push({ connection: entry, table: newData });
 
     let written = 0;
-    const settings = {
-      ...ONE_PART_AN_INSERT,
-      // A Distributed table forwards each block to its shard before the INSERT answers.
-      ...(cluster ? { insert_distributed_sync: 1 } : {}),
-    } as Record<string, number>;
+    // Rows go straight to each shard's local table, placed as the Distributed table's key would place them.
+    const targets = cluster
+      ? shards.map((shard) => (text: AsyncIterable<string>) => shard.insertTsv(qualified(database, newLocal), text, ONE_PART_AN_INSERT))
+      : Array.from(
+          { length: SINGLE_NODE_STREAMS },
+          () => (text: AsyncIterable<string>) => entry.insertTsv(qualified(database, newData), text, ONE_PART_AN_INSERT),
+        );
+    const route: Route = cluster
+      ? (record) => shardOfPid(pidOfStoredRecord(record), shards.length)
+      : (_record, batch) => batch % SINGLE_NODE_STREAMS;
     // A progress callback that throws stops the load with its own error, not the aborted request's.
     let stopped: unknown = null;
-    await insertAll(
-      engine,
-      (lines) => entry.insertTsv(qualified(database, newData), lines, settings),
-      (n) => {
-        written += n;
-        try {
-          options.onProgress?.(written, total);
-        } catch (error) {
-          stopped = error;
-          throw error;
-        }
-      },
-    ).catch((error: unknown) => {
+    await insertAll(engine, targets, route, (n) => {
+      written += n;
+      try {
+        options.onProgress?.(written, total);
+      } catch (error) {
+        stopped = error;
+        throw error;
+      }
+    }).catch((error: unknown) => {
       throw stopped ?? error;
     });
 

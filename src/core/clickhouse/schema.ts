@@ -12,6 +12,7 @@
 // cost 12% of a load's server time (measured), and the engine itself reads the bits.
 import { CODEBOOK } from '../../shared/codebook';
 import { FIELDS, type FieldDef } from '../../shared/fields';
+import { SHARDING_KEY_SQL } from './sharding';
 import { sqlIdentifier } from './sqlLiteral';
 
 /** Where one record field lives in the table. */
@@ -74,11 +75,11 @@ export function createTableSql(qualifiedName: string): string {
   return `CREATE TABLE ${qualifiedName} (\n  ${columnsSql()}\n) ENGINE = MergeTree ORDER BY (STATE, PID) SETTINGS index_granularity = 1024`;
 }
 
-/** A Distributed table over a cluster's local tables, rows placed by a hash of PID. */
+/** A Distributed table over a cluster's local tables, rows placed by a hash of PID (sharding.ts). */
 export function createDistributedSql(qualifiedName: string, cluster: string, database: string, localTable: string): string {
   return (
     `CREATE TABLE ${qualifiedName} (\n  ${columnsSql()}\n) ENGINE = Distributed(${sqlIdentifier(cluster)}, ${sqlIdentifier(database)}, ` +
-    `${sqlIdentifier(localTable)}, cityHash64(PID))`
+    `${sqlIdentifier(localTable)}, ${SHARDING_KEY_SQL})`
   );
 }
 
