@@ -1,19 +1,16 @@
-// The format is a contract (docs/dataset-format.md): a format 5 file records its version, its
-// checksums and the dictionary its blocks are compressed with; a format 4 file (blocks without a
-// dictionary) and a format 3 file (one row a record, raw vectors, no checksums) still open and read
-// exactly the same records and vectors; another format, a foreign SQLite file and a file that is not
-// SQLite are refused in one sentence naming the file.
+// The format is a contract (docs/dataset-format.md): a format 4 file records its version and
+// checksums; a format 3 file (one row a record, raw vectors, no checksums) still opens and reads
+// exactly the same records and vectors; another format, a foreign SQLite file and a file that is
+// not SQLite are refused in one sentence naming the file.
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeRecordBlock, RECORDS_PER_BLOCK, tablesChecksum } from '../../src/core/dataset/blockCodec';
+import { RECORDS_PER_BLOCK } from '../../src/core/dataset/blockCodec';
 import { vectorToBlob } from '../../src/core/dataset/columnVector';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { openDatasetSql } from '../../src/core/dataset/datasetSql';
-import { verifyDatasetFile } from '../../src/core/dataset/verify';
 import { DATASET_FORMAT_VERSION, PEOPLE_VIEW_SQL } from '../../src/core/dataset/schema';
-import { ZstdCompressor } from '../../src/core/dataset/zstdContext';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { generateDataset } from '../../src/core/generate';
 import { openSqlite } from '../../src/core/sqlite';
@@ -22,37 +19,8 @@ import { FIELDS } from '../../src/shared/fields';
 
 const ROWS = 2000;
 let dir: string;
-let v5: string;
 let v4: string;
 let v3: string;
-
-/**
- * Format 4's tables, as that version wrote them, from a format 5 file: the same blocks compressed
- * without a dictionary (level 3, as format 4 did), no record_dictionary, format_version 4.
- */
-function writeFormat4(from: string, path: string): void {
-  copyFileSync(from, path);
-  const db = openSqlite(path);
-  const dataset = Dataset.open(from);
-  const compressor = new ZstdCompressor(3);
-  db.exec('BEGIN');
-  const update = db.prepare('UPDATE record_blocks SET crc = ?, data = ? WHERE block = ?');
-  for (let first = 0, block = 0; first < dataset.records; first += RECORDS_PER_BLOCK, block++) {
-    const n = Math.min(RECORDS_PER_BLOCK, dataset.records - first);
-    const { data, crc } = encodeRecordBlock(block, dataset.recordTexts(Uint32Array.from({ length: n }, (_, k) => first + k)), compressor);
-    update.run(crc, data, block);
-  }
-  db.exec('DROP TABLE record_dictionary');
-  const meta: Record<string, string> = { ...dataset.meta, format_version: '4' };
-  meta.checksum = tablesChecksum(meta, dataset.stateCounts());
-  const put = db.prepare('UPDATE meta SET value = ? WHERE key = ?');
-  put.run(meta.format_version, 'format_version');
-  put.run(meta.checksum, 'checksum');
-  db.exec('COMMIT');
-  db.close();
-  dataset.close();
-  compressor.close();
-}
 
 /** Format 3's tables, as that version wrote them, holding the same records and vectors as `from`. */
 function writeFormat3(from: Dataset, path: string): void {
@@ -92,12 +60,10 @@ function writeFormat3(from: Dataset, path: string): void {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-formats-'));
-  v5 = join(dir, 'v5.sqlite');
   v4 = join(dir, 'v4.sqlite');
   v3 = join(dir, 'v3.sqlite');
-  generateDataset({ rows: ROWS, seed: 3, out: v5 });
-  writeFormat4(v5, v4);
-  const dataset = Dataset.open(v5);
+  generateDataset({ rows: ROWS, seed: 3, out: v4 });
+  const dataset = Dataset.open(v4);
   writeFormat3(dataset, v3);
   dataset.close();
 }, 120_000);
@@ -105,8 +71,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('dataset formats', () => {
-  it('a new file is format 5: blocks of records with their checksums and dictionary, meta checksum and block size', () => {
-    const db = openSqlite(v5, { readonly: true });
+  it('a new file is format 4: blocks of records with their checksums, meta checksum and block size', () => {
+    const db = openSqlite(v4, { readonly: true });
     try {
       const meta = Object.fromEntries(db.prepare('SELECT key, value FROM meta').raw().all() as Array<[string, string]>);
       expect(meta.format_version).toBe(DATASET_FORMAT_VERSION);
@@ -114,30 +80,16 @@ describe('dataset formats', () => {
       expect(meta.checksum).toMatch(/^\d+$/);
       expect(db.prepare('SELECT count(*) FROM record_blocks').pluck().get()).toBe(Math.ceil(ROWS / RECORDS_PER_BLOCK));
       expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('records', 'people')").pluck().get()).toBe(0);
-      // One dictionary, of records joined as a block joins them, and it pays: the blocks are smaller
-      // than the same blocks compressed on their own (format 4's file, the same records).
-      const dictionary = db.prepare('SELECT data FROM record_dictionary').pluck().all() as Buffer[];
-      expect(dictionary).toHaveLength(1);
-      const texts = dictionary[0]!.toString('utf8').split('\n');
-      expect(texts.length).toBeGreaterThan(10);
-      for (const text of texts) expect(JSON.parse(text)).toHaveLength(FIELDS.length);
-      const old = openSqlite(v4, { readonly: true });
-      const blockBytes = (d: typeof db) => d.prepare('SELECT sum(length(data)) FROM record_blocks').pluck().get() as number;
-      expect(blockBytes(db)).toBeLessThan(blockBytes(old));
-      old.close();
     } finally {
       db.close();
     }
   });
 
-  it.each([
-    ['4', () => v4],
-    ['3', () => v3],
-  ])('a format %s file opens and reads the same records, previews, vectors and answers as format 5', (format, file) => {
-    const a = Dataset.open(v5);
-    const b = Dataset.open(file());
+  it('a format 3 file opens and reads the same records, previews, vectors and answers as format 4', () => {
+    const a = Dataset.open(v4);
+    const b = Dataset.open(v3);
     try {
-      expect(b.formatVersion).toBe(format);
+      expect(b.formatVersion).toBe('3');
       expect(b.records).toBe(a.records);
       const all = Uint32Array.from({ length: ROWS }, (_, k) => k);
       const scattered = Uint32Array.from([0, 5, 31, 32, 33, 700, 701, 1500, ROWS - 1]);
@@ -172,7 +124,7 @@ describe('dataset formats', () => {
   });
 
   it('ad-hoc SQL sees the same `people` in both formats', () => {
-    const rows = [v5, v4, v3].map((path) => {
+    const rows = [v4, v3].map((path) => {
       const db = openDatasetSql(path);
       try {
         return db.prepare('SELECT _pos, PID, STATE, AGE, LATITUDE FROM people ORDER BY _pos').raw().all();
@@ -182,12 +134,6 @@ describe('dataset formats', () => {
     });
     expect(rows[0]).toHaveLength(ROWS);
     expect(rows[1]).toEqual(rows[0]);
-    expect(rows[2]).toEqual(rows[0]);
-  });
-
-  it('`cli verify` checks format 4 files as before', () => {
-    expect(verifyDatasetFile(v4)).toMatchObject({ ok: true, records: ROWS, formatVersion: '4' });
-    expect(verifyDatasetFile(v5)).toMatchObject({ ok: true, records: ROWS, formatVersion: '5' });
   });
 
   it('refuses another format, a SQLite file that is not a dataset and a file that is not SQLite, in one sentence naming the file', () => {
@@ -196,7 +142,7 @@ describe('dataset formats', () => {
     const db = openSqlite(v9);
     db.prepare("UPDATE meta SET value = '9' WHERE key = 'format_version'").run();
     db.close();
-    expect(() => Dataset.open(v9)).toThrow(`The dataset file ${v9} has format 9; this version of Audience Desk reads formats 3 to 5.`);
+    expect(() => Dataset.open(v9)).toThrow(`The dataset file ${v9} has format 9; this version of Audience Desk reads formats 3 and 4.`);
     const foreign = join(dir, 'foreign.sqlite');
     const other = openSqlite(foreign);
     other.exec('CREATE TABLE t (x)');

@@ -1,9 +1,8 @@
-// How formats 4 and 5 store records and vectors: compressed with zstd (node:zlib's, so no native
-// package to rebuild for Electron; contexts kept across frames, zstdContext.ts) and each with a
-// CRC-32 that is checked before anything is decoded. A checksum covers what identifies the piece too
-// (the block's number, the vector's field and shape, the dictionary's name), so a piece read under
-// the wrong key is caught like a piece with wrong bytes. Format 5 compresses record blocks with a
-// dictionary of the dataset's own records, stored once in the file.
+// How format 4 stores records and vectors: compressed with zstd (node:zlib's, so no native package
+// to rebuild for Electron; one context kept across frames, zstdContext.ts) and each with a CRC-32
+// that is checked before anything is decoded. A checksum covers what identifies the piece too (the
+// block's number, the vector's field and shape), so a piece read under the wrong key is caught like
+// a piece with wrong bytes.
 // docs/dataset-format.md describes the layout; README "Design for speed" the measurements.
 import { constants, crc32, zstdCompressSync } from 'node:zlib';
 import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
@@ -17,13 +16,12 @@ import { frameContentSize, ZstdCompressor, ZstdDecompressor } from './zstdContex
  */
 export const RECORDS_PER_BLOCK = 32;
 /**
- * zstd level of record blocks. With the dictionary: level 3 ~355 bytes a record at ~5 µs a record of
- * the writer's time, level 9 ~340 at ~40 µs, level 15 ~297 at ~220 µs (a 1M-record file would take
- * minutes more to write); decompression costs the same at every level.
+ * zstd level of record blocks: ~376 bytes a record at level 3, ~353 at 9, ~330 at 15, for 3x and 15x
+ * or more of the writer's compression time; reading costs the same at every level. A dictionary of
+ * the file's records took ~15 bytes more off but made every block ~30% slower to decompress
+ * (docs/dataset-format.md, "Size").
  */
 export const RECORD_LEVEL = 3;
-/** Bytes of record text the dictionary holds at most (zstd raw-content dictionary; docs/dataset-format.md). */
-export const DICTIONARY_BYTES = 112 * 1024;
 // Vectors are written once and read whole on a field's first use: a higher level costs the writer
 // only, and decompression speed hardly depends on it.
 const VECTOR_LEVEL = 9;
@@ -34,47 +32,8 @@ const MAX_BLOCK_BYTES = 64 * 1024 * 1024;
 const zstd = (bytes: Uint8Array, level: number): Buffer =>
   zstdCompressSync(bytes, { params: { [constants.ZSTD_c_compressionLevel]: level, [constants.ZSTD_c_checksumFlag]: 0 } });
 
-/** Vectors have no dictionary: one kept context serves every dataset of the thread. */
+/** One kept context decompresses the vectors of every dataset of the thread (one at a time). */
 const vectorDecompressor = new ZstdDecompressor();
-
-/**
- * A zstd raw-content dictionary from the first records a writer sees: records spread evenly over
- * them, joined by newlines like a block, up to DICTIONARY_BYTES and at most a sixteenth of their
- * text (a small dataset gets a small one). Every field's usual shape and common values are in it, so
- * a block of 32 records finds matches it could not find in itself.
- */
-export function buildRecordDictionary(texts: readonly string[]): Buffer {
-  const total = texts.reduce((n, t) => n + Buffer.byteLength(t) + 1, 0);
-  const budget = Math.min(DICTIONARY_BYTES, Math.floor(total / 16));
-  if (texts.length === 0 || budget === 0) return Buffer.alloc(0);
-  const wanted = Math.max(1, Math.floor(budget / (total / texts.length)));
-  const step = Math.max(1, Math.floor(texts.length / wanted));
-  const parts: string[] = [];
-  let bytes = 0;
-  for (let i = 0; i < texts.length; i += step) {
-    const n = Buffer.byteLength(texts[i]!) + 1;
-    if (bytes + n > budget) break;
-    parts.push(texts[i]!);
-    bytes += n;
-  }
-  return Buffer.from(parts.join('\n'), 'utf8');
-}
-
-const DICTIONARY_NAME = Buffer.from('record dictionary', 'utf8');
-
-/** The CRC-32 the record dictionary is stored with: of its name, then its bytes. */
-export function recordDictionaryCrc(data: Uint8Array): number {
-  // zlib's crc32 of a buffer without memory (an empty BLOB as SQLite returns it) is 0, not the value it continues.
-  return data.byteLength === 0 ? crc32(DICTIONARY_NAME) : crc32(data, crc32(DICTIONARY_NAME));
-}
-
-/** Checks a stored record dictionary; damage is `dataset_damaged`. */
-export function checkRecordDictionary(path: string, row: { crc: unknown; data: unknown } | undefined): Buffer {
-  if (!row || !(row.data instanceof Uint8Array) || typeof row.crc !== 'number')
-    throw datasetDamaged(path, 'the record dictionary is missing');
-  if (recordDictionaryCrc(row.data) !== row.crc) throw datasetDamaged(path, 'the record dictionary fails its checksum');
-  return Buffer.from(row.data.buffer, row.data.byteOffset, row.data.byteLength);
-}
 
 function blockHeader(block: number, count: number): Buffer {
   const header = Buffer.alloc(8);
@@ -104,9 +63,9 @@ export interface RecordBlock {
 }
 
 /**
- * Checks and decompresses a stored block of `count` records with the dataset's decompressor (its
- * dictionary, if any): into a buffer of exactly the size the frame's header states, so a cached
- * block holds no more memory than its text. Damage is `dataset_damaged`.
+ * Checks and decompresses a stored block of `count` records with the dataset's decompressor, into
+ * a buffer of exactly the size the frame's header states: a cached block holds no more memory than
+ * its text (a 128 KB chunk each made the 32 MB cache hold ~96 MB). Damage is `dataset_damaged`.
  */
 export function decodeRecordBlock(
   path: string,

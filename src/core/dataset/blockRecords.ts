@@ -1,11 +1,11 @@
-// Format 4's and 5's records: compressed blocks of RECORDS_PER_BLOCK consecutive positions
-// (blockCodec.ts), each checked against its checksum when read; format 5's with the file's record
-// dictionary, checked once, on the first read. One kept zstd context decompresses every block. Decompressed blocks are kept in an LRU with a byte
-// budget, so paging through an audience, a search and the preview re-read what they just read for
-// the cost of a lookup; a read that needs more blocks than that takes them a group at a time, so
-// its memory stays bounded whatever the number of positions (export).
+// Format 4's records: compressed blocks of RECORDS_PER_BLOCK consecutive positions (blockCodec.ts),
+// each checked against its checksum when read, all decompressed by one kept zstd context (each into
+// a buffer of its own size). Decompressed blocks are kept in an LRU with a byte budget, so paging
+// through an audience, a search and the preview re-read what they just read for the cost of a
+// lookup; a read that needs more blocks than that takes them a group at a time, so its memory stays
+// bounded whatever the number of positions (export).
 import type { Db, Statement } from '../sqlite';
-import { checkRecordDictionary, decodeRecordBlock, RECORDS_PER_BLOCK, type RecordBlock } from './blockCodec';
+import { decodeRecordBlock, RECORDS_PER_BLOCK, type RecordBlock } from './blockCodec';
 import { datasetDamaged } from './damage';
 import { PREVIEW_CHARS, type RecordSource } from './recordSource';
 import { ZstdDecompressor } from './zstdContext';
@@ -27,15 +27,13 @@ export class BlockRecords implements RecordSource {
   private readonly cache = new Map<number, RecordBlock>();
   private cachedBytes = 0;
   private readonly statements = new Map<number | 'range', Statement>();
-  private decompressor: ZstdDecompressor | undefined;
+  private readonly decompressor = new ZstdDecompressor();
 
   constructor(
     private readonly db: Db,
     private readonly path: string,
     private readonly records: number,
     private readonly perBlock = RECORDS_PER_BLOCK,
-    /** Whether blocks were compressed with the file's record dictionary (format 5) or without (format 4). */
-    private readonly withDictionary = true,
   ) {}
 
   texts(positions: ArrayLike<number>): string[] {
@@ -64,8 +62,6 @@ export class BlockRecords implements RecordSource {
 
   *verifySteps(): Generator<void, void, void> {
     const blocks = Math.ceil(this.records / this.perBlock);
-    this.blockDecompressor();
-    yield;
     const stmt = this.db.prepare('SELECT block, crc, data FROM record_blocks WHERE block >= ? AND block < ? ORDER BY block');
     for (let from = 0; from < blocks; from += GROUP) {
       const to = Math.min(blocks, from + GROUP);
@@ -135,21 +131,7 @@ export class BlockRecords implements RecordSource {
     const count = Math.min(this.perBlock, this.records - row.block * this.perBlock);
     if (!(count > 0) || !(row.data instanceof Uint8Array) || typeof row.crc !== 'number')
       throw datasetDamaged(this.path, `the block numbered ${row.block} is not one of this file's`);
-    return decodeRecordBlock(this.path, row.block, count, row.crc, row.data, this.blockDecompressor());
-  }
-
-  /** The decompressor of this file's blocks, with its record dictionary read and checked the first time. */
-  private blockDecompressor(): ZstdDecompressor {
-    if (!this.decompressor) {
-      const dictionary = this.withDictionary
-        ? checkRecordDictionary(
-            this.path,
-            this.db.prepare('SELECT crc, data FROM record_dictionary WHERE id = 1').get() as { crc: unknown; data: unknown },
-          )
-        : undefined;
-      this.decompressor = new ZstdDecompressor(dictionary);
-    }
-    return this.decompressor;
+    return decodeRecordBlock(this.path, row.block, count, row.crc, row.data, this.decompressor);
   }
 
   /**

@@ -1,7 +1,6 @@
 // An open dataset file, read-only: the one place that holds SQL over the dataset's tables.
-// Everything above it speaks in positions (0-based, in (STATE, PID) order). Format 5 (compressed,
-// checksummed blocks with a record dictionary, and vectors), format 4 (the same without the
-// dictionary) and format 3 (plain rows) all open; docs/dataset-format.md.
+// Everything above it speaks in positions (0-based, in (STATE, PID) order). Format 4 (compressed,
+// checksummed blocks and vectors) and format 3 (plain rows) both open; docs/dataset-format.md.
 // Any damage a read meets (a checksum, or SQLite finding its pages malformed) is `dataset_damaged`.
 import { existsSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
@@ -14,7 +13,7 @@ import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
-import { BLOCK_FORMAT_VERSION, DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION } from './schema';
+import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION } from './schema';
 import { TextRecords } from './textRecords';
 
 export interface StateRange {
@@ -67,23 +66,22 @@ export class Dataset {
   ) {
     const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [k, v]));
     const version = meta.format_version;
-    if (version !== DATASET_FORMAT_VERSION && version !== BLOCK_FORMAT_VERSION && version !== LEGACY_FORMAT_VERSION)
+    if (version !== DATASET_FORMAT_VERSION && version !== LEGACY_FORMAT_VERSION)
       throw new AppError(
         'unavailable',
-        `The dataset file ${path} has format ${version ?? 'unknown'}; this version of Audience Desk reads formats ${LEGACY_FORMAT_VERSION} to ${DATASET_FORMAT_VERSION}.`,
+        `The dataset file ${path} has format ${version ?? 'unknown'}; this version of Audience Desk reads formats ${LEGACY_FORMAT_VERSION} and ${DATASET_FORMAT_VERSION}.`,
       );
-    const blocks = version !== LEGACY_FORMAT_VERSION;
     const states = db.prepare('SELECT state, first, count FROM states').all() as StateRange[];
-    if (blocks && meta.checksum !== tablesChecksum(meta, states))
+    if (version === DATASET_FORMAT_VERSION && meta.checksum !== tablesChecksum(meta, states))
       throw datasetDamaged(path, 'its table of contents (meta and state ranges) fails its checksum');
     this.meta = meta;
     this.formatVersion = version;
     this.records = Number(meta.records);
     if (!Number.isSafeInteger(this.records) || this.records < 0) throw datasetDamaged(path, 'its record count is not a number');
     this.states = new Map(states.map((r) => [r.state, r]));
-    if (blocks) {
+    if (version === DATASET_FORMAT_VERSION) {
       this.columnStmt = db.prepare('SELECT name, encoding, kind, length, dict, crc, data FROM columns WHERE name = ?');
-      this.source = new BlockRecords(db, path, this.records, Number(meta.block_records), version === DATASET_FORMAT_VERSION);
+      this.source = new BlockRecords(db, path, this.records, Number(meta.block_records));
     } else {
       this.columnStmt = db.prepare('SELECT name, encoding, kind, NULL AS length, dict, NULL AS crc, data FROM columns WHERE name = ?');
       this.source = new TextRecords(db, path, this.records);
@@ -152,7 +150,7 @@ export class Dataset {
   private loadColumn(field: string): ColumnVector {
     const row = this.columnStmt.get(field) as StoredColumn | undefined;
     if (!row || row.name !== field) throw datasetDamaged(this.path, `the vector of ${field} is missing`);
-    const data = this.formatVersion === LEGACY_FORMAT_VERSION ? blobToVector(row.kind, row.data) : decodeVector(this.path, row);
+    const data = this.formatVersion === DATASET_FORMAT_VERSION ? decodeVector(this.path, row) : blobToVector(row.kind, row.data);
     if (data.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
     const dict = row.dict === null ? null : (JSON.parse(row.dict) as string[]);
     return { field, encoding: row.encoding, data, dict };

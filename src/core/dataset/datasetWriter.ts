@@ -1,8 +1,6 @@
-// Writes a new dataset file (format 5, docs/dataset-format.md) from records in (STATE, PID) order:
+// Writes a new dataset file (format 4, docs/dataset-format.md) from records in (STATE, PID) order:
 // the records (compressed blocks), the per-field vectors and the state ranges go to `<target>.building-<pid>`, which is published (synced, renamed over
 // the target: atomicFile.ts) only once complete, so a crash or cancel leaves the old file or none.
-// The blocks are compressed with a dictionary made from the first DICTIONARY_SAMPLE records, which
-// wait in memory until it is made.
 import { rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { publishFile } from '../fs/atomicFile';
@@ -10,15 +8,7 @@ import { escapeRegExp, removeStaleFiles } from '../fs/staleFiles';
 import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { ColumnSet, DICTIONARY_LIMIT, type BuiltColumn } from './columnSet';
-import {
-  buildRecordDictionary,
-  encodeRecordBlock,
-  encodeVector,
-  RECORD_LEVEL,
-  recordDictionaryCrc,
-  RECORDS_PER_BLOCK,
-  tablesChecksum,
-} from './blockCodec';
+import { encodeRecordBlock, encodeVector, RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from './blockCodec';
 import { VectorSpill } from './vectorSpill';
 import type { RecordValues } from './recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from './schema';
@@ -26,8 +16,6 @@ import { ZstdCompressor } from './zstdContext';
 
 /** Records a transaction holds (a multiple of RECORDS_PER_BLOCK). */
 const BATCH = 160 * RECORDS_PER_BLOCK;
-/** Records the dictionary is chosen from (~2.7 MB of text held until then): a spread of a few states' worth. */
-const DICTIONARY_SAMPLE = 2048;
 const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
 const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
 
@@ -46,10 +34,8 @@ export class DatasetWriter {
   private readonly insertBlock: Statement;
   /** Texts of the block being filled (fewer than RECORDS_PER_BLOCK records). */
   private waiting: string[] = [];
-  /** The first records' texts, until the dictionary is made from them; then null. */
-  private sample: string[] | null = [];
-  private compressor: ZstdCompressor | undefined;
-  private blocks = 0;
+  /** One kept zstd context for every block (zstdContext.ts). */
+  private readonly compressor = new ZstdCompressor(RECORD_LEVEL);
   private columns: ColumnSet | undefined;
   private spill: VectorSpill | undefined;
   private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
@@ -116,36 +102,19 @@ export class DatasetWriter {
    */
   appendText(state: string, pid: string | null, json: string): void {
     this.next(state, pid, 1);
+    this.waiting.push(json);
     this.count++;
-    if (this.sample) {
-      this.sample.push(json);
-      if (this.sample.length === DICTIONARY_SAMPLE) this.startBlocks();
-    } else this.addToBlock(json);
+    if (this.waiting.length === RECORDS_PER_BLOCK) this.writeBlock();
     if (++this.pending >= BATCH) {
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;
     }
   }
 
-  private addToBlock(json: string): void {
-    this.waiting.push(json);
-    if (this.waiting.length === RECORDS_PER_BLOCK) this.writeBlock();
-  }
-
-  /** Makes and stores the record dictionary from the sample, then writes the sample's blocks. */
-  private startBlocks(): void {
-    const sample = this.sample ?? [];
-    this.sample = null;
-    const dictionary = buildRecordDictionary(sample);
-    this.db.prepare('INSERT INTO record_dictionary (id, crc, data) VALUES (1, ?, ?)').run(recordDictionaryCrc(dictionary), dictionary);
-    this.compressor = new ZstdCompressor(RECORD_LEVEL, dictionary);
-    for (const json of sample) this.addToBlock(json);
-  }
-
   /** Compresses the waiting records into the next block. */
   private writeBlock(): void {
-    const block = this.blocks++;
-    const { data, crc } = encodeRecordBlock(block, this.waiting, this.compressor!);
+    const block = (this.count - this.waiting.length) / RECORDS_PER_BLOCK;
+    const { data, crc } = encodeRecordBlock(block, this.waiting, this.compressor);
     this.insertBlock.run(block, crc, data);
     this.waiting = [];
   }
@@ -167,9 +136,8 @@ export class DatasetWriter {
    */
   finish(columns?: Iterable<BuiltColumn>): { records: number; path: string } {
     if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
-    if (this.sample) this.startBlocks();
     if (this.waiting.length > 0) this.writeBlock();
-    this.compressor?.close();
+    this.compressor.close();
     const built = columns ?? this.columns?.finished() ?? new ColumnSet(this.dictionaryLimit).finish();
     this.columns = undefined;
     const putColumn = this.db.prepare('INSERT INTO columns (name, encoding, kind, length, dict, crc, data) VALUES (?, ?, ?, ?, ?, ?, ?)');
@@ -209,7 +177,7 @@ export class DatasetWriter {
   abort(): void {
     if (this.done) return;
     this.done = true;
-    this.compressor?.close();
+    this.compressor.close();
     try {
       this.db.close();
     } finally {

@@ -1,16 +1,14 @@
-// The dataset file's tables (format 5; docs/dataset-format.md is the contract). Written once
+// The dataset file's tables (format 4; docs/dataset-format.md is the contract). Written once
 // (generator or import), then only read: records in (STATE, PID) order, so a state is one range of
 // positions. Records are kept as compressed blocks of consecutive positions (blockCodec.ts), each
-// with a checksum, compressed with a dictionary of the file's own records stored beside them; every filterable field has a compressed, checksummed vector. Ad-hoc SQL over
+// with a checksum; every filterable field has a compressed, checksummed vector. Ad-hoc SQL over
 // every field as a typed column goes through datasetSql.ts, which decompresses the records into a
 // temporary `people` view (SQLite itself cannot read zstd).
 // README, "Design for speed", has the measurements behind this.
 import { FIELDS } from '../../shared/fields';
 
-export const DATASET_FORMAT_VERSION = '5';
-/** Format 5 without the record dictionary: blocks compressed on their own. Still read, never written. */
-export const BLOCK_FORMAT_VERSION = '4';
-/** The format before records were compressed: still read (textRecords.ts), never written. */
+export const DATASET_FORMAT_VERSION = '4';
+/** The format before records were compressed: still read (datasetV3.ts), never written. */
 export const LEGACY_FORMAT_VERSION = '3';
 
 export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -24,11 +22,8 @@ FROM records;`;
 export const DATASET_DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 -- Block b holds positions [b * block_records, (b + 1) * block_records) (meta block_records): their
--- JSON texts joined by newlines, zstd-compressed with the record dictionary. crc: CRC-32 of (b, count) and data.
+-- JSON texts joined by newlines, zstd-compressed. crc: CRC-32 of (b, count) and data.
 CREATE TABLE record_blocks (block INTEGER PRIMARY KEY, crc INTEGER NOT NULL, data BLOB NOT NULL);
--- One row: the zstd raw-content dictionary every record block is compressed with (records of the
--- file joined by newlines; empty for a file without records). crc: CRC-32 of 'record dictionary' and data.
-CREATE TABLE record_dictionary (id INTEGER PRIMARY KEY CHECK (id = 1), crc INTEGER NOT NULL, data BLOB NOT NULL);
 -- A state's records are positions [first, first + count).
 CREATE TABLE states (state TEXT PRIMARY KEY, first INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;
 -- One typed vector per filterable field over all positions, zstd-compressed. encoding 'value': the
