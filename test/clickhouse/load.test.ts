@@ -63,6 +63,40 @@ describeClickHouse('loading a dataset into ClickHouse', () => {
     }
   });
 
+  it('https: with the CA that signed the server certificate it answers as http does; without it, a refusal that says why', async () => {
+    const { single } = clickhouse().servers;
+    const overHttps = { ...clickhouse().singleServe, url: single.httpsUrl!, caCertificate: single.caCertificate! };
+    const [plain, secure] = [await ClickHouseEngine.open(clickhouse().singleServe), await ClickHouseEngine.open(overHttps)];
+    try {
+      const [a, b] = [await plain.summary(), await secure.summary()];
+      expect(b.source).toMatch(/^clickhouse https:\/\//);
+      expect({ ...b, source: a.source }).toEqual(a);
+    } finally {
+      plain.close();
+      secure.close();
+    }
+    const untrusted = (await ClickHouseEngine.open({ ...overHttps, caCertificate: undefined }).catch((e: unknown) => e)) as Error;
+    expect(untrusted.message).toMatch(/certificate this computer does not trust .*--ca-cert/);
+    expect(untrusted.message).not.toContain(READER.password);
+    const check = await run(
+      'tsx',
+      [
+        'src/cli/index.ts',
+        'clickhouse',
+        'check',
+        '--url',
+        single.httpsUrl!,
+        '--database',
+        'load_tests',
+        '--ca-cert',
+        single.caCertificate!,
+      ],
+      { encoding: 'utf8', env: { ...process.env, [USER_ENV]: READER.username, [PASSWORD_ENV]: READER.password } },
+    );
+    expect(check.stdout).toMatch(new RegExp(`ClickHouse 18\\.16\\.\\d+ answers at 127\\.0\\.0\\.1:${new URL(single.httpsUrl!).port}\n`));
+    expect(check.stdout + check.stderr).not.toContain(READER.password);
+  }, 120_000);
+
   it('the read-only serving user cannot load: refused, and the previous table still serves', async () => {
     await expect(loadIntoClickHouse({ datasetPath: small, target: clickhouse().singleServe })).rejects.toThrow(/readonly|read-only/i);
     expect(await tables()).toEqual(['people', 'people_meta']);

@@ -9,14 +9,20 @@ import { loadIntoClickHouse } from '../../core/clickhouse/load';
 import { BUNDLED_DATASET_PATH } from '../bundledDataset';
 import { parse, required, UsageError } from '../args';
 
-const TARGET = { url: { type: 'string' }, database: { type: 'string' }, credentials: { type: 'string' } } as const;
+const TARGET = {
+  url: { type: 'string' },
+  database: { type: 'string' },
+  credentials: { type: 'string' },
+  'ca-cert': { type: 'string' },
+} as const;
 
-/** The server, database and credentials of --url, --database and --credentials (or the environment). */
+/** The server, database, credentials and CA of --url, --database, --credentials (or the environment) and --ca-cert. */
 export function clickhouseTarget(values: Record<string, string | undefined>, urlOption = 'url'): ClickHouseTarget {
   return {
     url: required(values, urlOption),
     database: values.database ?? DEFAULT_DATABASE,
     credentials: readCredentials(values.credentials),
+    ...(values['ca-cert'] ? { caCertificate: resolve(values['ca-cert']) } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     clickhouse: { type: 'string' },
     database: { type: 'string' },
     credentials: { type: 'string' },
+    'ca-cert': { type: 'string' },
   });
   const port = wholeNumber(values.port, 'port', 0);
   if (port > 65535) throw new UsageError('--port must be at most 65535');

@@ -3,6 +3,7 @@
 // client and nowhere else: no message this module makes names them, the client's own logging is
 // off (it would print its settings), and a URL carrying a user or password is refused, so they
 // cannot reach a log through it.
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { AppError } from '../../shared/errors';
@@ -20,6 +21,11 @@ export interface ClickHouseTarget {
   /** The database that holds the dataset's tables. */
   database: string;
   credentials: ClickHouseCredentials | null;
+  /**
+   * For https: a PEM file of the CA that signed the server's certificate, when a public CA did not
+   * (a company's own CA). Without it the certificate must chain to Node's bundled public roots.
+   */
+  caCertificate?: string;
 }
 
 export const DEFAULT_DATABASE = 'audience_desk';
@@ -55,6 +61,30 @@ export function checkTarget(target: ClickHouseTarget): void {
     throw new AppError('invalid_request', 'The ClickHouse database name may hold only letters, digits and underscores.', 'database');
 }
 
+// Node's codes for a certificate the client does not trust or that names another host.
+const TLS_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** The CA file's certificates, or a clear error naming the file (never its contents). */
+function readCaCertificate(path: string): Buffer {
+  let pem: Buffer;
+  try {
+    pem = readFileSync(path);
+  } catch {
+    throw new AppError('invalid_request', `The CA certificate file ${path} cannot be read.`, 'caCertificate');
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new AppError('invalid_request', `The CA certificate file ${path} holds no PEM certificate.`, 'caCertificate');
+  return pem;
+}
+
 /** A readable error for a failed request: the server's error code and first sentence, or the address it could not reach. */
 function failure(error: unknown, url: string): AppError {
   const e = error as { code?: string; message?: string };
@@ -70,6 +100,12 @@ function failure(error: unknown, url: string): AppError {
       clickhouseCode: Number(serverCode),
     });
   }
+  if (typeof e?.code === 'string' && TLS_CODES.has(e.code))
+    return new AppError(
+      'unavailable',
+      `ClickHouse at ${shownAddress(url)} showed a certificate this computer does not trust (${e.code}): ` +
+        'give the CA certificate that signed it (--ca-cert FILE).',
+    );
   return new AppError('unavailable', `ClickHouse at ${shownAddress(url)} did not answer (${(e?.code as string) ?? 'no connection'}).`);
 }
 
@@ -98,6 +134,7 @@ export class ClickHouseConnection {
       // A load pauses between requests while it reads records; a fresh socket per request there
       // cannot be one the server closed meanwhile.
       keep_alive: { enabled: options.keepAlive ?? true },
+      ...(target.caCertificate ? { tls: { ca_cert: readCaCertificate(target.caCertificate) } } : {}),
     });
   }
 

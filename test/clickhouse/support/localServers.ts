@@ -3,7 +3,7 @@
 // joins. Each server gets its own folder (data, logs,
 // a config derived from the packaged defaults: paths, ports and listen_host changed) and listens on
 // 127.0.0.1 only. Needs Debian's clickhouse-server (18.16); `.ci/run` installs it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -19,6 +19,10 @@ export const LOADER = { username: 'loader', password: 'loader-secret-77c1' };
 export interface LocalServer {
   name: string;
   url: string;
+  /** The single node also answers https on this address, with a certificate signed by `caCertificate`. */
+  httpsUrl?: string;
+  /** The test CA's certificate (PEM file) that signed the https certificate. */
+  caCertificate?: string;
   httpPort: number;
   tcpPort: number;
   dir: string;
@@ -54,7 +58,61 @@ async function freePort(): Promise<number> {
 
 const sha256Hex = async (text: string): Promise<string> => (await import('node:crypto')).createHash('sha256').update(text).digest('hex');
 
-function configXml(dir: string, ports: { http: number; tcp: number; interserver: number }, shards: Array<{ tcp: number }>): string {
+/**
+ * A throw-away CA and a certificate it signs for 127.0.0.1, made with openssl: the https test needs a
+ * certificate that a client trusts only when given this CA, as with a company's own CA.
+ */
+function makeCertificates(dir: string): { ca: string; cert: string; key: string } {
+  const at = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
+  writeFileSync(at('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    at('ca.key'),
+    '-out',
+    at('ca.crt'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Audience Desk test CA',
+  );
+  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', '/CN=127.0.0.1');
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    at('server.csr'),
+    '-CA',
+    at('ca.crt'),
+    '-CAkey',
+    at('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    at('server.crt'),
+    '-days',
+    '2',
+    '-extfile',
+    at('san.ext'),
+  );
+  return { ca: at('ca.crt'), cert: at('server.crt'), key: at('server.key') };
+}
+
+function tlsXml(httpsPort: number, tls: { cert: string; key: string }): string {
+  return `<https_port>${httpsPort}</https_port>
+  <openSSL><server><certificateFile>${tls.cert}</certificateFile><privateKeyFile>${tls.key}</privateKeyFile><verificationMode>none</verificationMode><loadDefaultCAFile>false</loadDefaultCAFile><cacheSessions>true</cacheSessions><disableProtocols>sslv2,sslv3</disableProtocols><preferServerCiphers>true</preferServerCiphers></server></openSSL>`;
+}
+
+function configXml(
+  dir: string,
+  ports: { http: number; tcp: number; interserver: number; https?: number },
+  shards: Array<{ tcp: number }>,
+  tls?: { cert: string; key: string },
+): string {
   const shardXml = shards
     .map(
       (s) =>
@@ -65,6 +123,7 @@ function configXml(dir: string, ports: { http: number; tcp: number; interserver:
 <yandex>
   <logger><level>warning</level><log>${dir}/log/server.log</log><errorlog>${dir}/log/server.err.log</errorlog><size>10M</size><count>2</count></logger>
   <http_port>${ports.http}</http_port>
+  ${ports.https && tls ? tlsXml(ports.https, tls) : ''}
   <tcp_port>${ports.tcp}</tcp_port>
   <interserver_http_port>${ports.interserver}</interserver_http_port>
   <interserver_http_host>127.0.0.1</interserver_http_host>
@@ -127,11 +186,18 @@ async function waitForPing(url: string, child: ChildProcess, dir: string, timeou
   throw new Error(`ClickHouse in ${dir} did not answer /ping (exit ${child.exitCode}):\n${errors}\n${stderr}`);
 }
 
-async function startServer(root: string, name: string, shardPorts: Array<{ tcp: number }> | null, tcp: number): Promise<LocalServer> {
+async function startServer(
+  root: string,
+  name: string,
+  shardPorts: Array<{ tcp: number }> | null,
+  tcp: number,
+  withHttps = false,
+): Promise<LocalServer> {
   const dir = join(root, name);
   for (const sub of ['data', 'tmp', 'user_files', 'format_schemas', 'log']) mkdirSync(join(dir, sub), { recursive: true });
-  const ports = { http: await freePort(), tcp, interserver: await freePort() };
-  writeFileSync(join(dir, 'config.xml'), configXml(dir, ports, shardPorts ?? []));
+  const ports = { http: await freePort(), tcp, interserver: await freePort(), https: withHttps ? await freePort() : undefined };
+  const tls = withHttps ? makeCertificates(dir) : undefined;
+  writeFileSync(join(dir, 'config.xml'), configXml(dir, ports, shardPorts ?? [], tls));
   writeFileSync(join(dir, 'users.xml'), await usersXml());
   const { command, args } = serverCommand();
   const out = openSync(join(dir, 'log', 'stderr.log'), 'a');
@@ -142,7 +208,8 @@ async function startServer(root: string, name: string, shardPorts: Array<{ tcp: 
   });
   const url = `http://127.0.0.1:${ports.http}`;
   await waitForPing(url, child, dir);
-  return { name, url, httpPort: ports.http, tcpPort: ports.tcp, dir, process: child };
+  const https = tls && ports.https ? { httpsUrl: `https://127.0.0.1:${ports.https}`, caCertificate: tls.ca } : {};
+  return { name, url, httpPort: ports.http, tcpPort: ports.tcp, dir, process: child, ...https };
 }
 
 function stopServer(server: LocalServer): Promise<void> {
@@ -166,7 +233,7 @@ export async function startLocalClickHouse(root: string): Promise<LocalClickHous
   const tcp = [await freePort(), await freePort(), await freePort()];
   const cluster = [{ tcp: tcp[1]! }, { tcp: tcp[2]! }];
   const started = await Promise.all([
-    startServer(root, 'single', cluster, tcp[0]!),
+    startServer(root, 'single', cluster, tcp[0]!, true),
     startServer(root, 'shard1', cluster, tcp[1]!),
     startServer(root, 'shard2', cluster, tcp[2]!),
   ]);
