@@ -1,4 +1,4 @@
-// `npm run bench -- --rows N [--seed S] [--repeat R] [--duckdb memory|file] [--duckdb-memory 6GB] [--no-http] [--engine clickhouse]`:
+// `npm run bench -- --rows N [--seed S] [--repeat R] [--duckdb memory|file] [--duckdb-memory 6GB] [--no-http] [--engine clickhouse [--topologies both|single|two-shards]]`:
 // the engine against DuckDB on the same records, same process. Prints a table of medians and p95s
 // with their ratio and writes bench/results-<rows>.json. DuckDB holds the records in memory up to
 // 2M records and in a persistent database file beyond (see duckdbReference.ts); --no-http leaves
@@ -14,7 +14,7 @@ import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { generateDataset } from '../src/core/generate';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
-import { runClickHouseBench } from './clickhouse/run';
+import { runClickHouseBench, type Topologies } from './clickhouse/run';
 import { measureColdFields } from './coldFields';
 import { DuckReference } from './duckdbReference';
 import { httpLoad } from './httpLoad';
@@ -32,11 +32,19 @@ const { values } = parseArgs({
     'no-http': { type: 'boolean', default: false },
     // `--engine clickhouse`: the ClickHouse engine beside the embedded one (bench/clickhouse/run.ts).
     engine: { type: 'string', default: 'embedded' },
+    // With --engine clickhouse: both (default), single or two-shards.
+    topologies: { type: 'string', default: 'both' },
   },
 });
 if (values.engine !== 'embedded' && values.engine !== 'clickhouse') throw new Error('--engine is embedded (the default) or clickhouse');
 if (values.engine === 'clickhouse') {
-  await runClickHouseBench({ rows: Number(values.rows), seed: Number(values.seed), repeat: Number(values.repeat) });
+  if (!['both', 'single', 'two-shards'].includes(values.topologies)) throw new Error('--topologies is both, single or two-shards');
+  await runClickHouseBench({
+    rows: Number(values.rows),
+    seed: Number(values.seed),
+    repeat: Number(values.repeat),
+    topologies: values.topologies as Topologies,
+  });
   process.exit(0);
 }
 /** Whether a dataset file opens and is of the format this version writes. */

@@ -18,8 +18,14 @@ import { CLUSTER_NAME, LOADER, READER, startLocalClickHouse } from '../../test/c
 import { summarize, timeIt, type Summary } from '../stats';
 import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from '../workload';
 
-export async function runClickHouseBench(options: { rows: number; seed: number; repeat: number }): Promise<void> {
+/** Which ClickHouse topologies a run loads and times (a 10M load takes most of an hour a topology here). */
+export type Topologies = 'both' | 'single' | 'two-shards';
+
+export async function runClickHouseBench(options: { rows: number; seed: number; repeat: number; topologies?: Topologies }): Promise<void> {
   const { rows, seed, repeat } = options;
+  const topologies = options.topologies ?? 'both';
+  const withSingle = topologies !== 'two-shards';
+  const withCluster = topologies !== 'single';
   const dataDir = join(import.meta.dirname, '..', 'data');
   mkdirSync(dataDir, { recursive: true });
   const datasetPath = join(dataDir, `bench-${rows}-${seed}.sqlite`);
@@ -34,24 +40,29 @@ export async function runClickHouseBench(options: { rows: number; seed: number; 
   try {
     const single = { url: servers.single.url, database, credentials: LOADER };
     const cluster = { url: servers.shards[0].url, database, credentials: LOADER };
-    console.log('loading the single node…');
-    const loadSingle = await loadIntoClickHouse({ datasetPath, target: single });
-    console.log(`  ${loadSingle.recordsPerSecond} records/s`);
-    console.log('loading the two shards…');
-    const loadCluster = await loadIntoClickHouse({
-      datasetPath,
-      target: cluster,
-      cluster: { name: CLUSTER_NAME, shardUrls: servers.shards.map((s) => s.url) },
-    });
-    console.log(`  ${loadCluster.recordsPerSecond} records/s`);
-    results.load = { single: loadSingle, twoShards: loadCluster };
+    const loads: Record<string, Awaited<ReturnType<typeof loadIntoClickHouse>>> = {};
+    if (withSingle) {
+      console.log('loading the single node…');
+      loads.single = await loadIntoClickHouse({ datasetPath, target: single });
+      console.log(`  ${loads.single.recordsPerSecond} records/s`);
+    }
+    if (withCluster) {
+      console.log('loading the two shards…');
+      loads.twoShards = await loadIntoClickHouse({
+        datasetPath,
+        target: cluster,
+        cluster: { name: CLUSTER_NAME, shardUrls: servers.shards.map((s) => s.url) },
+      });
+      console.log(`  ${loads.twoShards.recordsPerSecond} records/s`);
+    }
+    results.load = loads;
 
     const embedded = new EmbeddedEngine(Dataset.open(datasetPath), { selectionCacheBytes: 0 });
-    const engines: Array<[string, AudienceEngine]> = [
-      ['embedded', embedded],
-      ['clickhouse single', await ClickHouseEngine.open({ ...single, credentials: READER }, { cacheBytes: 0, queryBudgetSeconds: 0 })],
-      ['clickhouse 2 shards', await ClickHouseEngine.open({ ...cluster, credentials: READER }, { cacheBytes: 0, queryBudgetSeconds: 0 })],
-    ];
+    const open = (target: typeof single) =>
+      ClickHouseEngine.open({ ...target, credentials: READER }, { cacheBytes: 0, queryBudgetSeconds: 0 });
+    const engines: Array<[string, AudienceEngine]> = [['embedded', embedded]];
+    if (withSingle) engines.push(['clickhouse single', await open(single)]);
+    if (withCluster) engines.push(['clickhouse 2 shards', await open(cluster)]);
     const audience = (spec: AudienceSpec) => normalizeAudienceRequest({ state: spec.state, filters: spec.filters });
     const counts = countAudiences(embedded);
     const paging = pagingAudiences();
@@ -94,8 +105,13 @@ export async function runClickHouseBench(options: { rows: number; seed: number; 
     console.log(`|---|${engines.map(() => '---').join('|')}|`);
     for (const [workload, byEngine] of Object.entries(table))
       console.log(`| ${workload} | ${engines.map(([n]) => format(byEngine[n])).join(' | ')} |`);
-    console.log(`| load (records/s) | | ${loadSingle.recordsPerSecond} | ${loadCluster.recordsPerSecond} |`);
-    writeFileSync(join(import.meta.dirname, '..', `results-clickhouse-${rows}.json`), JSON.stringify(results, null, 2) + '\n');
+    console.log(
+      `| load (records/s) | | ${Object.values(loads)
+        .map((l) => l.recordsPerSecond)
+        .join(' | ')} |`,
+    );
+    const suffix = topologies === 'both' ? '' : `-${topologies}`;
+    writeFileSync(join(import.meta.dirname, '..', `results-clickhouse-${rows}${suffix}.json`), JSON.stringify(results, null, 2) + '\n');
   } finally {
     await servers.stop();
     rmSync(root, { recursive: true, force: true });
@@ -108,7 +124,13 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
       rows: { type: 'string', default: '100000' },
       seed: { type: 'string', default: '1' },
       repeat: { type: 'string', default: '5' },
+      topologies: { type: 'string', default: 'both' },
     },
   });
-  await runClickHouseBench({ rows: Number(values.rows), seed: Number(values.seed), repeat: Number(values.repeat) });
+  await runClickHouseBench({
+    rows: Number(values.rows),
+    seed: Number(values.seed),
+    repeat: Number(values.repeat),
+    topologies: values.topologies as Topologies,
+  });
 }
