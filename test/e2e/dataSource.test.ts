@@ -47,6 +47,9 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
+  // Use and Test connection go to a ClickHouse server (Use waits up to 5 s for its /ping by design): on
+  // a busy CI machine that takes longer than expect.poll's 1 s default.
+  const SERVER_ROUND_TRIP = { timeout: 30_000 };
   const countText = () => desk.page.getByTestId('audience-count').innerText();
   const secrets = [READER.password, LOADER.password, WRONG];
 
@@ -75,11 +78,11 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
     await page.getByTestId('state-select').selectOption(STATE);
     await page.getByTestId('open-datasource').click();
     await page.getByTestId('datasource-dialog').waitFor();
-    await expect.poll(() => page.getByTestId('datasource-current').innerText()).toMatch(/In use now: a dataset file/);
+    await expect.poll(() => page.getByTestId('datasource-current').innerText(), SERVER_ROUND_TRIP).toMatch(/In use now: a dataset file/);
 
     await fillForm(WRONG);
     await page.getByTestId('ch-test').click();
-    await expect.poll(() => page.getByTestId('ch-check-error').innerText()).toMatch(/refused the user or password/);
+    await expect.poll(() => page.getByTestId('ch-check-error').innerText(), SERVER_ROUND_TRIP).toMatch(/refused the user or password/);
     expect(await page.getByTestId('ch-check-reachable').innerText()).toMatch(/^✓ http:\/\/127\.0\.0\.1:\d+ answers$/);
     expect(await page.getByTestId('ch-check-signin').innerText()).toMatch(/✗ user and password accepted/);
     await shot(page, 'datasource-01-wrong-password');
@@ -101,11 +104,11 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
     // The embedded engine's answer for the audience on screen, before the switch.
     const embedded = await api(desk, 'preview', { state: STATE, limit: 0 });
     expect(embedded.status).toBe(200);
-    await expect.poll(countText).toBe(count(embedded.json.total));
+    await expect.poll(countText, SERVER_ROUND_TRIP).toBe(count(embedded.json.total));
 
     const countsBefore = desk.rpcCalls.filter((c) => c.op === 'audience/count').length;
     await page.getByTestId('ch-use').click();
-    await expect.poll(() => page.getByTestId('datasource-done').innerText()).toMatch(/ClickHouse answers now/);
+    await expect.poll(() => page.getByTestId('datasource-done').innerText(), SERVER_ROUND_TRIP).toMatch(/ClickHouse answers now/);
     expect(await page.getByTestId('datasource-current').innerText()).toMatch(/In use now: a ClickHouse server/);
     // The password field is emptied; what the bridge answers says only that a password is stored.
     expect(await page.getByTestId('ch-password').inputValue()).toBe('');
@@ -117,10 +120,10 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
 
     // The count bar answered again, from ClickHouse, with the embedded engine's number.
     await expect
-      .poll(() => page.getByTestId('dataset-info').innerText())
+      .poll(() => page.getByTestId('dataset-info').innerText(), SERVER_ROUND_TRIP)
       .toContain(`clickhouse ${clickhouse().servers.single.url}/${DATABASE}`);
-    await expect.poll(() => desk.rpcCalls.filter((c) => c.op === 'audience/count').length).toBeGreaterThan(countsBefore);
-    await expect.poll(countText).toBe(count(embedded.json.total));
+    await expect.poll(() => desk.rpcCalls.filter((c) => c.op === 'audience/count').length, SERVER_ROUND_TRIP).toBeGreaterThan(countsBefore);
+    await expect.poll(countText, SERVER_ROUND_TRIP).toBe(count(embedded.json.total));
     // The loopback API answers from ClickHouse too, the same total.
     expect((await api(desk, 'preview', { state: STATE, limit: 0 })).json.total).toBe(embedded.json.total);
     await page.getByTestId('preview-grid').locator('.ag-row').first().waitFor();
@@ -129,9 +132,11 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
     await page.reload();
     await page.getByTestId('dataset-info').waitFor();
     expect(await page.getByTestId('dataset-info').innerText()).toContain('clickhouse');
-    await expect.poll(countText).toBe(count(embedded.json.total));
+    await expect.poll(countText, SERVER_ROUND_TRIP).toBe(count(embedded.json.total));
     await page.getByTestId('open-datasource').click();
-    await expect.poll(() => page.getByTestId('datasource-current').innerText()).toMatch(/In use now: a ClickHouse server/);
+    await expect
+      .poll(() => page.getByTestId('datasource-current').innerText(), SERVER_ROUND_TRIP)
+      .toMatch(/In use now: a ClickHouse server/);
     expect(await page.getByTestId('ch-user').inputValue()).toBe(READER.username);
     expect(await page.getByTestId('ch-password').inputValue()).toBe('');
     expect(await page.getByTestId('ch-password').getAttribute('placeholder')).toMatch(/stored/);
@@ -140,22 +145,22 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
     await page.getByTestId('ch-check-ok').waitFor();
 
     await page.getByTestId('datasource-use-bundled').click();
-    await expect.poll(() => page.getByTestId('datasource-done').innerText()).toMatch(/bundled dataset answers now/);
+    await expect.poll(() => page.getByTestId('datasource-done').innerText(), SERVER_ROUND_TRIP).toMatch(/bundled dataset answers now/);
     await page.getByTestId('datasource-bundled-active').waitFor();
     await page.getByTestId('datasource-close').click();
-    await expect.poll(() => page.getByTestId('dataset-info').innerText()).toContain(BUNDLED_FILE_NAME);
+    await expect.poll(() => page.getByTestId('dataset-info').innerText(), SERVER_ROUND_TRIP).toContain(BUNDLED_FILE_NAME);
     const bundled = await api(desk, 'preview', { state: STATE, limit: 0 });
-    await expect.poll(countText).toBe(count(bundled.json.total));
+    await expect.poll(countText, SERVER_ROUND_TRIP).toBe(count(bundled.json.total));
 
     // A dataset file the app knows, through the Datasets history's own switch.
     await page.getByTestId('open-datasource').click();
     await page.getByTestId('datasource-file-field-office').getByTestId('datasource-file-use').click();
-    await expect.poll(() => page.getByTestId('datasource-done').innerText()).toMatch(/dataset file answers now/);
+    await expect.poll(() => page.getByTestId('datasource-done').innerText(), SERVER_ROUND_TRIP).toMatch(/dataset file answers now/);
     expect(await page.getByTestId('datasource-current').innerText()).toMatch(/In use now: a dataset file — field-office/);
     expect(desk.rpcCalls.filter((c) => c.op === 'datasets/switch')).toHaveLength(1);
     await page.getByTestId('datasource-close').click();
-    await expect.poll(() => page.getByTestId('dataset-info').innerText()).toContain('field-office.sqlite');
-    await expect.poll(countText).toBe(count(embedded.json.total));
+    await expect.poll(() => page.getByTestId('dataset-info').innerText(), SERVER_ROUND_TRIP).toContain('field-office.sqlite');
+    await expect.poll(countText, SERVER_ROUND_TRIP).toBe(count(embedded.json.total));
     await noPasswordInPage();
   });
 
