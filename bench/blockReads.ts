@@ -7,18 +7,7 @@ import { statSync } from 'node:fs';
 import { Dataset } from '../src/core/dataset/dataset';
 import { frameContentSize, ZstdDecompressor } from '../src/core/dataset/zstdContext';
 import { openSqlite } from '../src/core/sqlite';
-
-/** mulberry32: seeded, so two runs read the same positions. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { randomFrom } from '../src/core/query/listSteps';
 
 const cpuMs = (since: NodeJS.CpuUsage): number => {
   const c = process.cpuUsage(since);
@@ -52,7 +41,7 @@ function blockCpu(path: string, count: number): { kept: number; oneShot: number 
   const db = openSqlite(path, { readonly: true });
   try {
     const total = db.prepare('SELECT count(*) FROM record_blocks').pluck().get() as number;
-    const rnd = random(7);
+    const rnd = randomFrom(7);
     const wanted = Array.from({ length: Math.min(count, total) }, () => Math.floor(rnd() * total));
     const read = db.prepare('SELECT data FROM record_blocks WHERE block = ?').pluck();
     const frames = wanted.map((b) => read.get(b) as Buffer);
@@ -76,7 +65,7 @@ function blockCpu(path: string, count: number): { kept: number; oneShot: number 
 function scatteredSearch(path: string, searches: number): { p50: number; p95: number; cpu: number } {
   const dataset = Dataset.open(path);
   try {
-    const rnd = random(11);
+    const rnd = randomFrom(11);
     const wall: number[] = [];
     let cpu = 0;
     for (let i = 0; i < searches + 20; i++) {

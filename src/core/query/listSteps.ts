@@ -85,7 +85,7 @@ export function onePerHousehold(list: Uint32Array, n: number, households: Uint32
 }
 
 /** mulberry32 over a seed folded to 32 bits: small, fast and the same on every machine. */
-function randomFrom(seed: number): () => number {
+export function randomFrom(seed: number): () => number {
   let a = (seed >>> 0) ^ Math.imul(Math.floor(seed / 0x1_0000_0000) >>> 0, 0x9e3779b9);
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
