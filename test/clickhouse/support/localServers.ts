@@ -4,7 +4,7 @@
 // a config derived from the packaged defaults: paths, ports and listen_host changed) and listens on
 // 127.0.0.1 only. Needs Debian's clickhouse-server (18.16); `.ci/run` installs it.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -230,19 +230,22 @@ export async function startLocalClickHouse(root: string): Promise<LocalClickHous
     throw new Error(
       'clickhouse-server is not installed: `apt-get install -y clickhouse-server clickhouse-client` (Debian 12), as .ci/run does.',
     );
-  const tcp = [await freePort(), await freePort(), await freePort()];
-  const cluster = [{ tcp: tcp[1]! }, { tcp: tcp[2]! }];
-  const started = await Promise.all([
-    startServer(root, 'single', cluster, tcp[0]!, true),
-    startServer(root, 'shard1', cluster, tcp[1]!),
-    startServer(root, 'shard2', cluster, tcp[2]!),
-  ]);
-  const [single, shard1, shard2] = started as [LocalServer, LocalServer, LocalServer];
-  return {
-    single,
-    shards: [shard1, shard2],
-    stop: async () => {
-      await Promise.all(started.map(stopServer));
-    },
-  };
+  // A free port is found by binding and closing it, so another process (a test file starting its own
+  // servers at the same moment) can take it before ClickHouse binds it: then start all three again on
+  // new ports (a shard's port is also in the other shard's remote_servers, so one cannot move alone).
+  for (let attempt = 1; ; attempt++) {
+    const tcp = [await freePort(), await freePort(), await freePort()];
+    const cluster = [{ tcp: tcp[1]! }, { tcp: tcp[2]! }];
+    const names = ['single', 'shard1', 'shard2'];
+    const results = await Promise.allSettled(names.map((name, i) => startServer(root, name, cluster, tcp[i]!, name === 'single')));
+    const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (!failed) {
+      const [single, shard1, shard2] = started as [LocalServer, LocalServer, LocalServer];
+      return { single, shards: [shard1, shard2], stop: async () => void (await Promise.all(started.map(stopServer))) };
+    }
+    await Promise.all(started.map(stopServer));
+    if (attempt === 3 || !/Address already in use/.test(String((failed.reason as Error)?.message))) throw failed.reason;
+    for (const name of names) rmSync(join(root, name), { recursive: true, force: true });
+  }
 }
