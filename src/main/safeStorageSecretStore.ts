@@ -8,7 +8,8 @@
 import type { SafeStorage } from 'electron';
 import type { ClickHouseCredentials } from '../core/clickhouse/connection';
 import type { SecretStore } from '../core/dataSource/secretStore';
-import type { Db, Statement } from '../core/sqlite';
+import { SettingsTable } from '../core/appState/settingsTable';
+import type { Db } from '../core/sqlite';
 import { AppError } from '../shared/errors';
 
 export const SECRET_SETTING = 'datasource.clickhouse.secret';
@@ -28,18 +29,14 @@ export type SafeStorageApi = Pick<
 
 export class SafeStorageSecretStore implements SecretStore {
   readonly description = 'the OS keychain (encrypted with Electron safeStorage; only the encrypted form is kept, in app state)';
-  private readonly get_: Statement;
-  private readonly set_: Statement;
-  private readonly delete_: Statement;
+  private readonly settings: SettingsTable;
 
   constructor(
     db: Db,
     private readonly safeStorage: SafeStorageApi,
     private readonly platform: NodeJS.Platform = process.platform,
   ) {
-    this.get_ = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
-    this.set_ = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
-    this.delete_ = db.prepare('DELETE FROM settings WHERE key = ?');
+    this.settings = new SettingsTable(db);
   }
 
   private async available(): Promise<boolean> {
@@ -49,7 +46,8 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   async load(): Promise<ClickHouseCredentials | null> {
-    const stored = this.get_.get(SECRET_SETTING) as string | undefined;
+    // Its own parse below: a damaged value is 'cannot decrypt', not 'none stored'.
+    const stored = this.settings.readText(SECRET_SETTING);
     if (stored === undefined) return null;
     if (!(await this.available())) throw new AppError('unavailable', CANNOT_DECRYPT);
     let parsed: { user?: unknown; password?: unknown };
@@ -75,10 +73,10 @@ export class SafeStorageSecretStore implements SecretStore {
     const encrypted = await this.safeStorage.encryptStringAsync(
       JSON.stringify({ user: credentials.username, password: credentials.password }),
     );
-    this.set_.run(SECRET_SETTING, JSON.stringify(encrypted.toString('base64')));
+    this.settings.write(SECRET_SETTING, encrypted.toString('base64'));
   }
 
   async clear(): Promise<void> {
-    this.delete_.run(SECRET_SETTING);
+    this.settings.remove(SECRET_SETTING);
   }
 }

@@ -1,9 +1,8 @@
 // The desktop app's remembered choices (window size, last dataset, API port), in app state's
 // settings table. Declared once with defaults, so a missing or damaged value falls back instead of
-// breaking start-up.
-// (This is the only SQL under src/main; it belongs in src/core/appState once the core grows a
-// settings store of its own.)
-import type { Db, Statement } from '../core/sqlite';
+// breaking start-up. The table itself is src/core/appState/settingsTable.ts.
+import { SettingsTable } from '../core/appState/settingsTable';
+import type { Db } from '../core/sqlite';
 
 export interface WindowBounds {
   width: number;
@@ -44,27 +43,19 @@ const VALID: { [K in keyof SettingValues]: (v: unknown) => boolean } = {
 };
 
 export class Settings {
-  private readonly get_: Statement;
-  private readonly set_: Statement;
+  private readonly table: SettingsTable;
 
   constructor(db: Db) {
-    this.get_ = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
-    this.set_ = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    this.table = new SettingsTable(db);
   }
 
   get<K extends keyof SettingValues>(key: K): SettingValues[K] {
-    const text = this.get_.get(key) as string | undefined;
-    if (text === undefined) return SETTING_DEFAULTS[key];
-    try {
-      const value = JSON.parse(text) as unknown;
-      return VALID[key](value) ? (value as SettingValues[K]) : SETTING_DEFAULTS[key];
-    } catch {
-      return SETTING_DEFAULTS[key];
-    }
+    const value = this.table.read(key);
+    return value !== undefined && VALID[key](value) ? (value as SettingValues[K]) : SETTING_DEFAULTS[key];
   }
 
   set<K extends keyof SettingValues>(key: K, value: SettingValues[K]): void {
     if (!VALID[key](value)) return;
-    this.set_.run(key, JSON.stringify(value));
+    this.table.write(key, value);
   }
 }

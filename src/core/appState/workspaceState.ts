@@ -3,34 +3,27 @@
 // the renderer's localStorage, because browser mode's page origin carries a port that changes with
 // every `serve`, and the desktop app and browser mode should reopen the same audience.
 import { workspaceSchema, type Workspace } from '../../shared/contract';
-import type { Db, Statement } from '../sqlite';
+import type { Db } from '../sqlite';
+import { SettingsTable } from './settingsTable';
 
 const KEY = 'workspace';
 const EMPTY: Workspace = { audience: null };
 
 export class WorkspaceState {
-  private readonly get_: Statement;
-  private readonly set_: Statement;
+  private readonly settings: SettingsTable;
 
   constructor(db: Db) {
-    this.get_ = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
-    this.set_ = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    this.settings = new SettingsTable(db);
   }
 
   /** What was kept; a missing or damaged value (an older version's, a hand edit) reads as an empty workspace. */
   get(): Workspace {
-    const text = this.get_.get(KEY) as string | undefined;
-    if (text === undefined) return EMPTY;
-    try {
-      const parsed = workspaceSchema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : EMPTY;
-    } catch {
-      return EMPTY;
-    }
+    const parsed = workspaceSchema.safeParse(this.settings.read(KEY));
+    return parsed.success ? parsed.data : EMPTY;
   }
 
   /** Input already parsed by the operation's schema. */
   set(workspace: Workspace): void {
-    this.set_.run(KEY, JSON.stringify(workspace));
+    this.settings.write(KEY, workspace);
   }
 }

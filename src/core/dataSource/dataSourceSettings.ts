@@ -2,7 +2,8 @@
 // ('embedded': a dataset file, the bundled one or the last one used; 'clickhouse': the server in
 // `datasource.clickhouse`) and the server's address, database and user. Never the password: that
 // is the SecretStore's. A missing or damaged value reads as the default (embedded).
-import type { Db, Statement } from '../sqlite';
+import { SettingsTable } from '../appState/settingsTable';
+import type { Db } from '../sqlite';
 
 export type DataSourceKind = 'embedded' | 'clickhouse';
 
@@ -21,43 +22,31 @@ function isClickHouseSetting(v: unknown): v is ClickHouseSourceSetting {
 }
 
 export class DataSourceSettings {
-  private readonly get_: Statement;
-  private readonly set_: Statement;
+  private readonly settings: SettingsTable;
 
   constructor(private readonly db: Db) {
-    this.get_ = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
-    this.set_ = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
-  }
-
-  private read(key: string): unknown {
-    const text = this.get_.get(key) as string | undefined;
-    if (text === undefined) return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return undefined;
-    }
+    this.settings = new SettingsTable(db);
   }
 
   kind(): DataSourceKind {
-    return this.read(KIND_SETTING) === 'clickhouse' && this.clickhouse() ? 'clickhouse' : 'embedded';
+    return this.settings.read(KIND_SETTING) === 'clickhouse' && this.clickhouse() ? 'clickhouse' : 'embedded';
   }
 
   clickhouse(): ClickHouseSourceSetting | null {
-    const value = this.read(CLICKHOUSE_SETTING);
+    const value = this.settings.read(CLICKHOUSE_SETTING);
     return isClickHouseSetting(value) ? { url: value.url, database: value.database, user: value.user } : null;
   }
 
   /** ClickHouse from now on, with its address (both in one transaction). */
   useClickHouse(setting: ClickHouseSourceSetting): void {
     this.db.transaction(() => {
-      this.set_.run(CLICKHOUSE_SETTING, JSON.stringify(setting));
-      this.set_.run(KIND_SETTING, JSON.stringify('clickhouse'));
+      this.settings.write(CLICKHOUSE_SETTING, setting);
+      this.settings.write(KIND_SETTING, 'clickhouse');
     })();
   }
 
   /** A dataset file from now on; the ClickHouse address stays for switching back. */
   useEmbedded(): void {
-    this.set_.run(KIND_SETTING, JSON.stringify('embedded'));
+    this.settings.write(KIND_SETTING, 'embedded');
   }
 }

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { DatasetEntry, DatasetList, DatasetRef } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { homeLayout } from '../appState/homeLayout';
+import { SettingsTable } from '../appState/settingsTable';
 import type { Db, Statement } from '../sqlite';
 import { datasetRef, readDatasetFacts, type DatasetFacts } from './datasetRef';
 
@@ -49,6 +50,7 @@ function sizeOf(path: string): number {
 export class DatasetHistory {
   private readonly stmt: Record<string, Statement>;
   private readonly datasetsDir: string;
+  private readonly settings: SettingsTable;
 
   constructor(
     private readonly db: Db,
@@ -56,6 +58,7 @@ export class DatasetHistory {
     private readonly deps: DatasetHistoryDeps,
   ) {
     this.datasetsDir = resolve(homeLayout(homeDir).datasets);
+    this.settings = new SettingsTable(db);
     this.stmt = {
       upsert: db.prepare(
         `INSERT INTO datasets (path, id, name, records, created_at, sources, bytes, added_at, active_at)
@@ -69,9 +72,6 @@ export class DatasetHistory {
       all: db.prepare(`SELECT ${COLUMNS} FROM datasets ORDER BY COALESCE(active_at, added_at) DESC, path`),
       byId: db.prepare(`SELECT ${COLUMNS} FROM datasets WHERE id = ?`),
       delete: db.prepare('DELETE FROM datasets WHERE path = ?'),
-      getKeep: db.prepare('SELECT value FROM settings WHERE key = ?').pluck(),
-      setKeep: db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
-      remembered: db.prepare("SELECT value FROM settings WHERE key = 'dataset.last'").pluck(),
     };
   }
 
@@ -116,16 +116,15 @@ export class DatasetHistory {
   }
 
   keep(): number {
-    const text = this.stmt.getKeep!.get(KEEP_SETTING) as string | undefined;
-    const n = Number(text);
-    return text !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_KEEP;
+    const n = this.settings.read(KEEP_SETTING);
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_KEEP;
   }
 
   /** Sets how many previous datasets to keep and deletes the ones beyond it now. */
   setKeep(keep: number): DatasetList {
     if (!Number.isSafeInteger(keep) || keep < 0 || keep > 50)
       throw new AppError('invalid_request', 'Keep between 0 and 50 previous datasets.', 'keep');
-    this.stmt.setKeep!.run(KEEP_SETTING, String(keep));
+    this.settings.write(KEEP_SETTING, keep);
     this.prune();
     return this.list();
   }
@@ -173,12 +172,9 @@ export class DatasetHistory {
 
   /** The desktop app's `dataset.last` (src/main/settings.ts), resolved; null when none. */
   private remembered(): string | null {
-    try {
-      const value = JSON.parse((this.stmt.remembered!.get() as string | undefined) ?? 'null') as unknown;
-      return typeof value === 'string' ? resolve(value) : null;
-    } catch {
-      return null;
-    }
+    // The desktop app's `dataset.last` (src/main/settings.ts).
+    const value = this.settings.read('dataset.last');
+    return typeof value === 'string' ? resolve(value) : null;
   }
 
   private adoptStrays(): void {
