@@ -137,17 +137,19 @@ export class Core {
     this.refs.set(this.current, this.currentRef);
     for (const listener of this.datasetListeners) listener(path);
     // Queries answer from the new dataset from now on; an export still reading the old one keeps it open.
-    if (previous) this.draining.add(previous.dataset.path);
-    const previousClosed = previous
-      ? this.exportJobs.idle(previous).then(() => {
-          previous.dataset.close();
-          this.draining.delete(previous.dataset.path);
-          // Older datasets beyond the history's size go once nothing reads them.
-          this.pruneQuietly();
-          return previous.dataset.path;
-        })
-      : Promise.resolve(null);
-    return { dataset, previousClosed };
+    return { dataset, previousClosed: previous ? this.retireDataset(previous) : Promise.resolve(null) };
+  }
+
+  /** Closes a dataset no query goes to any more once exports reading it finish; resolves with its path. */
+  private retireDataset(previous: EmbeddedEngine): Promise<string> {
+    this.draining.add(previous.dataset.path);
+    return this.exportJobs.idle(previous).then(() => {
+      previous.dataset.close();
+      this.draining.delete(previous.dataset.path);
+      // Older datasets beyond the history's size go once nothing reads them.
+      this.pruneQuietly();
+      return previous.dataset.path;
+    });
   }
 
   /**
@@ -162,14 +164,7 @@ export class Core {
     this.current = null;
     this.currentRef = ref;
     if (ref) this.refs.set(engine, ref);
-    if (previous) {
-      this.draining.add(previous.dataset.path);
-      void this.exportJobs.idle(previous).then(() => {
-        previous.dataset.close();
-        this.draining.delete(previous.dataset.path);
-        this.pruneQuietly();
-      });
-    }
+    if (previous) void this.retireDataset(previous);
   }
 
   /** Closes the external engine once exports reading it finish; queries stop going to it at once. */
@@ -185,9 +180,9 @@ export class Core {
     return this.external !== null;
   }
 
-  /** The dataset file answering now; null while none is open or ClickHouse answers. */
+  /** The dataset file answering now; null while none is open or ClickHouse answers (useEngine clears it). */
   get activeDatasetPath(): string | null {
-    return this.external ? null : (this.current?.dataset.path ?? null);
+    return this.current?.dataset.path ?? null;
   }
 
   /**

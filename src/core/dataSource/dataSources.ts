@@ -74,10 +74,9 @@ export class DataSources {
     } catch (e) {
       passwordError = isAppError(e) ? e.message : 'The stored password cannot be read; enter it again.';
     }
-    const path = this.core.activeDatasetPath;
     const bundled = this.bundled();
     return {
-      current: this.core.usesEngine ? 'clickhouse' : path && bundled && resolve(path) === bundled ? 'bundled' : path ? 'dataset' : 'none',
+      current: this.current(bundled),
       stored: this.settings.kind(),
       dataset: this.core.datasetRef,
       bundledAvailable: bundled !== null,
@@ -101,7 +100,7 @@ export class DataSources {
       const bundled = this.bundled();
       if (!bundled) throw new AppError('not_found', 'The bundled dataset is not installed with this copy of the app.');
       // Queries move at once; the dataset listeners make the stored choice "embedded" (and main forgets dataset.last).
-      if ((await this.describe()).current !== 'bundled') this.core.openDataset(bundled);
+      if (this.current(bundled) !== 'bundled') this.core.openDataset(bundled);
       this.settings.useEmbedded();
       this.forgetStartError();
       return this.describe();
@@ -109,19 +108,12 @@ export class DataSources {
     const { kind: _kind, ...fields } = input;
     const target = await this.target(fields);
     const setting: ClickHouseSourceSetting = { url: fields.url, database: fields.database, user: fields.user };
-    // Everything that can fail comes before anything is kept: a refused switch changes nothing.
-    const engine = await openEngine(target);
-    try {
-      const ref = await clickhouseRef(engine, setting);
+    await this.switchToClickHouse(target, setting, async () => {
       const password = target.credentials?.password ?? '';
       if (password === '') await this.secrets.clear();
       else await this.secrets.save({ username: fields.user, password });
       this.settings.useClickHouse(setting);
-      this.core.useEngine(engine, ref);
-    } catch (e) {
-      engine.close();
-      throw e;
-    }
+    });
     this.forgetStartError();
     return this.describe();
   }
@@ -148,13 +140,7 @@ export class DataSources {
     const setting = this.settings.kind() === 'clickhouse' ? this.settings.clickhouse() : null;
     if (setting && !explicitDataset) {
       try {
-        const engine = await openEngine(await this.target({ ...setting }));
-        try {
-          this.core.useEngine(engine, await clickhouseRef(engine, setting));
-        } catch (e) {
-          engine.close();
-          throw e;
-        }
+        await this.switchToClickHouse(await this.target({ ...setting }), setting);
         return;
       } catch (e) {
         const why = isAppError(e) ? e.message : 'it could not be opened';
@@ -169,6 +155,30 @@ export class DataSources {
       if (setting && !explicitDataset && bundled) this.core.openDataset(bundled);
       else fallback();
     });
+  }
+
+  /**
+   * Opens the server, then keeps what `keep` keeps and makes the core answer from it. Everything that
+   * can fail comes before the switch, and a failure closes the engine: a refused switch changes nothing.
+   */
+  private async switchToClickHouse(target: ClickHouseTarget, setting: ClickHouseSourceSetting, keep?: () => Promise<void>): Promise<void> {
+    const engine = await openEngine(target);
+    try {
+      const ref = await clickhouseRef(engine, setting);
+      await keep?.();
+      this.core.useEngine(engine, ref);
+    } catch (e) {
+      engine.close();
+      throw e;
+    }
+  }
+
+  /** What answers now: a ClickHouse server, the bundled dataset, another dataset file, or nothing yet. */
+  private current(bundled: string | null): DataSourceInfo['current'] {
+    if (this.core.usesEngine) return 'clickhouse';
+    const path = this.core.activeDatasetPath;
+    if (!path) return 'none';
+    return bundled && resolve(path) === bundled ? 'bundled' : 'dataset';
   }
 
   private quietly(work: () => void): void {

@@ -82,7 +82,7 @@ export const useDataSourceStore = defineStore('dataSource', () => {
     });
   }
 
-  /** The desk answers from the new source at once: the count, the grid and the top bar reload. */
+  /** The desk answers from the new source at once: the count, the grid, the top bar and this screen reload. */
   async function moved(sentence: string): Promise<void> {
     await useImportStore().moveToNewDataset();
     await Promise.all([load(), useDatasetsStore().load()]);
@@ -91,7 +91,7 @@ export const useDataSourceStore = defineStore('dataSource', () => {
 
   async function useClickHouse(): Promise<void> {
     await run('use', async () => {
-      info.value = await getBridge()['datasource/use']({ kind: 'clickhouse', ...form() });
+      await getBridge()['datasource/use']({ kind: 'clickhouse', ...form() });
       password.value = '';
       await moved('ClickHouse answers now; the app opens it again at its next start.');
     });
@@ -99,7 +99,7 @@ export const useDataSourceStore = defineStore('dataSource', () => {
 
   async function useBundled(): Promise<void> {
     await run('bundled', async () => {
-      info.value = await getBridge()['datasource/use']({ kind: 'bundled' });
+      await getBridge()['datasource/use']({ kind: 'bundled' });
       await moved('The bundled dataset answers now.');
     });
   }
