@@ -134,6 +134,13 @@ export class BlockRecords implements RecordSource {
     return decodeRecordBlock(this.path, row.block, count, row.crc, row.data, this.decompressor);
   }
 
+  /** Frees the kept zstd context and the cached blocks (the dataset closed). */
+  close(): void {
+    this.decompressor.close();
+    this.cache.clear();
+    this.cachedBytes = 0;
+  }
+
   /**
    * The stored rows of blocks (ascending): one range scan when they lie close together, else an
    * `IN (…)` list padded to a prepared size. Rows that were not asked for are left out.

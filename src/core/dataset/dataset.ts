@@ -81,7 +81,9 @@ export class Dataset {
     this.states = new Map(states.map((r) => [r.state, r]));
     if (version === DATASET_FORMAT_VERSION) {
       this.columnStmt = db.prepare('SELECT name, encoding, kind, length, dict, crc, data FROM columns WHERE name = ?');
-      this.source = new BlockRecords(db, path, this.records, Number(meta.block_records));
+      const blocks = new BlockRecords(db, path, this.records, Number(meta.block_records));
+      this.closers.push(() => blocks.close());
+      this.source = blocks;
     } else {
       this.columnStmt = db.prepare('SELECT name, encoding, kind, NULL AS length, dict, NULL AS crc, data FROM columns WHERE name = ?');
       this.source = new TextRecords(db, path, this.records);
