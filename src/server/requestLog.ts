@@ -6,10 +6,11 @@ export type { RequestLogEntry };
 
 export class RequestLog {
   private readonly entries: RequestLogEntry[] = [];
+  private lastSeq = 0;
   constructor(private readonly capacity = 200) {}
 
-  add(entry: RequestLogEntry): void {
-    this.entries.push(entry);
+  add(entry: Omit<RequestLogEntry, 'seq'>): void {
+    this.entries.push({ seq: ++this.lastSeq, ...entry });
     if (this.entries.length > this.capacity) this.entries.shift();
   }
 

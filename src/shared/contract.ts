@@ -134,6 +134,8 @@ export interface ExportJob {
 }
 /** One line of the API panel's request log: never a body, record data or a key. */
 export interface RequestLogEntry {
+  /** Counts up from 1 in the server's lifetime: a row's stable identity in the panel's list. */
+  seq: number;
   at: string;
   keyName: string | null;
   operation: string;

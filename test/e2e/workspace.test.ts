@@ -233,7 +233,8 @@ describe('workspace', () => {
       // Some API traffic, so the request log has rows (with a long key name).
       for (let i = 0; i < 3; i++) await api(desk, 'preview', { state: 'TX', limit: 1 });
       await page.getByTestId('tab-api').click();
-      await page.getByTestId('request-row').first().waitFor();
+      // All three in the log before measuring, so no poll adds rows while the test reads them.
+      await expect.poll(() => page.getByTestId('request-row').count()).toBeGreaterThanOrEqual(3);
       expect(await overflows(page, PANELS)).toEqual([]);
       expect(await overflows(page, ['[data-testid="request-log"]', '[data-testid="request-log"] table'], true)).toEqual([]);
       // The ms column is whole inside the panel.

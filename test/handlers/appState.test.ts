@@ -152,6 +152,14 @@ describe('api/status and audit/list', () => {
     expect(JSON.stringify(status)).not.toContain(t.api.key);
   });
 
+  it('numbers requests in order, newest first, so the panel can key its rows by seq', async () => {
+    const before = (await t.h['api/status']({})).recent[0]?.seq ?? 0;
+    await t.api.post('/api/audiences/preview', { state: 'TX' });
+    await t.api.post('/api/audiences/preview', { state: 'NY' });
+    const seqs = (await t.h['api/status']({})).recent.slice(0, 2).map((r) => r.seq);
+    expect(seqs).toEqual([before + 2, before + 1]);
+  });
+
   it('lists audit entries newest first, honouring the limit', async () => {
     const log = t.api.core.auditLog;
     for (const outcome of ['done', 'failed', 'cancelled'] as const)
