@@ -68,12 +68,12 @@ describe('request log and app state', () => {
   let api: SecurityApi;
   afterAll(async () => api?.close());
 
-  it('the request log holds when, which key name, which operation, status and ms; never record data or a key', async () => {
+  it('the request log holds its number, when, which key name, which operation, status and ms; never record data or a key', async () => {
     api = await startSecurityApi(inject('datasetPath'));
     const secrets = await exercise(api.url, api.key);
     const entries = api.server.requestLog.recent(200);
     expect(entries.length).toBeGreaterThanOrEqual(8);
-    for (const e of entries) expect(Object.keys(e).sort()).toEqual(['at', 'keyName', 'ms', 'operation', 'status']);
+    for (const e of entries) expect(Object.keys(e).sort()).toEqual(['at', 'keyName', 'ms', 'operation', 'seq', 'status']);
     expectClean(JSON.stringify(entries), secrets, [api.key], 'the request log');
   });
 
