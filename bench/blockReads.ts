@@ -25,7 +25,7 @@ function sizes(path: string): string {
     const records = Number(one("SELECT value FROM meta WHERE key = 'records'"));
     const file = statSync(path).size;
     const blocks = one('SELECT sum(length(data)) FROM record_blocks');
-    const vectors = one('SELECT sum(length(data)) FROM columns');
+    const vectors = one('SELECT sum(length(data)) FROM vector_chunks');
     const per = (n: number) => (n / records).toFixed(0);
     return `${(file / 1e6).toFixed(1)} MB, ${per(file)} bytes a record: record blocks ${per(blocks)}, vectors ${per(vectors)}, rest ${per(file - blocks - vectors)}`;
   } finally {

@@ -363,6 +363,7 @@ describe('generateDataset', () => {
         return {
           records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').raw().all(),
           columns: db.prepare('SELECT * FROM columns ORDER BY name').raw().all(),
+          vectors: db.prepare('SELECT * FROM vector_chunks ORDER BY name, chunk').raw().all(),
           states: db.prepare('SELECT * FROM states ORDER BY state').raw().all(),
           meta: db.prepare("SELECT * FROM meta WHERE key <> 'created_at' ORDER BY key").raw().all(),
         };

@@ -33,10 +33,10 @@ const total = async (filters: unknown[]) =>
 describe('hashed string fields', () => {
   it('are stored as hashes when they pass the dictionary limit', () => {
     const dataset = Dataset.open(join(dir, 'hashed.sqlite'));
-    expect(dataset.column(fieldIndex('PID')).encoding).toBe('hash');
-    expect(dataset.column(fieldIndex('LNAME')).encoding).toBe('hash');
-    expect(dataset.column(fieldIndex('GENDER')).encoding).toBe('dict');
-    expect(dataset.column(fieldIndex('AGE')).encoding).toBe('value');
+    expect(dataset.columnInfo(fieldIndex('PID')).encoding).toBe('hash');
+    expect(dataset.columnInfo(fieldIndex('LNAME')).encoding).toBe('hash');
+    expect(dataset.columnInfo(fieldIndex('GENDER')).encoding).toBe('dict');
+    expect(dataset.columnInfo(fieldIndex('AGE')).encoding).toBe('value');
     dataset.close();
   });
 

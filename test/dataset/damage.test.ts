@@ -38,7 +38,7 @@ const REQUESTS: Array<[string, object]> = [
       ],
     },
   ],
-  ['/api/audiences/search', { state: 'PA', limit: 25, skip: 10, filters: [['HOMEOWNERC', ['O']]] }],
+  ['/api/audiences/search', { state: 'PA', limit: 25, skip: 10, filters: [['HOMEOWNERC', ['H']]] }],
   ['/api/audiences/preview', { state: 'OH', limit: 0 }],
   ['/api/audiences/search', { state: 'WY', limit: 100 }],
 ];

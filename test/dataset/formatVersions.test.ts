@@ -1,12 +1,13 @@
-// The format is a contract (docs/dataset-format.md): a format 4 file records its version and
-// checksums; a format 3 file (one row a record, raw vectors, no checksums) still opens and reads
-// exactly the same records and vectors; another format, a foreign SQLite file and a file that is
-// not SQLite are refused in one sentence naming the file.
+// The format is a contract (docs/dataset-format.md): a format 5 file records its version and
+// checksums; a format 4 file (each vector one frame) and a format 3 file (one row a record, raw
+// vectors, no checksums) still open and read exactly the same records and vectors; another format,
+// a foreign SQLite file and a file that is not SQLite are refused in one sentence naming the file.
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECORDS_PER_BLOCK } from '../../src/core/dataset/blockCodec';
+import { constants, zstdCompressSync } from 'node:zlib';
+import { RECORDS_PER_BLOCK, tablesChecksum, vectorCrc } from '../../src/core/dataset/blockCodec';
 import { vectorToBlob } from '../../src/core/dataset/columnVector';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { openDatasetSql } from '../../src/core/dataset/datasetSql';
@@ -17,10 +18,47 @@ import { openSqlite } from '../../src/core/sqlite';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { FIELDS } from '../../src/shared/fields';
 
-const ROWS = 2000;
 let dir: string;
+let v5: string;
 let v4: string;
 let v3: string;
+
+/** Format 4, as that version wrote it: a copy of `from` whose vectors are each one zstd frame in `columns`. */
+function writeFormat4(from: Dataset, source: string, path: string): void {
+  copyFileSync(source, path);
+  const db = openSqlite(path);
+  db.exec('BEGIN');
+  const headers = db.prepare('SELECT name, encoding, kind, length, dict FROM columns').all() as Array<{
+    name: string;
+    encoding: string;
+    kind: string;
+    length: number;
+    dict: string | null;
+  }>;
+  db.exec('DROP TABLE columns; DROP TABLE vector_chunks');
+  db.exec(`CREATE TABLE columns (name TEXT PRIMARY KEY, encoding TEXT NOT NULL, kind TEXT NOT NULL, length INTEGER NOT NULL,
+    dict TEXT, crc INTEGER NOT NULL, data BLOB NOT NULL) WITHOUT ROWID`);
+  const put = db.prepare('INSERT INTO columns (name, encoding, kind, length, dict, crc, data) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  for (const h of headers) {
+    const values = from.column(
+      FIELDS.findIndex((f) => f.name === h.name),
+      'all',
+    ).data;
+    const data = zstdCompressSync(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), {
+      params: { [constants.ZSTD_c_compressionLevel]: 9 },
+    });
+    put.run(h.name, h.encoding, h.kind, h.length, h.dict, vectorCrc(h.name, h.encoding, h.kind, h.length, h.dict, data), data);
+  }
+  const meta = Object.fromEntries(db.prepare('SELECT key, value FROM meta').raw().all() as Array<[string, string]>);
+  delete meta.vector_chunk;
+  meta.format_version = '4';
+  meta.checksum = tablesChecksum(meta, from.stateCounts());
+  db.exec('DELETE FROM meta');
+  const putMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+  for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);
+  db.exec('COMMIT');
+  db.close();
+}
 
 /** Format 3's tables, as that version wrote them, holding the same records and vectors as `from`. */
 function writeFormat3(from: Dataset, path: string): void {
@@ -46,7 +84,7 @@ function writeFormat3(from: Dataset, path: string): void {
   const putColumn = db.prepare('INSERT INTO columns (name, encoding, kind, dict, data) VALUES (?, ?, ?, ?, ?)');
   FIELDS.forEach((f, i) => {
     if (f.type === 'number') return;
-    const c = from.column(i);
+    const c = from.column(i, 'all');
     putColumn.run(f.name, c.encoding, kinds.get(c.data.constructor), c.dict ? JSON.stringify(c.dict) : null, vectorToBlob(c.data));
   });
   const putState = db.prepare('INSERT INTO states (state, first, count) VALUES (?, ?, ?)');
@@ -58,12 +96,18 @@ function writeFormat3(from: Dataset, path: string): void {
   db.close();
 }
 
+const ROWS = 2000;
+// Several vector chunks, the last a short one.
+const CHUNK = 512;
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-formats-'));
+  v5 = join(dir, 'v5.sqlite');
   v4 = join(dir, 'v4.sqlite');
   v3 = join(dir, 'v3.sqlite');
-  generateDataset({ rows: ROWS, seed: 3, out: v4 });
-  const dataset = Dataset.open(v4);
+  generateDataset({ rows: ROWS, seed: 3, out: v5, vectorChunk: CHUNK });
+  const dataset = Dataset.open(v5);
+  writeFormat4(dataset, v5, v4);
   writeFormat3(dataset, v3);
   dataset.close();
 }, 120_000);
@@ -71,12 +115,16 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('dataset formats', () => {
-  it('a new file is format 4: blocks of records with their checksums, meta checksum and block size', () => {
-    const db = openSqlite(v4, { readonly: true });
+  it('a new file is format 5: blocks of records and chunks of vectors with their checksums, meta checksum, block and chunk size', () => {
+    const db = openSqlite(v5, { readonly: true });
     try {
       const meta = Object.fromEntries(db.prepare('SELECT key, value FROM meta').raw().all() as Array<[string, string]>);
       expect(meta.format_version).toBe(DATASET_FORMAT_VERSION);
       expect(meta.block_records).toBe(String(RECORDS_PER_BLOCK));
+      expect(meta.vector_chunk).toBe(String(CHUNK));
+      const filterable = FIELDS.filter((f) => f.type !== 'number').length;
+      expect(db.prepare('SELECT count(*) FROM columns').pluck().get()).toBe(filterable);
+      expect(db.prepare('SELECT count(*) FROM vector_chunks').pluck().get()).toBe(filterable * Math.ceil(ROWS / CHUNK));
       expect(meta.checksum).toMatch(/^\d+$/);
       expect(db.prepare('SELECT count(*) FROM record_blocks').pluck().get()).toBe(Math.ceil(ROWS / RECORDS_PER_BLOCK));
       expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('records', 'people')").pluck().get()).toBe(0);
@@ -85,11 +133,14 @@ describe('dataset formats', () => {
     }
   });
 
-  it('a format 3 file opens and reads the same records, previews, vectors and answers as format 4', () => {
-    const a = Dataset.open(v4);
-    const b = Dataset.open(v3);
+  it.each([
+    ['4', () => v4],
+    ['3', () => v3],
+  ])('a format %s file opens and reads the same records, previews, vectors and answers as format 5', (version, path) => {
+    const a = Dataset.open(v5);
+    const b = Dataset.open(path());
     try {
-      expect(b.formatVersion).toBe('3');
+      expect(b.formatVersion).toBe(version);
       expect(b.records).toBe(a.records);
       const all = Uint32Array.from({ length: ROWS }, (_, k) => k);
       const scattered = Uint32Array.from([0, 5, 31, 32, 33, 700, 701, 1500, ROWS - 1]);
@@ -101,7 +152,7 @@ describe('dataset formats', () => {
       expect([...b.rangeValues(100, 900, [0, 3])]).toEqual([...a.rangeValues(100, 900, [0, 3])]);
       FIELDS.forEach((f, i) => {
         if (f.type === 'number') return;
-        expect(b.column(i)).toEqual(a.column(i));
+        expect(b.column(i, 'all')).toEqual(a.column(i, 'all'));
       });
       const engines = [a, b].map((d) => new EmbeddedEngine(d, { backgroundVerify: false }));
       const audience = normalizeAudienceRequest({
@@ -123,8 +174,8 @@ describe('dataset formats', () => {
     }
   });
 
-  it('ad-hoc SQL sees the same `people` in both formats', () => {
-    const rows = [v4, v3].map((path) => {
+  it('ad-hoc SQL sees the same `people` in every format', () => {
+    const rows = [v5, v4, v3].map((path) => {
       const db = openDatasetSql(path);
       try {
         return db.prepare('SELECT _pos, PID, STATE, AGE, LATITUDE FROM people ORDER BY _pos').raw().all();
@@ -134,6 +185,7 @@ describe('dataset formats', () => {
     });
     expect(rows[0]).toHaveLength(ROWS);
     expect(rows[1]).toEqual(rows[0]);
+    expect(rows[2]).toEqual(rows[0]);
   });
 
   it('refuses another format, a SQLite file that is not a dataset and a file that is not SQLite, in one sentence naming the file', () => {
@@ -142,7 +194,7 @@ describe('dataset formats', () => {
     const db = openSqlite(v9);
     db.prepare("UPDATE meta SET value = '9' WHERE key = 'format_version'").run();
     db.close();
-    expect(() => Dataset.open(v9)).toThrow(`The dataset file ${v9} has format 9; this version of Audience Desk reads formats 3 and 4.`);
+    expect(() => Dataset.open(v9)).toThrow(`The dataset file ${v9} has format 9; this version of Audience Desk reads formats 3, 4, 5.`);
     const foreign = join(dir, 'foreign.sqlite');
     const other = openSqlite(foreign);
     other.exec('CREATE TABLE t (x)');

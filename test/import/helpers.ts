@@ -89,7 +89,8 @@ export function dumpDataset(path: string): unknown {
   try {
     return {
       records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').raw().all(),
-      columns: db.prepare('SELECT name, encoding, kind, dict, data FROM columns ORDER BY name').raw().all(),
+      columns: db.prepare('SELECT name, encoding, kind, dict FROM columns ORDER BY name').raw().all(),
+      vectors: db.prepare('SELECT name, chunk, data FROM vector_chunks ORDER BY name, chunk').raw().all(),
       states: db.prepare('SELECT * FROM states ORDER BY state').raw().all(),
     };
   } finally {

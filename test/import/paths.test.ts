@@ -143,7 +143,12 @@ describe('rows in (STATE, PID) order and rows in any order', () => {
 function storedVectors(path: string): unknown[] {
   const db = new Database(path, { readonly: true });
   try {
-    return db.prepare('SELECT name, encoding, kind, dict, hex(data) AS data FROM columns ORDER BY name').all();
+    return db
+      .prepare(
+        `SELECT c.name, c.encoding, c.kind, c.dict, v.chunk, hex(v.data) AS data
+         FROM columns c JOIN vector_chunks v ON v.name = c.name ORDER BY c.name, v.chunk`,
+      )
+      .all();
   } finally {
     db.close();
   }

@@ -63,6 +63,7 @@ describe('DatasetWriter.appendWithJson', () => {
       return {
         records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').all(),
         columns: db.prepare('SELECT * FROM columns ORDER BY name').all(),
+        vectors: db.prepare('SELECT * FROM vector_chunks ORDER BY name, chunk').all(),
         states: db.prepare('SELECT * FROM states ORDER BY state').all(),
       };
     } finally {

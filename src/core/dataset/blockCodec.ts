@@ -1,10 +1,10 @@
-// How format 4 stores records and vectors: compressed with zstd (node:zlib's, so no native package
+// How formats 4 and 5 store records, and format 4 its vectors: compressed with zstd (node:zlib's, so no native package
 // to rebuild for Electron; one context kept across frames, zstdContext.ts) and each with a CRC-32
 // that is checked before anything is decoded. A checksum covers what identifies the piece too (the
 // block's number, the vector's field and shape), so a piece read under the wrong key is caught like
 // a piece with wrong bytes.
 // docs/dataset-format.md describes the layout; README "Design for speed" the measurements.
-import { constants, crc32, zstdCompressSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { datasetDamaged } from './damage';
 import { frameContentSize, ZstdCompressor, ZstdDecompressor } from './zstdContext';
@@ -22,15 +22,9 @@ export const RECORDS_PER_BLOCK = 32;
  * (docs/dataset-format.md, "Size").
  */
 export const RECORD_LEVEL = 3;
-// Vectors are written once and read whole on a field's first use: a higher level costs the writer
-// only, and decompression speed hardly depends on it.
-const VECTOR_LEVEL = 9;
 const NEWLINE = 0x0a;
 /** No block of 32 records comes near this; a header that says more is damage, not a reason to allocate. */
 const MAX_BLOCK_BYTES = 64 * 1024 * 1024;
-
-const zstd = (bytes: Uint8Array, level: number): Buffer =>
-  zstdCompressSync(bytes, { params: { [constants.ZSTD_c_compressionLevel]: level, [constants.ZSTD_c_checksumFlag]: 0 } });
 
 /** One kept context decompresses the vectors of every dataset of the thread (one at a time). */
 const vectorDecompressor = new ZstdDecompressor();
@@ -102,23 +96,12 @@ function vectorHeader(name: string, encoding: string, kind: string, length: numb
   return Buffer.from(JSON.stringify([name, encoding, kind, length, dict]), 'utf8');
 }
 
-/** A field's vector as stored: its values' bytes compressed, and the CRC-32 of it all. */
-export function encodeVector(
-  name: string,
-  encoding: string,
-  kind: VectorKind,
-  dict: string | null,
-  values: Vector,
-): { data: Buffer; crc: number } {
-  const data = zstd(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), VECTOR_LEVEL);
-  return { data, crc: vectorCrc(name, encoding, kind, values.length, dict, data) };
-}
-
+/** The CRC-32 of a format 4 vector (one frame over every position; format 5 has chunks, vectorChunks.ts). */
 export function vectorCrc(name: string, encoding: string, kind: string, length: number, dict: string | null, data: Uint8Array): number {
   return crc32(data, crc32(vectorHeader(name, encoding, kind, length, dict)));
 }
 
-/** Checks and decompresses a stored vector; damage is `dataset_damaged`. */
+/** Checks and decompresses a format 4 vector; damage is `dataset_damaged`. */
 export function decodeVector(
   path: string,
   stored: { name: string; encoding: string; kind: string; length: number; dict: string | null; crc: number; data: Uint8Array },

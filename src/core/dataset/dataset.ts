@@ -1,6 +1,6 @@
 // An open dataset file, read-only: the one place that holds SQL over the dataset's tables.
-// Everything above it speaks in positions (0-based, in (STATE, PID) order). Format 4 (compressed,
-// checksummed blocks and vectors) and format 3 (plain rows) both open; docs/dataset-format.md.
+// Everything above it speaks in positions (0-based, in (STATE, PID) order). Format 5 (compressed,
+// checksummed blocks and vector chunks), 4 (whole vectors) and 3 (plain rows) open; docs/dataset-format.md.
 // Any damage a read meets (a checksum, or SQLite finding its pages malformed) is `dataset_damaged`.
 import { existsSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
@@ -8,13 +8,14 @@ import { FIELDS, PREVIEW_FIELDS, fieldIndex } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { decodeVector, tablesChecksum } from './blockCodec';
 import { BlockRecords } from './blockRecords';
-import { blobToVector, type Vector, type VectorKind } from './columnVector';
+import { blobToVector, VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
-import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION } from './schema';
+import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS, WHOLE_VECTORS_FORMAT_VERSION } from './schema';
 import { TextRecords } from './textRecords';
+import { ChunkLayout, type VectorHeader } from './vectorChunks';
 
 export interface StateRange {
   state: string;
@@ -33,17 +34,32 @@ export interface ColumnVector {
 
 export type Row = RecordValues;
 
+/** Positions [first, first + count): what a caller of column() will read of the vector. */
+export interface PositionRange {
+  first: number;
+  count: number;
+}
+
+/** A vector as far as it is loaded: format 5 loads it a chunk at a time, older formats whole. */
+interface LoadedColumn {
+  vector: ColumnVector;
+  header: VectorHeader;
+  /** 1 for each chunk in `vector.data`; null when the whole vector is there. */
+  loaded: Uint8Array | null;
+}
+
 const PREVIEW_INDEXES = PREVIEW_FIELDS.map((name) => fieldIndex(name));
 // parseStoredValues reads them in one pass from the start of a record: they must ascend.
 if (PREVIEW_INDEXES.some((v, i) => i > 0 && v <= PREVIEW_INDEXES[i - 1]!)) throw new Error('Preview fields must be in catalog order.');
 
+/** A `columns` row: format 5 has no data (its chunks are rows of their own), format 3 no length or crc. */
 interface StoredColumn {
   name: string;
   encoding: ColumnVector['encoding'];
   kind: VectorKind;
-  length: number;
+  length: number | null;
   dict: string | null;
-  crc: number;
+  crc: number | null;
   data: Uint8Array;
 }
 
@@ -54,8 +70,11 @@ export class Dataset {
   /** What a read or the verify found damaged (the message of the `dataset_damaged` error), else null. */
   damage: string | null = null;
   private readonly states: Map<string, StateRange>;
-  private readonly columns = new Map<number, ColumnVector>();
+  private readonly columns = new Map<number, LoadedColumn>();
   private readonly columnStmt: Statement;
+  /** Format 5: a chunk of a vector (null for the older formats, whose vectors are one piece). */
+  private readonly chunkStmt: Statement | null = null;
+  private readonly chunks: ChunkLayout | null = null;
   private readonly source: RecordSource;
   private closed = false;
   private readonly closers: Array<() => void> = [];
@@ -66,27 +85,40 @@ export class Dataset {
   ) {
     const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [k, v]));
     const version = meta.format_version;
-    if (version !== DATASET_FORMAT_VERSION && version !== LEGACY_FORMAT_VERSION)
+    if (!(READABLE_FORMAT_VERSIONS as readonly (string | undefined)[]).includes(version))
       throw new AppError(
         'unavailable',
-        `The dataset file ${path} has format ${version ?? 'unknown'}; this version of Audience Desk reads formats ${LEGACY_FORMAT_VERSION} and ${DATASET_FORMAT_VERSION}.`,
+        `The dataset file ${path} has format ${version ?? 'unknown'}; this version of Audience Desk reads formats ${READABLE_FORMAT_VERSIONS.join(', ')}.`,
       );
     const states = db.prepare('SELECT state, first, count FROM states').all() as StateRange[];
-    if (version === DATASET_FORMAT_VERSION && meta.checksum !== tablesChecksum(meta, states))
+    if (version !== LEGACY_FORMAT_VERSION && meta.checksum !== tablesChecksum(meta, states))
       throw datasetDamaged(path, 'its table of contents (meta and state ranges) fails its checksum');
     this.meta = meta;
-    this.formatVersion = version;
+    this.formatVersion = version!;
     this.records = Number(meta.records);
     if (!Number.isSafeInteger(this.records) || this.records < 0) throw datasetDamaged(path, 'its record count is not a number');
     this.states = new Map(states.map((r) => [r.state, r]));
+    // What each format keeps in `columns`: format 5 a header (the values are chunks of their own),
+    // format 4 the whole compressed vector, format 3 the raw vector without length or checksum.
+    this.columnStmt = db.prepare(
+      version === DATASET_FORMAT_VERSION
+        ? 'SELECT name, encoding, kind, length, dict, crc FROM columns WHERE name = ?'
+        : version === WHOLE_VECTORS_FORMAT_VERSION
+          ? 'SELECT name, encoding, kind, length, dict, crc, data FROM columns WHERE name = ?'
+          : 'SELECT name, encoding, kind, NULL AS length, dict, NULL AS crc, data FROM columns WHERE name = ?',
+    );
     if (version === DATASET_FORMAT_VERSION) {
-      this.columnStmt = db.prepare('SELECT name, encoding, kind, length, dict, crc, data FROM columns WHERE name = ?');
+      // meta is under its checksum: a size it does not state is a writer's, not damage.
+      this.chunks = ChunkLayout.fromMeta(meta.vector_chunk);
+      if (!this.chunks) throw new AppError('unavailable', `The dataset file ${path} states no vector chunk size this version reads.`);
+      this.chunkStmt = db.prepare('SELECT crc, data FROM vector_chunks WHERE name = ? AND chunk = ?');
+    }
+    if (version === LEGACY_FORMAT_VERSION) {
+      this.source = new TextRecords(db, path, this.records);
+    } else {
       const blocks = new BlockRecords(db, path, this.records, Number(meta.block_records));
       this.closers.push(() => blocks.close());
       this.source = blocks;
-    } else {
-      this.columnStmt = db.prepare('SELECT name, encoding, kind, NULL AS length, dict, NULL AS crc, data FROM columns WHERE name = ?');
-      this.source = new TextRecords(db, path, this.records);
     }
   }
 
@@ -138,24 +170,75 @@ export class Dataset {
     return [...this.states.values()];
   }
 
-  /** The vector of a filterable field, loaded (and checked) on first use and kept. */
-  column(index: number): ColumnVector {
-    let vector = this.columns.get(index);
-    if (!vector) {
-      const field = FIELDS[index]!.name;
-      vector = this.guard(`the vector of ${field}`, () => this.loadColumn(field));
-      this.columns.set(index, vector);
+  /**
+   * The vector of a filterable field, with at least the values at `range` loaded (and checked):
+   * a caller reads `data` inside the range it named, nowhere else ('all': everywhere). Loaded
+   * values are kept; format 5 loads the chunks a range needs, older formats the whole vector.
+   */
+  column(index: number, range: PositionRange | 'all'): ColumnVector {
+    const column = this.loadedColumn(index);
+    const loaded = column.loaded;
+    if (loaded) {
+      const { from, to } = range === 'all' ? { from: 0, to: loaded.length } : this.chunks!.covering(range.first, range.count);
+      for (let c = from; c < to; c++) {
+        if (loaded[c]) continue;
+        this.guard(`the vector of ${column.header.name}`, () => this.loadChunk(column, c));
+        loaded[c] = 1;
+      }
+      if (loaded.every((l) => l === 1)) column.loaded = null;
     }
-    return vector;
+    return column.vector;
   }
 
-  private loadColumn(field: string): ColumnVector {
+  /** A field's encoding and dictionary, without reading its values. */
+  columnInfo(index: number): Pick<ColumnVector, 'field' | 'encoding' | 'dict'> {
+    const { field, encoding, dict } = this.loadedColumn(index).vector;
+    return { field, encoding, dict };
+  }
+
+  private loadedColumn(index: number): LoadedColumn {
+    let column = this.columns.get(index);
+    if (!column) {
+      const field = FIELDS[index]!.name;
+      column = this.guard(`the vector of ${field}`, () => this.loadColumn(field));
+      this.columns.set(index, column);
+    }
+    return column;
+  }
+
+  /** Format 5: the header, checked, and a vector of zeros its chunks are read into. Older formats: the whole vector. */
+  private loadColumn(field: string): LoadedColumn {
     const row = this.columnStmt.get(field) as StoredColumn | undefined;
     if (!row || row.name !== field) throw datasetDamaged(this.path, `the vector of ${field} is missing`);
-    const data = this.formatVersion === DATASET_FORMAT_VERSION ? decodeVector(this.path, row) : blobToVector(row.kind, row.data);
-    if (data.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
+    if (row.length !== null && row.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
+    const header: VectorHeader = { name: row.name, encoding: row.encoding, kind: row.kind, length: this.records, dict: row.dict };
+    let data: Vector;
+    let loaded: Uint8Array | null = null;
+    if (this.chunks) {
+      if (this.chunks.headerCrc(header) !== row.crc || !VECTOR_TYPES[row.kind])
+        throw datasetDamaged(this.path, `the vector of ${field} fails its checksum`);
+      data = new VECTOR_TYPES[row.kind](this.records);
+      loaded = new Uint8Array(this.chunks.count(this.records));
+    } else {
+      data =
+        this.formatVersion === WHOLE_VECTORS_FORMAT_VERSION
+          ? decodeVector(this.path, { ...row, length: row.length ?? -1, crc: row.crc ?? -1 })
+          : blobToVector(row.kind, row.data);
+      if (data.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
+    }
     const dict = row.dict === null ? null : (JSON.parse(row.dict) as string[]);
-    return { field, encoding: row.encoding, data, dict };
+    return { vector: { field, encoding: row.encoding, data, dict }, header, loaded };
+  }
+
+  /** Reads, checks and places one chunk of a format 5 vector. */
+  private loadChunk(column: LoadedColumn, chunk: number): void {
+    this.chunks!.place(column.vector.data, chunk, this.readChunk(column.header, chunk));
+  }
+
+  private readChunk(header: VectorHeader, chunk: number): Buffer {
+    const stored = this.chunkStmt!.get(header.name, chunk) as { crc: number; data: Uint8Array } | undefined;
+    if (!stored) throw datasetDamaged(this.path, `chunk ${chunk} of the vector of ${header.name} is missing`);
+    return this.chunks!.decode(this.path, header, chunk, stored);
   }
 
   /** The stored JSON text of each record at ascending positions, in order. */
@@ -217,9 +300,15 @@ export class Dataset {
     }
     for (let i = 0; i < FIELDS.length; i++) {
       if (FIELDS[i]!.type === 'number') continue;
-      // Loaded for the check only: the vectors a query uses stay as they are.
+      // Read for the check only: the vectors a query uses stay as they are.
       const field = FIELDS[i]!.name;
-      if (!this.columns.has(i)) this.guard(`the vector of ${field}`, () => this.loadColumn(field));
+      const column = this.columns.get(i) ?? this.guard(`the vector of ${field}`, () => this.loadColumn(field));
+      yield;
+      if (!this.chunks) continue;
+      for (let c = 0; c < this.chunks.count(this.records); c++) {
+        this.guard(`the vector of ${field}`, () => this.readChunk(column.header, c));
+        if (c % 16 === 15) yield;
+      }
       yield;
     }
   }

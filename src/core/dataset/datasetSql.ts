@@ -1,6 +1,6 @@
 // Ad-hoc SQL over a dataset file: a read-only connection where `records` (_pos, record: the JSON
 // text) and `people` (every field as a typed column, as format 3 had them) exist, whatever the
-// file's format. Format 4 keeps records compressed, which SQLite cannot read, so they are
+// file's format. Formats 4 and 5 keep records compressed, which SQLite cannot read, so they are
 // decompressed once into temporary tables of this connection (memory and time grow with the
 // dataset: a tool for tests and inspection, not for the engine, which reads through Dataset).
 import { openSqlite, type Db } from '../sqlite';

@@ -8,7 +8,8 @@ import { escapeRegExp, removeStaleFiles } from '../fs/staleFiles';
 import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { ColumnSet, DICTIONARY_LIMIT, type BuiltColumn } from './columnSet';
-import { encodeRecordBlock, encodeVector, RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from './blockCodec';
+import { encodeRecordBlock, RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from './blockCodec';
+import { ChunkLayout, VECTOR_CHUNK } from './vectorChunks';
 import { VectorSpill } from './vectorSpill';
 import type { RecordValues } from './recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from './schema';
@@ -50,6 +51,8 @@ export class DatasetWriter {
     private readonly metadata: Record<string, string> = {},
     /** Distinct values past which a string field is hashed; lowered only by tests. */
     private readonly dictionaryLimit = DICTIONARY_LIMIT,
+    /** Positions a vector chunk holds; lowered only by tests (to have several chunks in a small file). */
+    private readonly vectorChunks = new ChunkLayout(VECTOR_CHUNK),
   ) {
     this.tempPath = `${targetPath}.building-${process.pid}`;
     // Our own leftover and those of killed writers to the same target (never a live writer's).
@@ -140,7 +143,8 @@ export class DatasetWriter {
     this.compressor.close();
     const built = columns ?? this.columns?.finished() ?? new ColumnSet(this.dictionaryLimit).finish();
     this.columns = undefined;
-    const putColumn = this.db.prepare('INSERT INTO columns (name, encoding, kind, length, dict, crc, data) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const putColumn = this.db.prepare('INSERT INTO columns (name, encoding, kind, length, dict, crc) VALUES (?, ?, ?, ?, ?, ?)');
+    const putChunk = this.db.prepare('INSERT INTO vector_chunks (name, chunk, crc, data) VALUES (?, ?, ?, ?)');
     const fields = new Set<number>();
     for (const c of built) {
       if (c.data.length !== this.count || fields.has(c.field) || FIELDS[c.field]?.type === 'number')
@@ -148,8 +152,12 @@ export class DatasetWriter {
       fields.add(c.field);
       const name = FIELDS[c.field]!.name;
       const dict = c.dict ? JSON.stringify(c.dict) : null;
-      const { data, crc } = encodeVector(name, c.encoding, c.kind, dict, c.data);
-      putColumn.run(name, c.encoding, c.kind, c.data.length, dict, crc, data);
+      const header = { name, encoding: c.encoding, kind: c.kind, length: c.data.length, dict };
+      putColumn.run(name, c.encoding, c.kind, c.data.length, dict, this.vectorChunks.headerCrc(header));
+      for (let chunk = 0; chunk < this.vectorChunks.count(c.data.length); chunk++) {
+        const { data, crc } = this.vectorChunks.encode(name, chunk, c.data);
+        putChunk.run(name, chunk, crc, data);
+      }
     }
     if (fields.size !== FIELDS.filter((f) => f.type !== 'number').length)
       throw new Error('Vectors are missing: every filterable field needs one.');
@@ -161,6 +169,7 @@ export class DatasetWriter {
       format_version: DATASET_FORMAT_VERSION,
       records: String(this.count),
       block_records: String(RECORDS_PER_BLOCK),
+      vector_chunk: String(this.vectorChunks.size),
       created_at: new Date().toISOString(),
     };
     meta.checksum = tablesChecksum(meta, this.stateRanges);

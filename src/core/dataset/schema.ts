@@ -1,4 +1,4 @@
-// The dataset file's tables (format 4; docs/dataset-format.md is the contract). Written once
+// The dataset file's tables (format 5; docs/dataset-format.md is the contract). Written once
 // (generator or import), then only read: records in (STATE, PID) order, so a state is one range of
 // positions. Records are kept as compressed blocks of consecutive positions (blockCodec.ts), each
 // with a checksum; every filterable field has a compressed, checksummed vector. Ad-hoc SQL over
@@ -7,9 +7,13 @@
 // README, "Design for speed", has the measurements behind this.
 import { FIELDS } from '../../shared/fields';
 
-export const DATASET_FORMAT_VERSION = '4';
-/** The format before records were compressed: still read (datasetV3.ts), never written. */
+export const DATASET_FORMAT_VERSION = '5';
+/** Format 4: as 5, but each vector one frame over every position. Still read, never written. */
+export const WHOLE_VECTORS_FORMAT_VERSION = '4';
+/** The format before records were compressed: still read (textRecords.ts), never written. */
 export const LEGACY_FORMAT_VERSION = '3';
+/** Every format this version opens, oldest first. */
+export const READABLE_FORMAT_VERSIONS = [LEGACY_FORMAT_VERSION, WHOLE_VECTORS_FORMAT_VERSION, DATASET_FORMAT_VERSION] as const;
 
 export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -26,10 +30,14 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE record_blocks (block INTEGER PRIMARY KEY, crc INTEGER NOT NULL, data BLOB NOT NULL);
 -- A state's records are positions [first, first + count).
 CREATE TABLE states (state TEXT PRIMARY KEY, first INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;
--- One typed vector per filterable field over all positions, zstd-compressed. encoding 'value': the
--- integers themselves; 'dict': codes into dict (a JSON array of the strings); 'hash': stringHash()
--- of each string, for fields with too many distinct values for a dictionary. Filters scan these in
--- memory. crc: CRC-32 of (name, encoding, kind, length, dict) and data.
+-- One typed vector per filterable field over all positions. encoding 'value': the integers
+-- themselves; 'dict': codes into dict (a JSON array of the strings); 'hash': stringHash() of each
+-- string, for fields with too many distinct values for a dictionary. Filters scan these in memory.
+-- crc: CRC-32 of (name, encoding, kind, length, dict, chunk size) (vectorChunks.ts).
 CREATE TABLE columns (name TEXT PRIMARY KEY, encoding TEXT NOT NULL, kind TEXT NOT NULL, length INTEGER NOT NULL,
-  dict TEXT, crc INTEGER NOT NULL, data BLOB NOT NULL) WITHOUT ROWID;
+  dict TEXT, crc INTEGER NOT NULL) WITHOUT ROWID;
+-- Chunk c of a vector: its values at positions [c * vector_chunk, (c + 1) * vector_chunk) (meta
+-- vector_chunk), zstd-compressed. crc: CRC-32 of (name, chunk, values) and data.
+CREATE TABLE vector_chunks (name TEXT NOT NULL, chunk INTEGER NOT NULL, crc INTEGER NOT NULL, data BLOB NOT NULL,
+  PRIMARY KEY (name, chunk));
 `;

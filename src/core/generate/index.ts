@@ -4,6 +4,7 @@
 // or place, generateRecords.ts). Records are made on a worker thread while this one builds the
 // vectors and writes (workerRecords.ts).
 import { DatasetWriter } from '../dataset/datasetWriter';
+import { ChunkLayout } from '../dataset/vectorChunks';
 import { fieldIndex } from '../../shared/fields';
 import { generateRecords } from './generateRecords';
 import { SEPARATOR, workerTexts } from './workerRecords';
@@ -22,17 +23,23 @@ export interface GenerateOptions {
   onProgress?: (done: number) => void;
   /** Passed to DatasetWriter (distinct values past which a string field is stored as hashes). */
   dictionaryLimit?: number;
+  /** Passed to DatasetWriter (positions a vector chunk holds; tests lower it). */
+  vectorChunk?: number;
 }
 
 const PROGRESS_EVERY = 10_000;
 
 /** Generates `rows` records into a new dataset file at `out` (atomically, via DatasetWriter). */
-export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit }: GenerateOptions): { records: number; seconds: number } {
+export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, vectorChunk }: GenerateOptions): {
+  records: number;
+  seconds: number;
+} {
   const started = performance.now();
   const writer = new DatasetWriter(
     out,
     { generator: 'audience-desk', generator_version: GENERATOR_VERSION, seed: String(seed), rows: String(rows) },
     dictionaryLimit,
+    vectorChunk === undefined ? undefined : new ChunkLayout(vectorChunk),
   );
   try {
     let done = 0;

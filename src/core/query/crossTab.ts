@@ -6,7 +6,7 @@ import { compareCodes } from '../../shared/codebook';
 import { AppError } from '../../shared/errors';
 import { FIELDS } from '../../shared/fields';
 import type { CrossTabCounts } from '../audience/engine';
-import type { Dataset } from '../dataset/dataset';
+import type { Dataset, PositionRange } from '../dataset/dataset';
 import type { Selection } from './selection';
 
 interface Axis {
@@ -16,9 +16,9 @@ interface Axis {
   order(a: { key: number; count: number }, b: { key: number; count: number }): number;
 }
 
-function axisOf(dataset: Dataset, index: number, key: 'rows' | 'columns'): Axis {
+function axisOf(dataset: Dataset, range: PositionRange, index: number, key: 'rows' | 'columns'): Axis {
   const def = FIELDS[index]!;
-  const column = dataset.column(index);
+  const column = dataset.column(index, range);
   if (def.type === 'number' || column.encoding === 'hash')
     throw new AppError('invalid_request', `${def.name} has a different value for nearly everyone; choose a coded field.`, key);
   const data = column.data;
@@ -51,9 +51,17 @@ function keptKeys(counts: Map<number, number>, axis: Axis, max: number): number[
   return top.sort(axis.order).map((e) => e.key);
 }
 
-export function crossTabCounts(dataset: Dataset, selection: Selection, rowIndex: number, columnIndex: number, max: number): CrossTabCounts {
-  const rows = axisOf(dataset, rowIndex, 'rows');
-  const columns = axisOf(dataset, columnIndex, 'columns');
+/** Counts of the selection's people (positions of `range`, the audience's state) by two fields' values. */
+export function crossTabCounts(
+  dataset: Dataset,
+  range: PositionRange,
+  selection: Selection,
+  rowIndex: number,
+  columnIndex: number,
+  max: number,
+): CrossTabCounts {
+  const rows = axisOf(dataset, range, rowIndex, 'rows');
+  const columns = axisOf(dataset, range, columnIndex, 'columns');
   const rowCounts = new Map<number, number>();
   const columnCounts = new Map<number, number>();
   eachPosition(selection, (pos) => {

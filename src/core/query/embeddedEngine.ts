@@ -31,7 +31,7 @@ import {
   stateCoordinates,
 } from './listSteps';
 import { LruCache } from './lruCache';
-import { DictionaryIndex, compilePredicate, refine, scan, verifyHashed } from './predicates';
+import { DictionaryIndex, bySelectivity, compilePredicate, refine, scan, verifyHashed, type Predicate } from './predicates';
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
 
 const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
@@ -131,8 +131,8 @@ export class EmbeddedEngine implements AudienceEngine {
     if (controls.near) n = keepNear(list, n, this.coordinatesOf(range), range.first, controls.near);
     // `near` is a filter of place: the people it keeps are the matched ones.
     const matched = n;
-    if (controls.contact.phone) n = keepWhere(list, n, callableTest(this.dataset));
-    if (controls.contact.mail) n = keepWhere(list, n, deliverableTest(this.dataset));
+    if (controls.contact.phone) n = keepWhere(list, n, callableTest(this.dataset, range));
+    if (controls.contact.mail) n = keepWhere(list, n, deliverableTest(this.dataset, range));
     for (const exclusion of controls.exclusions) {
       checkBudget();
       const excluded = this.excluded(exclusion, range);
@@ -186,8 +186,8 @@ export class EmbeddedEngine implements AudienceEngine {
 
   zipCentre(zip: string): { lat: number; lon: number } | undefined {
     if (this.zipCentres.has(zip)) return this.zipCentres.get(zip);
-    const column = this.dataset.column(fieldIndex('ZIP'));
-    const code = column.dict?.indexOf(zip) ?? -1;
+    const zipField = fieldIndex('ZIP');
+    const code = this.dataset.columnInfo(zipField).dict?.indexOf(zip) ?? -1;
     let centre: { lat: number; lon: number } | undefined;
     if (code >= 0) {
       // The mean position of the people in the ZIP, found through its code in the ZIP vector.
@@ -195,7 +195,7 @@ export class EmbeddedEngine implements AudienceEngine {
       let lon = 0;
       let people = 0;
       for (const range of this.dataset.stateCounts()) {
-        const data = column.data;
+        const data = this.dataset.column(zipField, range).data;
         let coordinates: Float64Array | undefined;
         for (let pos = range.first, end = range.first + range.count; pos < end; pos++) {
           if (data[pos] !== code) continue;
@@ -217,13 +217,14 @@ export class EmbeddedEngine implements AudienceEngine {
   }
 
   private evaluate(audience: Audience, first: number, end: number, checkBudget: () => void): Selection {
-    const predicates = [];
+    let predicates: Predicate[] = [];
     for (const filter of audience.filters) {
-      const p = compilePredicate(this.dataset, this.dictionaries, filter);
+      const p = compilePredicate(this.dataset, this.dictionaries, filter, { first, count: end - first });
       if (!p) return EMPTY_SELECTION;
       predicates.push(p);
     }
     if (end <= first) return EMPTY_SELECTION;
+    predicates = bySelectivity(predicates, first, end);
     const list = new Uint32Array(end - first);
     let n = scan(predicates[0]!, first, end, list);
     checkBudget();
@@ -265,7 +266,7 @@ export class EmbeddedEngine implements AudienceEngine {
   }
 
   crossTab(audience: Audience, rowField: number, columnField: number, max: number): CrossTabCounts {
-    return crossTabCounts(this.dataset, this.select(audience), rowField, columnField, max);
+    return crossTabCounts(this.dataset, this.dataset.stateRange(audience.state), this.select(audience), rowField, columnField, max);
   }
 
   previewPage(audience: Audience, skip: number, limit: number): { total: number; results: PreviewRecord[] } {
@@ -315,7 +316,8 @@ export class EmbeddedEngine implements AudienceEngine {
   valueCounts(audience: Audience, fieldIndex: number, max: number): ValueCount[] {
     const def = FIELDS[fieldIndex];
     if (!def || def.type === 'number') return [];
-    const column = this.dataset.column(fieldIndex);
+    // Only the audience's state is read: its positions are the selection's.
+    const column = this.dataset.column(fieldIndex, this.dataset.stateRange(audience.state));
     // A hashed field has (nearly) one value per person: there is no breakdown worth drawing.
     if (column.encoding === 'hash') return [];
     const selection = this.select(audience);

@@ -36,22 +36,22 @@ function equalsTest(column: ColumnVector, value: string): (pos: number) => boole
 }
 
 /** callable: a phone (PHONE, PHONE2 or PHONE3) that is not empty and whose paired DNC flag is empty. */
-export function callableTest(dataset: Dataset): (pos: number) => boolean {
+export function callableTest(dataset: Dataset, range: StateRange): (pos: number) => boolean {
   const pairs = [
     ['PHONE', 'DNC'],
     ['PHONE2', 'DNC2'],
     ['PHONE3', 'DNC3'],
   ].map(([phone, flag]) => ({
-    noPhone: emptyTest(dataset.column(fieldIndex(phone!))),
-    noFlag: emptyTest(dataset.column(fieldIndex(flag!))),
+    noPhone: emptyTest(dataset.column(fieldIndex(phone!), range)),
+    noFlag: emptyTest(dataset.column(fieldIndex(flag!), range)),
   }));
   return (pos) => pairs.some((p) => !p.noPhone(pos) && p.noFlag(pos));
 }
 
 /** deliverable: DPV is "Y" and VACANT is not "Y". */
-export function deliverableTest(dataset: Dataset): (pos: number) => boolean {
-  const confirmed = equalsTest(dataset.column(fieldIndex('DPV')), 'Y');
-  const vacant = equalsTest(dataset.column(fieldIndex('VACANT')), 'Y');
+export function deliverableTest(dataset: Dataset, range: StateRange): (pos: number) => boolean {
+  const confirmed = equalsTest(dataset.column(fieldIndex('DPV'), range), 'Y');
+  const vacant = equalsTest(dataset.column(fieldIndex('VACANT'), range), 'Y');
   return (pos) => confirmed(pos) && !vacant(pos);
 }
 

@@ -3,7 +3,7 @@
 // (one lookup per record), or a list of bands otherwise.
 import type { IntBand, NormalizedFilter } from '../../shared/audienceRequest';
 import { stringHash, type Vector } from '../dataset/columnVector';
-import type { Dataset } from '../dataset/dataset';
+import type { Dataset, PositionRange } from '../dataset/dataset';
 
 export type Predicate = (
   | { data: Vector; mask: Uint8Array; bands?: undefined; hashes?: undefined }
@@ -21,7 +21,7 @@ export class DictionaryIndex {
   codes(index: number): Map<string, number> {
     let map = this.maps.get(index);
     if (!map) {
-      const dict = this.dataset.column(index).dict ?? [];
+      const dict = this.dataset.columnInfo(index).dict ?? [];
       map = new Map(dict.map((v, code) => [v, code]));
       this.maps.set(index, map);
     }
@@ -39,9 +39,14 @@ function maskForValues(data: Vector, bands: IntBand[]): Uint8Array | null {
   return mask;
 }
 
-/** A predicate, or null when no record can match (a value absent from the dataset). */
-export function compilePredicate(dataset: Dataset, dictionaries: DictionaryIndex, filter: NormalizedFilter): Predicate | null {
-  const column = dataset.column(filter.index);
+/** A predicate over the positions of `range`, or null when no record can match (a value absent from the dataset). */
+export function compilePredicate(
+  dataset: Dataset,
+  dictionaries: DictionaryIndex,
+  filter: NormalizedFilter,
+  range: PositionRange,
+): Predicate | null {
+  const column = dataset.column(filter.index, range);
   if (filter.kind === 'string' && column.encoding === 'hash') {
     const nonEmpty = filter.values.filter((v) => v !== '');
     const verify = nonEmpty.length ? { index: filter.index, values: new Set(nonEmpty) } : undefined;
@@ -81,6 +86,35 @@ function slowTest(p: Predicate): (v: number) => boolean {
 function inBands(v: number, bands: IntBand[]): boolean {
   for (let b = 0; b < bands.length; b++) if (v >= bands[b]!.lo && v <= bands[b]!.hi) return true;
   return false;
+}
+
+/** Positions sampled evenly over a range to guess how many records a predicate keeps. */
+const SAMPLES = 512;
+
+/**
+ * The predicates, those that keep the fewest records of [first, end) first (guessed from evenly
+ * spaced positions): the first one is a scan of the whole range, each next one reads only what the
+ * ones before kept, so a narrow filter named last no longer waits on a broad one named first. The
+ * answer is the same in any order (an intersection, kept in ascending positions).
+ */
+export function bySelectivity(predicates: Predicate[], first: number, end: number): Predicate[] {
+  if (predicates.length < 2 || end <= first) return predicates;
+  const step = Math.max(1, Math.floor((end - first) / SAMPLES));
+  const kept = predicates.map((p) => {
+    const test = p.mask
+      ? (
+          (mask) => (v: number) =>
+            mask[v] === 1
+        )(p.mask)
+      : slowTest(p);
+    let n = 0;
+    for (let i = first; i < end; i += step) if (test(p.data[i]!)) n++;
+    return n;
+  });
+  return predicates
+    .map((p, k) => ({ p, k }))
+    .sort((a, b) => kept[a.k]! - kept[b.k]! || a.k - b.k)
+    .map(({ p }) => p);
 }
 
 /** Positions in [first, end) that satisfy the predicate, written to `out`; returns how many. */

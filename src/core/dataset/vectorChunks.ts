@@ -1,0 +1,102 @@
+// How format 5 stores a field's vector: a header row (its field, encoding, kind, length and
+// dictionary, with a CRC-32) and the values in chunks of `vector_chunk` positions (meta), each a
+// zstd frame with a CRC-32 of its own. A filter reads only the chunks of the state it scans, so the
+// first use of a field costs that state's share of the file, not the whole file's
+// (docs/dataset-format.md, "Vectors").
+import { constants, crc32, zstdCompressSync } from 'node:zlib';
+import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
+import { datasetDamaged } from './damage';
+import { ZstdDecompressor } from './zstdContext';
+
+/**
+ * Positions a chunk holds, as the writer's default: 64 KB of a one-byte vector, so California at
+ * 10M records (~1.2M people) is 19 chunks and a small state one or two, for frames ~1% larger than
+ * whole vectors (docs/dataset-format.md, "Size"). Tests write smaller chunks to have several.
+ */
+export const VECTOR_CHUNK = 65_536;
+/** The most a file may say; more is not a layout this version reads. */
+const MAX_VECTOR_CHUNK = 1 << 24;
+// Written once, read whole chunk by chunk: a higher level costs the writer only.
+const VECTOR_LEVEL = 9;
+
+/** One kept context decompresses the chunks of every dataset of the thread (one at a time). */
+const chunkDecompressor = new ZstdDecompressor();
+
+export interface VectorHeader {
+  name: string;
+  encoding: 'value' | 'dict' | 'hash';
+  kind: VectorKind;
+  length: number;
+  /** The stored JSON text of the dictionary, or null. */
+  dict: string | null;
+}
+
+/** The chunks of a file's vectors, all of `size` positions (the last of a vector fewer). */
+export class ChunkLayout {
+  constructor(readonly size: number) {
+    if (!Number.isSafeInteger(size) || size < 1 || size > MAX_VECTOR_CHUNK)
+      throw new Error(`A vector chunk of ${size} positions is not a layout.`);
+  }
+
+  /** The layout meta `vector_chunk` states, or null when it states none this version reads. */
+  static fromMeta(value: string | undefined): ChunkLayout | null {
+    const size = Number(value);
+    return value !== undefined && /^\d+$/.test(value) && size >= 1 && size <= MAX_VECTOR_CHUNK ? new ChunkLayout(size) : null;
+  }
+
+  /** The number of chunks of a vector of `length` values. */
+  count(length: number): number {
+    return Math.ceil(length / this.size);
+  }
+
+  /** The chunks [from, to) that hold positions [first, first + count). */
+  covering(first: number, count: number): { from: number; to: number } {
+    if (count <= 0) return { from: 0, to: 0 };
+    return { from: Math.floor(first / this.size), to: Math.floor((first + count - 1) / this.size) + 1 };
+  }
+
+  /** The CRC-32 of a header row: of the JSON text [name, encoding, kind, length, dict, chunk size]. */
+  headerCrc(h: VectorHeader): number {
+    return crc32(Buffer.from(JSON.stringify([h.name, h.encoding, h.kind, h.length, h.dict, this.size]), 'utf8'));
+  }
+
+  /** Chunk `chunk` of a vector as stored: its values compressed, with their CRC-32. */
+  encode(name: string, chunk: number, vector: Vector): { data: Buffer; crc: number } {
+    const values = vector.subarray(chunk * this.size, (chunk + 1) * this.size);
+    const data = zstdCompressSync(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), {
+      params: { [constants.ZSTD_c_compressionLevel]: VECTOR_LEVEL, [constants.ZSTD_c_checksumFlag]: 0 },
+    });
+    return { data, crc: chunkCrc(name, chunk, values.length, data) };
+  }
+
+  /**
+   * A stored chunk, checked and decompressed: the bytes of its values (little-endian, of the header's
+   * kind). Damage (a checksum, a frame that does not decompress or has the wrong size) is `dataset_damaged`.
+   */
+  decode(path: string, header: VectorHeader, chunk: number, stored: { crc: number; data: Uint8Array }): Buffer {
+    const values = Math.min(this.size, header.length - chunk * this.size);
+    const where = `chunk ${chunk} of the vector of ${header.name}`;
+    if (values <= 0) throw datasetDamaged(path, `${where} lies past the vector's end`);
+    if (chunkCrc(header.name, chunk, values, stored.data) !== stored.crc) throw datasetDamaged(path, `${where} fails its checksum`);
+    const width = VECTOR_TYPES[header.kind].BYTES_PER_ELEMENT;
+    let bytes: Buffer;
+    try {
+      bytes = chunkDecompressor.decompress(stored.data, values * width);
+    } catch {
+      throw datasetDamaged(path, `${where} does not decompress`);
+    }
+    if (bytes.byteLength !== values * width) throw datasetDamaged(path, `${where} has the wrong length`);
+    return bytes;
+  }
+
+  /** Copies a decoded chunk into the whole vector at its place (byte for byte: the chunk's bytes may start at any offset). */
+  place(target: Vector, chunk: number, bytes: Uint8Array): void {
+    const width = target.BYTES_PER_ELEMENT;
+    new Uint8Array(target.buffer, target.byteOffset + chunk * this.size * width, bytes.byteLength).set(bytes);
+  }
+}
+
+/** The CRC-32 of a chunk: of the JSON text [name, chunk, values], then its stored bytes. */
+function chunkCrc(name: string, chunk: number, values: number, data: Uint8Array): number {
+  return crc32(data, crc32(Buffer.from(JSON.stringify([name, chunk, values]), 'utf8')));
+}
