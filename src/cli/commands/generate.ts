@@ -12,8 +12,9 @@ export function generateCommand(argv: string[]): void {
   try {
     result = generateDataset({ rows, seed, out });
   } catch (e) {
-    // The writer removed its own files; say how much the dataset would need (about 1.8 KB a record, README).
-    rethrowDiskFull(e, out, () => rows * 1800);
+    // The writer removed its own files; say how much the dataset would need (format 5: ~530 bytes a
+    // record at 1M and 10M, README "Performance"; rounded up for the file being built beside it).
+    rethrowDiskFull(e, out, () => rows * 600);
   }
   console.log(
     `generated ${result.records} records in ${result.seconds.toFixed(2)} s (${Math.round(result.records / result.seconds)} records/s) -> ${out}`,

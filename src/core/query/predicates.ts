@@ -122,8 +122,15 @@ export function scan(p: Predicate, first: number, end: number, out: Uint32Array)
   const data = p.data;
   let n = 0;
   if (p.mask) {
+    // Without a branch: every position is written and the count moves on by the mask's 0 or 1. A
+    // filter that keeps about half is a coin toss for the CPU's branch predictor, and a branch cost
+    // five times this loop (bench: 7.9 against 1.5 ms over 1.2M positions). out[n] is in bounds:
+    // n never passes the positions read so far.
     const mask = p.mask;
-    for (let i = first; i < end; i++) if (mask[data[i]!] === 1) out[n++] = i;
+    for (let i = first; i < end; i++) {
+      out[n] = i;
+      n += mask[data[i]!]! | 0;
+    }
   } else {
     const test = slowTest(p);
     for (let i = first; i < end; i++) if (test(data[i]!)) out[n++] = i;
@@ -136,10 +143,12 @@ export function refine(p: Predicate, list: Uint32Array, n: number): number {
   const data = p.data;
   let kept = 0;
   if (p.mask) {
+    // Without a branch, as in scan(): kept never passes k.
     const mask = p.mask;
     for (let k = 0; k < n; k++) {
       const i = list[k]!;
-      if (mask[data[i]!] === 1) list[kept++] = i;
+      list[kept] = i;
+      kept += mask[data[i]!]! | 0;
     }
   } else {
     const test = slowTest(p);

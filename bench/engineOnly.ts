@@ -1,0 +1,122 @@
+// `npx tsx bench/engineOnly.ts FILE [--repeat R]`: the engine's own figures of one dataset file,
+// without the DuckDB reference (whose load takes ~35 minutes at 10M records here): the file's bytes
+// a record by part, the first use of a field (engine and HTTP, bench/coldFields.ts), counts with 1
+// to 5 filters and the first pages of new audiences with the selection cache off, the same
+// workload as `npm run bench` (bench/workload.ts). Prints them and writes
+// bench/results-engine-<records>.json. The ratios against DuckDB come from `npm run bench` only.
+import Database from 'better-sqlite3';
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Dataset } from '../src/core/dataset/dataset';
+import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
+import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
+import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
+import { measureColdFields } from './coldFields';
+import { summarize, timeIt, type Summary } from './stats';
+import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from './workload';
+
+const { values, positionals } = parseArgs({ options: { repeat: { type: 'string', default: '15' } }, allowPositionals: true });
+const path = positionals[0];
+if (!path) throw new Error('usage: npx tsx bench/engineOnly.ts FILE [--repeat R]');
+const repeat = Number(values.repeat);
+
+/** Bytes a record of the file and of its parts, as `sum(length(data))` of each table. */
+interface Sizes {
+  records: number;
+  bytes: number;
+  perRecord: number;
+  blocks: number;
+  vectors: number;
+  rest: number;
+}
+
+function sizes(file: string): Sizes {
+  const db = new Database(file, { readonly: true });
+  try {
+    const one = (sql: string) => Number(db.prepare(sql).pluck().get());
+    const records = one("SELECT value FROM meta WHERE key = 'records'");
+    const chunked = one("SELECT count(*) FROM sqlite_master WHERE name = 'vector_chunks'") === 1;
+    const bytes = statSync(file).size;
+    const blocks = one('SELECT sum(length(data)) FROM record_blocks');
+    const vectors = one(`SELECT sum(length(data)) FROM ${chunked ? 'vector_chunks' : 'columns'}`);
+    return {
+      records,
+      bytes,
+      perRecord: bytes / records,
+      blocks: blocks / records,
+      vectors: vectors / records,
+      rest: (bytes - blocks - vectors) / records,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+const size = sizes(path);
+console.log(
+  `${size.records} records, ${(size.bytes / 1e9).toFixed(2)} GB: ${size.perRecord.toFixed(0)} bytes a record (blocks ${size.blocks.toFixed(0)}, vectors ${size.vectors.toFixed(0)}, rest ${size.rest.toFixed(0)})`,
+);
+const cold = await measureColdFields(path, 'CA');
+const dataset = Dataset.open(path);
+console.log(`format ${dataset.formatVersion}; first use of a field, count in CA: engine ${fmt(cold.engine)}, HTTP ${fmt(cold.http)}`);
+// As in `npm run bench`: the cache off, so every count and first page does the whole work.
+const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0, backgroundVerify: false });
+const request = (a: AudienceSpec) => normalizeAudienceRequest({ state: a.state, filters: a.filters });
+const rows: Array<{ what: string; engine: Summary }> = [];
+
+async function measure(what: string, cases: Array<() => unknown>): Promise<void> {
+  const samples: number[] = [];
+  for (const run of cases) {
+    run(); // the first touch loads the vectors; the first use is measured above
+    for (let i = 0; i < repeat; i++) samples.push(await timeIt(run));
+  }
+  rows.push({ what, engine: summarize(samples) });
+  console.log(`${what}: ${fmt(rows.at(-1)!.engine)}`);
+}
+
+const counts = countAudiences(new EmbeddedEngine(dataset, { backgroundVerify: false }));
+for (let k = 1; k <= 5; k++) {
+  const group = counts.filter((a) => a.filters.length === k);
+  await measure(
+    `count, ${group[0]!.label}`,
+    group.map((a) => () => engine.count(request(a))),
+  );
+}
+for (const a of pagingAudiences()) {
+  const total = engine.count(request(a));
+  await measure(
+    `preview 50 at 11 skips, ${a.label} (cache off)`,
+    spreadSkips(total, 50).map((skip) => () => engine.previewPage(request(a), skip, 50)),
+  );
+  await measure(
+    `search 100 full records at 11 skips, ${a.label} (cache off)`,
+    spreadSkips(total, 100).map(
+      (skip) => () => storedRecordsToJsonBytes('{"results":[', engine.recordPage(request(a), skip, 100).records, ']}'),
+    ),
+  );
+}
+dataset.close();
+
+const out = join(import.meta.dirname, `results-engine-${size.records}.json`);
+writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      measuredAt: new Date().toISOString(),
+      file: path,
+      formatVersion: dataset.formatVersion,
+      repeat,
+      size,
+      coldFields: cold,
+      workloads: rows,
+    },
+    null,
+    2,
+  ) + '\n',
+);
+console.log(`-> ${out}`);
+
+function fmt(s: Summary): string {
+  return `median ${s.median.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms (n ${s.n})`;
+}
