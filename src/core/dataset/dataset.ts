@@ -230,15 +230,15 @@ export class Dataset {
     return { vector: { field, encoding: row.encoding, data, dict }, header, loaded };
   }
 
-  /** Reads, checks and places one chunk of a format 5 vector. */
+  /** Reads and checks one chunk of a format 5 vector, decompressed straight into its place. */
   private loadChunk(column: LoadedColumn, chunk: number): void {
-    this.chunks!.place(column.vector.data, chunk, this.readChunk(column.header, chunk));
+    this.readChunk(column.header, chunk, this.chunks!.place(column.vector.data, chunk));
   }
 
-  private readChunk(header: VectorHeader, chunk: number): Buffer {
+  private readChunk(header: VectorHeader, chunk: number, out: Uint8Array): void {
     const stored = this.chunkStmt!.get(header.name, chunk) as { crc: number; data: Uint8Array } | undefined;
     if (!stored) throw datasetDamaged(this.path, `chunk ${chunk} of the vector of ${header.name} is missing`);
-    return this.chunks!.decode(this.path, header, chunk, stored);
+    this.chunks!.decode(this.path, header, chunk, stored, out);
   }
 
   /** The stored JSON text of each record at ascending positions, in order. */
@@ -305,8 +305,12 @@ export class Dataset {
       const column = this.columns.get(i) ?? this.guard(`the vector of ${field}`, () => this.loadColumn(field));
       yield;
       if (!this.chunks) continue;
+      const width = VECTOR_TYPES[column.header.kind].BYTES_PER_ELEMENT;
+      // Checked into a scratch: the vectors a query uses stay as they are.
+      const scratch = new Uint8Array(this.chunks.size * width);
       for (let c = 0; c < this.chunks.count(this.records); c++) {
-        this.guard(`the vector of ${field}`, () => this.readChunk(column.header, c));
+        const out = scratch.subarray(0, this.chunks.values(c, this.records) * width);
+        this.guard(`the vector of ${field}`, () => this.readChunk(column.header, c, out));
         if (c % 16 === 15) yield;
       }
       yield;

@@ -69,30 +69,33 @@ export class ChunkLayout {
     return { data, crc: chunkCrc(name, chunk, values.length, data) };
   }
 
+  /** The number of values chunk `chunk` of a vector of `length` values holds (0 past its end). */
+  values(chunk: number, length: number): number {
+    return Math.max(0, Math.min(this.size, length - chunk * this.size));
+  }
+
+  /** The bytes of chunk `chunk`'s values inside the whole vector `target`: where decode() writes them. */
+  place(target: Vector, chunk: number): Uint8Array {
+    const width = target.BYTES_PER_ELEMENT;
+    return new Uint8Array(target.buffer, target.byteOffset + chunk * this.size * width, this.values(chunk, target.length) * width);
+  }
+
   /**
-   * A stored chunk, checked and decompressed: the bytes of its values (little-endian, of the header's
-   * kind). Damage (a checksum, a frame that does not decompress or has the wrong size) is `dataset_damaged`.
+   * Checks a stored chunk and decompresses it into `out`, which must be exactly its values' bytes
+   * (little-endian, of the header's kind): place() of the whole vector, or a scratch for a check.
+   * Damage (a checksum, a frame that does not decompress or has the wrong size) is `dataset_damaged`.
    */
-  decode(path: string, header: VectorHeader, chunk: number, stored: { crc: number; data: Uint8Array }): Buffer {
-    const values = Math.min(this.size, header.length - chunk * this.size);
+  decode(path: string, header: VectorHeader, chunk: number, stored: { crc: number; data: Uint8Array }, out: Uint8Array): void {
+    const values = this.values(chunk, header.length);
     const where = `chunk ${chunk} of the vector of ${header.name}`;
-    if (values <= 0) throw datasetDamaged(path, `${where} lies past the vector's end`);
+    if (values === 0) throw datasetDamaged(path, `${where} lies past the vector's end`);
+    if (out.byteLength !== values * VECTOR_TYPES[header.kind].BYTES_PER_ELEMENT) throw new Error(`No room of the right size for ${where}.`);
     if (chunkCrc(header.name, chunk, values, stored.data) !== stored.crc) throw datasetDamaged(path, `${where} fails its checksum`);
-    const width = VECTOR_TYPES[header.kind].BYTES_PER_ELEMENT;
-    let bytes: Buffer;
     try {
-      bytes = chunkDecompressor.decompress(stored.data, values * width);
+      chunkDecompressor.decompressInto(stored.data, out);
     } catch {
       throw datasetDamaged(path, `${where} does not decompress`);
     }
-    if (bytes.byteLength !== values * width) throw datasetDamaged(path, `${where} has the wrong length`);
-    return bytes;
-  }
-
-  /** Copies a decoded chunk into the whole vector at its place (byte for byte: the chunk's bytes may start at any offset). */
-  place(target: Vector, chunk: number, bytes: Uint8Array): void {
-    const width = target.BYTES_PER_ELEMENT;
-    new Uint8Array(target.buffer, target.byteOffset + chunk * this.size * width, bytes.byteLength).set(bytes);
   }
 }
 

@@ -116,17 +116,33 @@ export class ZstdDecompressor {
 
   /** The frame's bytes, which must be exactly `size`; throws when they do not decompress or are another size. */
   decompress(frame: Uint8Array, size: number): Buffer {
+    const out = Buffer.allocUnsafe(size);
+    this.decompressInto(frame, out);
+    return out;
+  }
+
+  /**
+   * The frame's bytes written into `out`, which they must fill exactly; throws when they do not
+   * decompress or are another size (`out` then holds anything). Writing where the bytes are kept
+   * spares a buffer a frame: fresh memory costs a page fault a page on first touch (~17 µs each on
+   * the machine this was measured on), more than decompressing into it.
+   */
+  decompressInto(frame: Uint8Array, out: Uint8Array): void {
+    const size = out.byteLength;
     if (this.keep) {
       this.engine ??= newEngine('decompress', {}, this.dictionary);
       if (this.engine) {
-        const out = Buffer.allocUnsafe(size);
         const n = run(this.engine, frame, out);
-        if (n === size) return out;
+        if (n === size) return;
         // A failed or unfinished frame leaves the context mid-frame: the next one gets a new context.
         this.drop();
         throw new Error('The zstd frame does not decompress to its size.');
       }
     }
+    out.set(this.oneShot(frame, size));
+  }
+
+  private oneShot(frame: Uint8Array, size: number): Buffer {
     const out = zstdDecompressSync(frame, {
       // One spare byte: a chunk filled exactly makes node:zlib allocate a second one to find the end.
       chunkSize: Math.max(64, size + 1),
