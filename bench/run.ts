@@ -17,6 +17,7 @@ import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { runClickHouseBench, type Topologies } from './clickhouse/run';
 import { measureColdFields } from './coldFields';
 import { DuckReference } from './duckdbReference';
+import { startHttpCounter } from './httpCounts';
 import { httpLoad } from './httpLoad';
 import { measureListControls } from './listControls';
 import { summarize, timeIt, type Summary } from './stats';
@@ -118,6 +119,26 @@ for (let k = 1; k <= 5; k++) {
     group.map((a) => ({ ours: () => engine.count(request(a)), theirs: () => duck.count(a.state, a.filters) })),
   );
 }
+
+// The same counts through the HTTP API (a request a count, keep-alive), against DuckDB in-process.
+const httpCounter = await startHttpCounter(datasetPath);
+const httpCounts: Array<{ what: string; http: Summary; duckdb: Summary; medianRatio: number }> = [];
+for (let k = 1; k <= 5; k++) {
+  const group = counts.filter((a) => a.filters.length === k);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (const a of group) {
+    await httpCounter.count(a.state, a.filters); // the server's first use of the fields
+    for (let i = 0; i < repeat; i++) {
+      ours.push(await timeIt(() => httpCounter.count(a.state, a.filters)));
+      theirs.push(await timeIt(() => duck.count(a.state, a.filters)));
+    }
+  }
+  const http = summarize(ours);
+  const duckdb = summarize(theirs);
+  httpCounts.push({ what: `count through HTTP, ${group[0]!.label}`, http, duckdb, medianRatio: http.median / duckdb.median });
+}
+await httpCounter.close();
 for (const a of pagingAudiences()) {
   const total = engine.count(request(a));
   await compare(
@@ -190,6 +211,11 @@ for (const r of rowsOut)
   console.log(
     `| ${r.what} | ${fmt(r.engine.median)} | ${fmt(r.engine.p95)} | ${fmt(r.duckdb.median)} | ${fmt(r.duckdb.p95)} | ${(r.engine.p95 / r.duckdb.p95).toFixed(2)} |`,
   );
+console.log(
+  '\n| counts through HTTP | HTTP median | HTTP p95 | DuckDB in-process median | median ratio (HTTP/DuckDB) |\n|---|---|---|---|---|',
+);
+for (const r of httpCounts)
+  console.log(`| ${r.what} | ${fmt(r.http.median)} | ${fmt(r.http.p95)} | ${fmt(r.duckdb.median)} | ${r.medianRatio.toFixed(2)} |`);
 console.log('\n| list controls (extensions.md), cache off | engine median | engine p95 | p95 / plain count p95 |\n|---|---|---|---|');
 for (const r of listControls.rows) console.log(`| ${r.what} | ${fmt(r.engine.median)} | ${fmt(r.engine.p95)} | ${r.ratio.toFixed(2)} |`);
 console.log(
@@ -222,6 +248,7 @@ writeFileSync(
       duckdb: duckOnDisk ? `persistent database file, memory_limit ${duckStorage.memoryLimit}` : 'in memory',
       measuredAt: new Date().toISOString(),
       workloads: rowsOut,
+      httpCounts,
       listControls,
       coldFields,
       storage: {
