@@ -180,12 +180,15 @@ export class Dataset {
     const loaded = column.loaded;
     if (loaded) {
       const { from, to } = range === 'all' ? { from: 0, to: loaded.length } : this.chunks!.covering(range.first, range.count);
+      let read = false;
       for (let c = from; c < to; c++) {
         if (loaded[c]) continue;
         this.guard(`the vector of ${column.header.name}`, () => this.loadChunk(column, c));
         loaded[c] = 1;
+        read = true;
       }
-      if (loaded.every((l) => l === 1)) column.loaded = null;
+      // Checked only when a chunk came in: a warm count does not walk the chunk flags every time.
+      if (read && loaded.every((l) => l === 1)) column.loaded = null;
     }
     return column.vector;
   }
