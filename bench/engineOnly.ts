@@ -1,11 +1,13 @@
-// `npx tsx bench/engineOnly.ts FILE [--repeat R]`: the engine's own figures of one dataset file,
+// `npx tsx bench/engineOnly.ts FILE [--repeat R] [--no-export]`: the engine's own figures of one dataset file,
 // without the DuckDB reference (whose load takes ~35 minutes at 10M records here): the file's bytes
 // a record by part, the first use of a field (engine and HTTP, bench/coldFields.ts), counts with 1
 // to 5 filters and the first pages of new audiences with the selection cache off, the same
-// workload as `npm run bench` (bench/workload.ts). Prints them and writes
+// workload as `npm run bench` (bench/workload.ts), the process's peak memory, and an export of
+// California to CSV in a process of its own (bench/exportChild.ts). Prints them and writes
 // bench/results-engine-<records>.json. The ratios against DuckDB come from `npm run bench` only.
 import Database from 'better-sqlite3';
-import { statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Dataset } from '../src/core/dataset/dataset';
@@ -16,7 +18,10 @@ import { measureColdFields } from './coldFields';
 import { summarize, timeIt, type Summary } from './stats';
 import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from './workload';
 
-const { values, positionals } = parseArgs({ options: { repeat: { type: 'string', default: '15' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { repeat: { type: 'string', default: '15' }, 'no-export': { type: 'boolean', default: false } },
+  allowPositionals: true,
+});
 const path = positionals[0];
 if (!path) throw new Error('usage: npx tsx bench/engineOnly.ts FILE [--repeat R]');
 const repeat = Number(values.repeat);
@@ -97,6 +102,24 @@ for (const a of pagingAudiences()) {
   );
 }
 dataset.close();
+// The engine's process after the workloads: the vectors it loaded, its working lists, the block cache.
+const engineMaxRssMb = process.resourceUsage().maxRSS / 1024;
+console.log(`peak RSS of the engine's process: ${Math.round(engineMaxRssMb)} MB`);
+
+let exported: { records: number; seconds: number; maxRssMb: number; recordsPerSecond: number } | null = null;
+if (!values['no-export']) {
+  const csv = join(import.meta.dirname, 'data', `export-CA-${size.records}.csv`);
+  const line = execFileSync('tsx', [join(import.meta.dirname, 'exportChild.ts'), path, 'CA', csv], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .at(-1)!;
+  const e = JSON.parse(line) as { records: number; seconds: number; maxRssMb: number };
+  exported = { ...e, recordsPerSecond: e.records / e.seconds };
+  rmSync(csv, { force: true });
+  console.log(
+    `export CA to CSV: ${e.records} records, ${Math.round(exported.recordsPerSecond)} records/s, peak RSS ${Math.round(e.maxRssMb)} MB`,
+  );
+}
 
 const out = join(import.meta.dirname, `results-engine-${size.records}.json`);
 writeFileSync(
@@ -110,6 +133,8 @@ writeFileSync(
       size,
       coldFields: cold,
       workloads: rows,
+      engineMaxRssMb,
+      export: exported,
     },
     null,
     2,
