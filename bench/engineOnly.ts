@@ -15,6 +15,7 @@ import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { measureColdFields } from './coldFields';
+import { machine } from './machine';
 import { summarize, timeIt, type Summary } from './stats';
 import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from './workload';
 
@@ -25,6 +26,7 @@ const { values, positionals } = parseArgs({
 const path = positionals[0];
 if (!path) throw new Error('usage: npx tsx bench/engineOnly.ts FILE [--repeat R]');
 const repeat = Number(values.repeat);
+const ranOn = machine();
 
 /** Bytes a record of the file and of its parts, as `sum(length(data))` of each table. */
 interface Sizes {
@@ -127,6 +129,7 @@ writeFileSync(
   JSON.stringify(
     {
       measuredAt: new Date().toISOString(),
+      machine: ranOn,
       file: path,
       formatVersion: dataset.formatVersion,
       repeat,

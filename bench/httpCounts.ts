@@ -16,7 +16,9 @@ import { join } from 'node:path';
 import { overrideSettings } from '../src/core/config';
 import { createCore } from '../src/core/createCore';
 import { ApiServer } from '../src/server/apiServer';
-import type { Filters } from './workload';
+import type { DuckReference } from './duckdbReference';
+import { summarize, timeIt, type Summary } from './stats';
+import type { AudienceSpec, Filters } from './workload';
 
 export interface HttpCounter {
   count(state: string, filters: Filters): Promise<number>;
@@ -74,4 +76,46 @@ export async function startHttpCounter(datasetPath: string): Promise<HttpCounter
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/** One row of the comparison: a group of counts with the same number of filters. */
+export interface HttpCountRow {
+  what: string;
+  http: Summary;
+  duckdb: Summary;
+  medianRatio: number;
+}
+
+/**
+ * The counts of `counts` (1 to 5 filters) through the HTTP API of a server over `datasetPath`,
+ * each beside DuckDB's in-process count of the same audience, alternating, `repeat` times each.
+ */
+export async function compareHttpCounts(
+  datasetPath: string,
+  duck: DuckReference,
+  counts: readonly AudienceSpec[],
+  repeat: number,
+): Promise<HttpCountRow[]> {
+  const counter = await startHttpCounter(datasetPath);
+  const rows: HttpCountRow[] = [];
+  try {
+    for (let k = 1; k <= 5; k++) {
+      const group = counts.filter((a) => a.filters.length === k);
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      for (const a of group) {
+        await counter.count(a.state, a.filters); // the server's first use of the fields
+        for (let i = 0; i < repeat; i++) {
+          ours.push(await timeIt(() => counter.count(a.state, a.filters)));
+          theirs.push(await timeIt(() => duck.count(a.state, a.filters)));
+        }
+      }
+      const http = summarize(ours);
+      const duckdb = summarize(theirs);
+      rows.push({ what: `count through HTTP, ${group[0]!.label}`, http, duckdb, medianRatio: http.median / duckdb.median });
+    }
+  } finally {
+    await counter.close();
+  }
+  return rows;
 }

@@ -17,9 +17,10 @@ import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { runClickHouseBench, type Topologies } from './clickhouse/run';
 import { measureColdFields } from './coldFields';
 import { DuckReference } from './duckdbReference';
-import { startHttpCounter } from './httpCounts';
+import { compareHttpCounts } from './httpCounts';
 import { httpLoad } from './httpLoad';
 import { measureListControls } from './listControls';
+import { machine } from './machine';
 import { summarize, timeIt, type Summary } from './stats';
 import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from './workload';
 
@@ -62,6 +63,7 @@ function isCurrentFormat(path: string): boolean {
 
 const rows = Number(values.rows);
 const seed = Number(values.seed);
+const ranOn = machine();
 const repeat = Number(values.repeat);
 const dataDir = join(import.meta.dirname, 'data');
 mkdirSync(dataDir, { recursive: true });
@@ -121,24 +123,7 @@ for (let k = 1; k <= 5; k++) {
 }
 
 // The same counts through the HTTP API (a request a count, keep-alive), against DuckDB in-process.
-const httpCounter = await startHttpCounter(datasetPath);
-const httpCounts: Array<{ what: string; http: Summary; duckdb: Summary; medianRatio: number }> = [];
-for (let k = 1; k <= 5; k++) {
-  const group = counts.filter((a) => a.filters.length === k);
-  const ours: number[] = [];
-  const theirs: number[] = [];
-  for (const a of group) {
-    await httpCounter.count(a.state, a.filters); // the server's first use of the fields
-    for (let i = 0; i < repeat; i++) {
-      ours.push(await timeIt(() => httpCounter.count(a.state, a.filters)));
-      theirs.push(await timeIt(() => duck.count(a.state, a.filters)));
-    }
-  }
-  const http = summarize(ours);
-  const duckdb = summarize(theirs);
-  httpCounts.push({ what: `count through HTTP, ${group[0]!.label}`, http, duckdb, medianRatio: http.median / duckdb.median });
-}
-await httpCounter.close();
+const httpCounts = await compareHttpCounts(datasetPath, duck, counts, repeat);
 for (const a of pagingAudiences()) {
   const total = engine.count(request(a));
   await compare(
@@ -247,6 +232,7 @@ writeFileSync(
       repeat,
       duckdb: duckOnDisk ? `persistent database file, memory_limit ${duckStorage.memoryLimit}` : 'in memory',
       measuredAt: new Date().toISOString(),
+      machine: ranOn,
       workloads: rowsOut,
       httpCounts,
       listControls,
