@@ -1,4 +1,4 @@
-// `npx tsx bench/engineOnly.ts FILE [--repeat R] [--no-export]`: the engine's own figures of one dataset file,
+// `npx tsx bench/engineOnly.ts FILE [--repeat R] [--no-export] [--generation-seconds S --generation-rss-mb M]`: the engine's own figures of one dataset file,
 // without the DuckDB reference (whose load takes ~35 minutes at 10M records here): the file's bytes
 // a record by part, the first use of a field (engine and HTTP, bench/coldFields.ts), counts with 1
 // to 5 filters and the first pages of new audiences with the selection cache off, the same
@@ -20,7 +20,14 @@ import { summarize, timeIt, type Summary } from './stats';
 import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from './workload';
 
 const { values, positionals } = parseArgs({
-  options: { repeat: { type: 'string', default: '15' }, 'no-export': { type: 'boolean', default: false } },
+  options: {
+    repeat: { type: 'string', default: '15' },
+    'no-export': { type: 'boolean', default: false },
+    // How the file was made, when it was timed outside (a `cli generate` under /usr/bin/time -v):
+    // recorded beside the figures, for the README's table of sizes.
+    'generation-seconds': { type: 'string' },
+    'generation-rss-mb': { type: 'string' },
+  },
   allowPositionals: true,
 });
 const path = positionals[0];
@@ -138,6 +145,13 @@ writeFileSync(
       workloads: rows,
       engineMaxRssMb,
       export: exported,
+      generation:
+        values['generation-seconds'] === undefined
+          ? null
+          : {
+              seconds: Number(values['generation-seconds']),
+              maxRssMb: values['generation-rss-mb'] ? Number(values['generation-rss-mb']) : null,
+            },
     },
     null,
     2,
