@@ -8,7 +8,9 @@ import {
   parseStoredValues,
   storedRecordToCsvLine,
   storedRecordToJson,
+  storedRecordsToCsvBytes,
   storedRecordsToJsonBytes,
+  storedRecordsToJsonLinesBytes,
   type RecordValues,
 } from '../src/core/dataset/recordFormat';
 import { recordToCsvLine, recordToJson } from './support/recordReference';
@@ -37,6 +39,11 @@ describe('rendering a stored record without parsing it', () => {
       expect(storedRecordToJson(text)).toBe(recordToJson(values));
       expect(parseStoredPrefix(text, 20)).toEqual(values.slice(0, 20));
     }
+    const all = [...generateRecords(300, 11)];
+    const texts = all.map((values) => JSON.stringify(values));
+    expect(storedRecordsToCsvBytes(texts).toString('utf8')).toBe(all.map((r) => recordToCsvLine(r) + '\r\n').join(''));
+    expect(storedRecordsToJsonLinesBytes(texts).toString('utf8')).toBe(all.map((r) => recordToJson(r) + '\n').join(''));
+    expect(storedRecordsToCsvBytes([]).length).toBe(0);
   });
 
   it('matches them for every awkward string and number in every position', () => {
@@ -51,6 +58,14 @@ describe('rendering a stored record without parsing it', () => {
         expect(storedRecordToJson(text), `${f.name} ${JSON.stringify(v)}`).toBe(recordToJson(values));
         expect(storedRecordsToJsonBytes('[', [Buffer.from(text)], ']').toString('utf8'), `${f.name} ${JSON.stringify(v)}`).toBe(
           `[${recordToJson(values)}]`,
+        );
+        // The export's batch renderers, with a plain record before and after (their bytes must not bleed).
+        const plain = JSON.stringify(base);
+        expect(storedRecordsToCsvBytes([plain, text, plain]).toString('utf8'), `${f.name} ${JSON.stringify(v)}`).toBe(
+          [base, values, base].map((r) => recordToCsvLine(r) + '\r\n').join(''),
+        );
+        expect(storedRecordsToJsonLinesBytes([plain, text, plain]).toString('utf8'), `${f.name} ${JSON.stringify(v)}`).toBe(
+          [base, values, base].map((r) => recordToJson(r) + '\n').join(''),
         );
         const wanted = [0, 2, 4, 18, 19];
         expect(parseStoredValues(text, wanted)).toEqual(wanted.map((k) => values[k]));

@@ -204,3 +204,65 @@ export function storedRecordsToJsonBytes(head: string, records: readonly Uint8Ar
   o += out.write(tail, o);
   return out.subarray(0, o);
 }
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * The CSV lines of stored records, each ending in CRLF, as one buffer: the bytes of
+ * `texts.map((t) => storedRecordToCsvLine(t) + '\r\n').join('')`. Most records hold no string
+ * with a comma or a JSON escape, and their CSV line is their text without its brackets and quotes:
+ * each is written as UTF-8 and compacted in place (~3-4 µs a record, against 11-18 for the
+ * regular-expression replace and the join and encoding after it). The rest take storedRecordToCsvLine.
+ */
+export function storedRecordsToCsvBytes(texts: readonly string[]): Buffer {
+  let size = 0;
+  // UTF-8 takes at most 3 bytes a UTF-16 unit; a CSV line is never longer than its JSON text.
+  for (const text of texts) size += text.length * 3 + 2;
+  const out = Buffer.allocUnsafe(size);
+  let o = 0;
+  for (const text of texts) {
+    const start = o;
+    const n = out.write(text, start, 'utf8');
+    let w = start;
+    let inString = false;
+    let plain = true;
+    for (let r = start + 1, end = start + n - 1; r < end; r++) {
+      const c = out[r]!;
+      if (c === QUOTE) {
+        inString = !inString;
+        continue;
+      }
+      // A comma keeps its string quoted; an escape needs decoding: the general path does both.
+      if (inString && (c === COMMA || c === BACKSLASH)) {
+        plain = false;
+        break;
+      }
+      out[w++] = c;
+    }
+    o = plain ? w : start + out.write(storedRecordToCsvLine(text), start, 'utf8');
+    out[o++] = CR;
+    out[o++] = LF;
+  }
+  return out.subarray(0, o);
+}
+
+/**
+ * The JSON Lines of stored records, each ending in a newline, as one buffer: the bytes of
+ * `texts.map((t) => storedRecordToJson(t) + '\n').join('')`, copied with their keys put in between
+ * (copyRecordJson) instead of pieced together from strings.
+ */
+export function storedRecordsToJsonLinesBytes(texts: readonly string[]): Buffer {
+  let size = 0;
+  for (const text of texts) size += text.length * 3 + KEY_BYTES_TOTAL + 3;
+  const out = Buffer.allocUnsafe(size);
+  let scratch = Buffer.allocUnsafe(64 * 1024);
+  let o = 0;
+  for (const text of texts) {
+    if (scratch.length < text.length * 3) scratch = Buffer.allocUnsafe(text.length * 3);
+    const n = scratch.write(text, 0, 'utf8');
+    o = copyRecordJson(scratch.subarray(0, n), out, o);
+    out[o++] = LF;
+  }
+  return out.subarray(0, o);
+}

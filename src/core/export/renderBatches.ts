@@ -1,6 +1,6 @@
 // Renders an export's batches on worker threads while the calling thread reads the next ones: the
-// rendering (a CSV line or a JSON object a record, ~15 µs each here) was two thirds of an export's
-// CPU, and it shares nothing, so it runs on the other core. Batches come back in the order they
+// rendering (a CSV line or a JSON object a record) shares nothing with the reading, so it runs on
+// the other core. Batches come back in the order they
 // were sent. Without workers (a bundle built without renderWorker, or AUDIENCE_DESK_EXPORT_WORKERS=0)
 // the batches are rendered on the calling thread, to the same bytes.
 import { availableParallelism } from 'node:os';
@@ -54,7 +54,7 @@ export function startRenderer(format: RenderFormat, onWorkers: boolean): BatchRe
       if (!w) return;
       waiting.delete(reply.id);
       if ('error' in reply) w.reject(new Error(`An export could not render its records: ${reply.error}`));
-      else w.resolve(reply.bytes);
+      else w.resolve(new Uint8Array(reply.buffer, 0, reply.length));
     });
     worker.on('error', (e) => fail(e));
     worker.on('exit', (code) => {

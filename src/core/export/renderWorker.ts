@@ -9,15 +9,17 @@ export interface RenderRequest {
   texts: string[];
 }
 
-export type RenderReply = { id: number; bytes: Uint8Array } | { id: number; error: string };
+/** The batch's bytes are the first `length` of `buffer` (the whole allocation moves, uncopied). */
+export type RenderReply = { id: number; buffer: ArrayBuffer; length: number } | { id: number; error: string };
 
 const port = parentPort!;
 port.on('message', ({ id, format, texts }: RenderRequest) => {
   try {
     const bytes = renderBatch(format, texts);
-    // A Buffer this size owns its memory (only small ones share a pool), so it can be moved.
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
-    port.postMessage({ id, bytes: own } satisfies RenderReply, [own.buffer as ArrayBuffer]);
+    // A batch's buffer owns its memory and starts it; a small one shares Node's pool and is copied.
+    const own = bytes.byteOffset === 0 && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
+    const buffer = own.buffer as ArrayBuffer;
+    port.postMessage({ id, buffer, length: own.byteLength } satisfies RenderReply, [buffer]);
   } catch (e) {
     port.postMessage({ id, error: (e as Error).message } satisfies RenderReply);
   }
