@@ -30,14 +30,26 @@ function fieldFilters(dataset: Dataset, count: number, skip: number): Array<[str
   return out;
 }
 
-export async function measureColdFields(datasetPath: string, state: string, fields = 20): Promise<{ engine: Summary; http: Summary }> {
+/** Each field's first count, in ms: which fields make the p95. */
+export interface ColdField {
+  field: string;
+  ms: number;
+}
+
+export async function measureColdFields(
+  datasetPath: string,
+  state: string,
+  fields = 20,
+): Promise<{ engine: Summary; http: Summary; slowest: { engine: ColdField[]; http: ColdField[] } }> {
   const engineMs: number[] = [];
+  const engineFields: ColdField[] = [];
   const dataset = Dataset.open(datasetPath);
   const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0, backgroundVerify: false });
   for (const filter of fieldFilters(dataset, fields, 0)) {
     const t = performance.now();
     engine.count(normalizeAudienceRequest({ state, filters: [filter] }));
     engineMs.push(performance.now() - t);
+    engineFields.push({ field: filter[0], ms: engineMs.at(-1)! });
   }
   dataset.close();
 
@@ -48,6 +60,7 @@ export async function measureColdFields(datasetPath: string, state: string, fiel
   const core = createCore({ homeDir: home, datasetPath });
   const server = new ApiServer(core);
   const httpMs: number[] = [];
+  const httpFields: ColdField[] = [];
   try {
     const url = await server.listen(0);
     const { key } = core.keys.create('bench cold fields');
@@ -63,6 +76,7 @@ export async function measureColdFields(datasetPath: string, state: string, fiel
       });
       await res.arrayBuffer();
       httpMs.push(performance.now() - t);
+      httpFields.push({ field: filter[0], ms: httpMs.at(-1)! });
       if (res.status !== 200) throw new Error(`cold field ${filter[0]}: HTTP ${res.status}`);
     }
   } finally {
@@ -71,5 +85,6 @@ export async function measureColdFields(datasetPath: string, state: string, fiel
     restore();
     rmSync(home, { recursive: true, force: true });
   }
-  return { engine: summarize(engineMs), http: summarize(httpMs) };
+  const slowest = (list: ColdField[]) => [...list].sort((a, b) => b.ms - a.ms).slice(0, 3);
+  return { engine: summarize(engineMs), http: summarize(httpMs), slowest: { engine: slowest(engineFields), http: slowest(httpFields) } };
 }
