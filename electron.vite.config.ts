@@ -7,7 +7,7 @@ import vue from '@vitejs/plugin-vue';
 
 export default defineConfig({
   main: {
-    // The import's and the export's workers are entries of their own: a worker thread loads a file, not a chunk, and
+    // The import's workers are entries of their own: a worker thread loads a file, not a chunk, and
     // workers/startWorker.ts looks for `<name>.js` beside its caller's chunk (index.js).
     build: {
       rollupOptions: {
@@ -15,7 +15,6 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           readWorker: resolve('src/core/import/read/readWorker.ts'),
           orderWorker: resolve('src/core/import/order/orderWorker.ts'),
-          renderWorker: resolve('src/core/export/renderWorker.ts'),
         },
       },
     },

@@ -8,7 +8,6 @@ export interface Settings {
   spillRows: number;
   /** Whether the import reads and orders on worker threads (else on the calling thread). */
   importWorkers: boolean;
-  exportWorkers: boolean;
   /** Input bytes from which staged rows are read by two readers over two halves of the input. */
   importSplitBytes: number;
   /** Whether the generator makes its records on a worker thread. */
@@ -42,12 +41,6 @@ export const SETTINGS: { readonly [K in keyof Settings]: Setting<Settings[K]> } 
     env: 'AUDIENCE_DESK_IMPORT_WORKER',
     default: true,
     help: '0 reads and orders an import on the calling thread (same results, one core)',
-    parse: onOff,
-  },
-  exportWorkers: {
-    env: 'AUDIENCE_DESK_EXPORT_WORKERS',
-    default: true,
-    help: '0 renders an export on the calling thread (same bytes, one core)',
     parse: onOff,
   },
   importSplitBytes: {
@@ -85,7 +78,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   return {
     spillRows: read('spillRows'),
     importWorkers: read('importWorkers'),
-    exportWorkers: read('exportWorkers'),
     importSplitBytes: read('importSplitBytes'),
     generateWorker: read('generateWorker'),
     backgroundVerify: read('backgroundVerify'),

@@ -108,7 +108,6 @@ function mainExternals(): Set<string> {
   walk('out/main/index.js');
   walk('out/main/readWorker.js');
   walk('out/main/orderWorker.js');
-  walk('out/main/renderWorker.js');
   return bare;
 }
 
@@ -193,13 +192,13 @@ describe('packaged app (linux dir target)', () => {
     }
   });
 
-  it('starts the import and export workers from the folder that holds them, not from a shared chunk', () => {
+  it('starts the import workers from the folder that holds them, not from a shared chunk', () => {
     // startWorker (src/core/workers) resolves `./<name>.js` from its own chunk: that chunk must be beside them.
     const starters = listPackage(asar, { isPack: false }).filter(
       (f) => f.startsWith('/out/main/') && f.endsWith('.js') && /new URL\(`\.\/\$\{name\}\./.test(text(f.slice(1))),
     );
     expect(starters).toEqual(['/out/main/index.js']);
-    for (const worker of ['readWorker', 'orderWorker', 'renderWorker']) expect(text(`out/main/${worker}.js`).length).toBeGreaterThan(0);
+    for (const worker of ['readWorker', 'orderWorker']) expect(text(`out/main/${worker}.js`).length).toBeGreaterThan(0);
   });
 
   it("unpacks better-sqlite3's native binary (for this platform only) outside the asar", () => {

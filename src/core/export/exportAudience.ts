@@ -9,8 +9,7 @@ import { partialPathFor, publishHandle, randomTag } from '../fs/atomicFile';
 import { diskFullError, isDiskFull } from '../fs/diskFull';
 import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles';
 import { DATA_DICTIONARY } from '../../shared/dictionary';
-import { CSV_HEADER, csvField } from '../dataset/recordFormat';
-import { startRenderer } from './renderBatches';
+import { CSV_HEADER, csvField, storedRecordsToCsvBytes, storedRecordsToJsonLinesBytes } from '../dataset/recordFormat';
 import type { Audience, AudienceEngine, RecordStream } from '../audience/engine';
 
 export type ExportFormat = 'csv' | 'jsonl';
@@ -33,15 +32,7 @@ export function csvHeader(header: ExportHeader = 'names'): string {
   return CSV_HEADER + '\r\n' + (header === 'both' ? LABEL_HEADER + '\r\n' : '');
 }
 
-/**
- * Records from which an export renders on worker threads: starting a worker costs tens of
- * milliseconds (more from sources, where it loads tsx), which a small export would not win back.
- */
-export const RENDER_WORKERS_FROM = 20_000;
-
 export interface ExportOptions {
-  /** Records from which batches are rendered on workers (RENDER_WORKERS_FROM; tests lower it). */
-  workersFrom?: number;
   format: ExportFormat;
   /** CSV only (JSON Lines has no header): 'names' unless asked. */
   header?: ExportHeader;
@@ -57,8 +48,6 @@ export interface ExportResult {
   records: number;
   bytes: number;
   seconds: number;
-  /** Worker threads that rendered the records (0: the calling thread did; renderBatches.ts). */
-  renderWorkers: number;
 }
 
 const PROGRESS_INTERVAL_MS = 200;
@@ -109,35 +98,21 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
   let written = 0;
   // What the write that failed would have reached: a full disk says how much the whole file needs.
   let attempted = { records: 0, bytes: 0 };
-  // Batches are rendered on worker threads (renderBatches.ts) while this thread reads the next
-  // ones; at most `inFlight` wait, written in the order they were read.
-  const renderer = startRenderer(format, total >= (options.workersFrom ?? RENDER_WORKERS_FROM));
-  const pending: Array<{ records: number; bytes: Promise<Uint8Array> }> = [];
-  const writeOldest = async () => {
-    const { records, bytes: rendering } = pending.shift()!;
-    const rendered = await rendering;
-    attempted = { records: written + records, bytes: bytes + rendered.byteLength };
-    bytes += (await handle!.write(rendered)).bytesWritten;
-    written += records;
-    const now = Date.now();
-    if (onProgress && now - lastReport >= PROGRESS_INTERVAL_MS) {
-      lastReport = now;
-      onProgress({ written, total, elapsedMs: now - started });
-    }
-  };
+  // Each batch rendered straight into one buffer (recordFormat.ts): no string a line to join and encode.
+  const render = format === 'csv' ? storedRecordsToCsvBytes : storedRecordsToJsonLinesBytes;
   try {
     if (format === 'csv') bytes += (await handle.write(csvHeader(options.header))).bytesWritten;
     for await (const batch of stream.batches(batchSize)) {
       if (signal?.aborted) throw new AppError('cancelled', 'The export was cancelled.');
-      const rendering = renderer.render(batch);
-      // Handled when its turn comes; until then a failure must not count as unhandled.
-      rendering.catch(() => undefined);
-      pending.push({ records: batch.length, bytes: rendering });
-      if (pending.length >= renderer.inFlight) await writeOldest();
-    }
-    while (pending.length > 0) {
-      if (signal?.aborted) throw new AppError('cancelled', 'The export was cancelled.');
-      await writeOldest();
+      const rendered = render(batch);
+      attempted = { records: written + batch.length, bytes: bytes + rendered.byteLength };
+      bytes += (await handle.write(rendered)).bytesWritten;
+      written += batch.length;
+      const now = Date.now();
+      if (onProgress && now - lastReport >= PROGRESS_INTERVAL_MS) {
+        lastReport = now;
+        onProgress({ written, total, elapsedMs: now - started });
+      }
     }
     const done = handle;
     handle = undefined;
@@ -151,8 +126,7 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
     throw e;
   } finally {
     activePartials.delete(temp);
-    await renderer.close();
   }
   onProgress?.({ written: total, total, elapsedMs: Date.now() - started });
-  return { path: outPath, records: total, bytes, seconds: (Date.now() - started) / 1000, renderWorkers: renderer.workers };
+  return { path: outPath, records: total, bytes, seconds: (Date.now() - started) / 1000 };
 }
