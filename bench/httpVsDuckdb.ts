@@ -5,13 +5,12 @@
 // file of the same records (bytes a record). DuckDB holds the records in memory, as `npm run bench`
 // does up to 2M. Uses bench/data/bench-<rows>-<seed>.sqlite (generated when missing or of an older
 // format); writes bench/results-http-<rows>.json.
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Dataset } from '../src/core/dataset/dataset';
-import { DATASET_FORMAT_VERSION } from '../src/core/dataset/schema';
-import { generateDataset } from '../src/core/generate';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
+import { BENCH_DATA_DIR, benchDataset } from './benchDataset';
 import { DuckReference } from './duckdbReference';
 import { compareHttpCounts } from './httpCounts';
 import { machine } from './machine';
@@ -28,25 +27,8 @@ const rows = Number(values.rows);
 const seed = Number(values.seed);
 const repeat = Number(values.repeat);
 const ranOn = machine();
-const dataDir = join(import.meta.dirname, 'data');
-mkdirSync(dataDir, { recursive: true });
-const datasetPath = join(dataDir, `bench-${rows}-${seed}.sqlite`);
-
-function isCurrentFormat(path: string): boolean {
-  try {
-    const d = Dataset.open(path);
-    const current = d.formatVersion === DATASET_FORMAT_VERSION;
-    d.close();
-    return current;
-  } catch {
-    return false;
-  }
-}
-if (existsSync(datasetPath) && !isCurrentFormat(datasetPath)) rmSync(datasetPath, { force: true });
-if (!existsSync(datasetPath)) {
-  console.log(`generating ${rows} records…`);
-  generateDataset({ rows, seed, out: datasetPath });
-}
+const dataDir = BENCH_DATA_DIR;
+const datasetPath = benchDataset(rows, seed).path;
 
 const dataset = Dataset.open(datasetPath);
 console.log(`loading DuckDB (in memory) with the same ${dataset.records} records…`);

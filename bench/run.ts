@@ -4,17 +4,17 @@
 // 2M records and in a persistent database file beyond (see duckdbReference.ts); --no-http leaves
 // the HTTP load to `bench/http.ts --record`, e.g. to measure it on a quieter machine.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Dataset } from '../src/core/dataset/dataset';
-import { DATASET_FORMAT_VERSION } from '../src/core/dataset/schema';
 import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { generateDataset } from '../src/core/generate';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { runClickHouseBench, type Topologies } from './clickhouse/run';
+import { BENCH_DATA_DIR, benchDataset } from './benchDataset';
 import { measureColdFields } from './coldFields';
 import { DuckReference } from './duckdbReference';
 import { compareHttpCounts } from './httpCounts';
@@ -49,33 +49,14 @@ if (values.engine === 'clickhouse') {
   });
   process.exit(0);
 }
-/** Whether a dataset file opens and is of the format this version writes. */
-function isCurrentFormat(path: string): boolean {
-  try {
-    const d = Dataset.open(path);
-    const current = d.formatVersion === DATASET_FORMAT_VERSION;
-    d.close();
-    return current;
-  } catch {
-    return false;
-  }
-}
-
 const rows = Number(values.rows);
 const seed = Number(values.seed);
 const ranOn = machine();
 const repeat = Number(values.repeat);
-const dataDir = join(import.meta.dirname, 'data');
-mkdirSync(dataDir, { recursive: true });
-const datasetPath = join(dataDir, `bench-${rows}-${seed}.sqlite`);
-
-let generation: { records: number; seconds: number } | null = null;
-// A file an earlier version wrote in an older format is made again: the figures are of the current one.
-if (existsSync(datasetPath) && !isCurrentFormat(datasetPath)) rmSync(datasetPath, { force: true });
-if (!existsSync(datasetPath)) {
-  console.log(`generating ${rows} records…`);
-  generation = generateDataset({ rows, seed, out: datasetPath });
-}
+const dataDir = BENCH_DATA_DIR;
+const bench = benchDataset(rows, seed);
+const datasetPath = bench.path;
+let generation = bench.generation;
 const startOpen = performance.now();
 const dataset = Dataset.open(datasetPath);
 const openMs = performance.now() - startOpen;
