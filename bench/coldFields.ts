@@ -41,15 +41,13 @@ export async function measureColdFields(
   state: string,
   fields = 20,
 ): Promise<{ engine: Summary; http: Summary; slowest: { engine: ColdField[]; http: ColdField[] } }> {
-  const engineMs: number[] = [];
   const engineFields: ColdField[] = [];
   const dataset = Dataset.open(datasetPath);
   const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0, backgroundVerify: false });
   for (const filter of fieldFilters(dataset, fields, 0)) {
     const t = performance.now();
     engine.count(normalizeAudienceRequest({ state, filters: [filter] }));
-    engineMs.push(performance.now() - t);
-    engineFields.push({ field: filter[0], ms: engineMs.at(-1)! });
+    engineFields.push({ field: filter[0], ms: performance.now() - t });
   }
   dataset.close();
 
@@ -59,7 +57,6 @@ export async function measureColdFields(
   const restore = overrideSettings({ backgroundVerify: false });
   const core = createCore({ homeDir: home, datasetPath });
   const server = new ApiServer(core);
-  const httpMs: number[] = [];
   const httpFields: ColdField[] = [];
   try {
     const url = await server.listen(0);
@@ -75,8 +72,7 @@ export async function measureColdFields(
         body: JSON.stringify({ state, limit: 0, filters: [filter] }),
       });
       await res.arrayBuffer();
-      httpMs.push(performance.now() - t);
-      httpFields.push({ field: filter[0], ms: httpMs.at(-1)! });
+      httpFields.push({ field: filter[0], ms: performance.now() - t });
       if (res.status !== 200) throw new Error(`cold field ${filter[0]}: HTTP ${res.status}`);
     }
   } finally {
@@ -86,5 +82,6 @@ export async function measureColdFields(
     rmSync(home, { recursive: true, force: true });
   }
   const slowest = (list: ColdField[]) => [...list].sort((a, b) => b.ms - a.ms).slice(0, 3);
-  return { engine: summarize(engineMs), http: summarize(httpMs), slowest: { engine: slowest(engineFields), http: slowest(httpFields) } };
+  const times = (list: ColdField[]) => summarize(list.map((f) => f.ms));
+  return { engine: times(engineFields), http: times(httpFields), slowest: { engine: slowest(engineFields), http: slowest(httpFields) } };
 }

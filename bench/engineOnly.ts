@@ -6,7 +6,6 @@
 // California to CSV in a process of its own (bench/exportChild.ts). Prints them and writes
 // bench/results-engine-<records>.json. The ratios against DuckDB come from `npm run bench` only.
 import Database from 'better-sqlite3';
-import { execFileSync } from 'node:child_process';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +14,7 @@ import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { measureColdFields } from './coldFields';
+import { exportInChild } from './exportInChild';
 import { machine } from './machine';
 import { summarize, timeIt, type Summary } from './stats';
 import { countAudiences, pagingAudiences, spreadSkips, type AudienceSpec } from './workload';
@@ -118,11 +118,7 @@ console.log(`peak RSS of the engine's process: ${Math.round(engineMaxRssMb)} MB`
 let exported: { records: number; seconds: number; maxRssMb: number; recordsPerSecond: number } | null = null;
 if (!values['no-export']) {
   const csv = join(import.meta.dirname, 'data', `export-CA-${size.records}.csv`);
-  const line = execFileSync('tsx', [join(import.meta.dirname, 'exportChild.ts'), path, 'CA', csv], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .at(-1)!;
-  const e = JSON.parse(line) as { records: number; seconds: number; maxRssMb: number };
+  const e = exportInChild(path, 'CA', csv);
   exported = { ...e, recordsPerSecond: e.records / e.seconds };
   rmSync(csv, { force: true });
   console.log(

@@ -16,6 +16,7 @@ import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { runClickHouseBench, type Topologies } from './clickhouse/run';
 import { BENCH_DATA_DIR, benchDataset } from './benchDataset';
 import { measureColdFields } from './coldFields';
+import { exportInChild } from './exportInChild';
 import { DuckReference } from './duckdbReference';
 import { compareHttpCounts } from './httpCounts';
 import { httpLoad } from './httpLoad';
@@ -138,9 +139,7 @@ const fileBytes = statSync(datasetPath).size;
 
 // Export of the largest state, in a child process for a clean peak-memory figure.
 const exportOut = join(dataDir, 'export-CA.csv');
-const exported = JSON.parse(
-  execFileSync('tsx', ['bench/exportChild.ts', datasetPath, 'CA', exportOut], { encoding: 'utf8' }).trim().split('\n').at(-1)!,
-) as { records: number; seconds: number; maxRssMb: number };
+const exported = exportInChild(datasetPath, 'CA', exportOut);
 const duckExportMs = await timeIt(() => duck.exportCsv('CA', join(dataDir, 'export-CA-duckdb.csv')));
 let sqliteCliRowsPerSecond: number | null = null;
 // Format 4 keeps records compressed: the sqlite3 shell has no `people` view to export from.
