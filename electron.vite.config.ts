@@ -7,14 +7,17 @@ import vue from '@vitejs/plugin-vue';
 
 export default defineConfig({
   main: {
-    // The import's workers are entries of their own: a worker thread loads a file, not a chunk, and
+    // Every worker is an entry of its own: a worker thread loads a file, not a chunk, and
     // workers/startWorker.ts looks for `<name>.js` beside its caller's chunk (index.js).
+    // test/packaging checks that each startWorker('<name>') of src/ has one (but the generator's:
+    // the desktop app does not generate datasets).
     build: {
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
           readWorker: resolve('src/core/import/read/readWorker.ts'),
           orderWorker: resolve('src/core/import/order/orderWorker.ts'),
+          verifyWorker: resolve('src/core/dataset/verifyWorker.ts'),
         },
       },
     },

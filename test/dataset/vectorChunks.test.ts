@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dataset } from '../../src/core/dataset/dataset';
-import { verifyDatasetFile } from '../../src/core/dataset/verify';
+import { verifyDatasetFile } from '../../src/core/dataset/verifyFile';
 import { generateDataset } from '../../src/core/generate';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { randomFrom } from '../../src/core/query/listSteps';

@@ -5,7 +5,7 @@
 // dependencies main imports; better-sqlite3's binary is unpacked beside it; the dataset is in resources.
 // The stand-in carries a real fuse wire (Electron's sentinel, schema version 1, 8 fuses at Electron's
 // defaults), so electron-builder's electronFuses really flips it and @electron/fuses reads it back.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractFile, listPackage, statFile } from '@electron/asar';
@@ -87,6 +87,16 @@ const packageJson = () => JSON.parse(readFileSync('package.json', 'utf8')) as { 
  * dynamic import() of a package, over every entry (the process and the import's workers) and the chunks
  * they share. Node built-ins and electron are not packages of the app.
  */
+/** The names every startWorker('<name>', …) call under `dir` starts. */
+function workersStartedIn(dir: string): string[] {
+  const names = new Set<string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    for (const m of readFileSync(join(entry.parentPath, entry.name), 'utf8').matchAll(/startWorker\('(\w+)'/g)) names.add(m[1]!);
+  }
+  return [...names].sort();
+}
+
 function mainExternals(): Set<string> {
   const bare = new Set<string>();
   const seen = new Set<string>();
@@ -108,6 +118,7 @@ function mainExternals(): Set<string> {
   walk('out/main/index.js');
   walk('out/main/readWorker.js');
   walk('out/main/orderWorker.js');
+  walk('out/main/verifyWorker.js');
   return bare;
 }
 
@@ -192,13 +203,17 @@ describe('packaged app (linux dir target)', () => {
     }
   });
 
-  it('starts the import workers from the folder that holds them, not from a shared chunk', () => {
+  it('starts every worker from the folder that holds them, not from a shared chunk', () => {
     // startWorker (src/core/workers) resolves `./<name>.js` from its own chunk: that chunk must be beside them.
     const starters = listPackage(asar, { isPack: false }).filter(
       (f) => f.startsWith('/out/main/') && f.endsWith('.js') && /new URL\(`\.\/\$\{name\}\./.test(text(f.slice(1))),
     );
     expect(starters).toEqual(['/out/main/index.js']);
-    for (const worker of ['readWorker', 'orderWorker']) expect(text(`out/main/${worker}.js`).length).toBeGreaterThan(0);
+    // Every worker the core starts, found in the sources, so a new one cannot be left out of the
+    // bundle (verifyWorker was, and the app then checked datasets on its main thread).
+    const started = workersStartedIn('src').filter((name) => name !== 'generateWorker');
+    expect(started).toEqual(expect.arrayContaining(['readWorker', 'orderWorker', 'verifyWorker']));
+    for (const worker of started) expect(text(`out/main/${worker}.js`).length, worker).toBeGreaterThan(0);
   });
 
   it("unpacks better-sqlite3's native binary (for this platform only) outside the asar", () => {

@@ -1,33 +1,10 @@
-// The full check of a dataset file: every record block and every vector against its checksum
-// (format 4; SQLite's own checks for format 3), for `cli verify --db FILE`, and in the background
-// after a dataset opens (a worker thread, so requests never wait on it; on this thread a step at a
-// time when a worker cannot start). docs/dataset-format.md, "Damage".
+// The full check of a dataset in the background after it opens (verifyFile.ts on a worker thread,
+// so requests never wait on it; on this thread a step at a time when a worker cannot start).
+// docs/dataset-format.md, "Damage".
 import { AppError } from '../../shared/errors';
 import { startWorker } from '../workers/startWorker';
-import { Dataset } from './dataset';
-
-export type VerifyResult =
-  { ok: true; path: string; records: number; formatVersion: string } | { ok: false; path: string; message: string };
-
-/** Checks a whole file; a file that does not open is a result too (truncated, foreign, damaged). */
-export function verifyDatasetFile(path: string): VerifyResult {
-  let dataset: Dataset;
-  try {
-    dataset = Dataset.open(path);
-  } catch (e) {
-    if (e instanceof AppError) return { ok: false, path, message: e.message };
-    throw e;
-  }
-  try {
-    for (const _ of dataset.verifySteps());
-    return { ok: true, path, records: dataset.records, formatVersion: dataset.formatVersion };
-  } catch (e) {
-    if (e instanceof AppError) return { ok: false, path, message: e.message };
-    throw e;
-  } finally {
-    dataset.close();
-  }
-}
+import type { Dataset } from './dataset';
+import type { VerifyResult } from './verifyFile';
 
 /** A step at most this long on the caller's thread, then the event loop runs before the next. */
 const SLICE_MS = 4;
