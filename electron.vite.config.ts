@@ -18,6 +18,7 @@ export default defineConfig({
           readWorker: resolve('src/core/import/read/readWorker.ts'),
           orderWorker: resolve('src/core/import/order/orderWorker.ts'),
           verifyWorker: resolve('src/core/dataset/verifyWorker.ts'),
+          scanWorker: resolve('src/core/query/scanWorker.ts'),
         },
       },
     },

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { settings } from '../src/core/config';
 import { Dataset } from '../src/core/dataset/dataset';
 import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
@@ -76,6 +77,9 @@ const dataset = Dataset.open(path);
 console.log(`format ${dataset.formatVersion}; first use of a field, count in CA: engine ${fmt(cold.engine)}, HTTP ${fmt(cold.http)}`);
 // As in `npm run bench`: the cache off, so every count and first page does the whole work.
 const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0, backgroundVerify: false });
+// Large states' scans run on two cores once the engine's worker is up (query/twoCoreScan.ts), as in the app.
+const scanCores = (await engine.twoCores?.whenRunning()) ? 2 : 1;
+console.log(`scans of states of ${settings().scanSplitFrom.toLocaleString('en-US')} positions or more on ${scanCores} core(s)`);
 const request = (a: AudienceSpec) => normalizeAudienceRequest({ state: a.state, filters: a.filters });
 const rows: Array<{ what: string; engine: Summary }> = [];
 
@@ -140,6 +144,7 @@ writeFileSync(
       coldFields: cold,
       workloads: rows,
       engineMaxRssMb,
+      scanCores,
       export: exported,
       generation:
         values['generation-seconds'] === undefined

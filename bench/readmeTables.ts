@@ -26,6 +26,8 @@ interface EngineResults {
   coldFields: { engine: Summary; http: Summary; slowest?: { engine: Array<{ field: string; ms: number }> } };
   workloads: Workload[];
   engineMaxRssMb?: number;
+  /** Cores a large state's scan ran on (bench/engineOnly.ts since 27 November; one before). */
+  scanCores?: number;
   export?: { records: number; recordsPerSecond: number; maxRssMb: number } | null;
   generation?: { seconds: number; maxRssMb: number | null } | null;
 }
@@ -71,8 +73,9 @@ export function renderTables(): string {
   const http = read<HttpResults>('results-http-2000000.json') ?? read<HttpResults>('results-2000000.json');
   const out: string[] = [];
   const sources = new Map<string, string>();
-  const cite = (r: { name: string; data: { measuredAt: string; machine?: Machine } }) => {
-    sources.set(r.name, `${day(r.data.measuredAt)}, ${machineNote(r.data.machine)}`);
+  const cite = (r: { name: string; data: { measuredAt: string; machine?: Machine; scanCores?: number } }) => {
+    const cores = r.data.scanCores ? `, a large state's scans on ${r.data.scanCores === 1 ? 'one core' : `${r.data.scanCores} cores`}` : '';
+    sources.set(r.name, `${day(r.data.measuredAt)}, ${machineNote(r.data.machine)}${cores}`);
     return `\`${r.name}\``;
   };
 

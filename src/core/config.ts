@@ -14,6 +14,8 @@ export interface Settings {
   generateWorker: boolean;
   /** Whether an opened dataset is checked whole in the background (dataset/verify.ts). */
   backgroundVerify: boolean;
+  /** Positions a state needs before its filter scans are split over two cores (query/twoCoreScan.ts); 0: never. */
+  scanSplitFrom: number;
 }
 
 interface Setting<T> {
@@ -29,6 +31,7 @@ const positiveInteger = (text: string): number | undefined => {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 };
 const onOff = (text: string): boolean | undefined => (text === '1' ? true : text === '0' ? false : undefined);
+const count = (text: string): number | undefined => (/^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined);
 
 export const SETTINGS: { readonly [K in keyof Settings]: Setting<Settings[K]> } = {
   spillRows: {
@@ -61,6 +64,12 @@ export const SETTINGS: { readonly [K in keyof Settings]: Setting<Settings[K]> } 
     help: '0 leaves an opened dataset to the checks made on read (no full verify in the background)',
     parse: onOff,
   },
+  scanSplitFrom: {
+    env: 'AUDIENCE_DESK_SCAN_SPLIT_FROM',
+    default: 200_000,
+    help: 'positions a state needs before its filter scans run on two cores; 0 keeps every scan on one',
+    parse: count,
+  },
 };
 
 /** Parses the settings from `env`; an unparsable value is an error naming the variable, not a silent default. */
@@ -81,6 +90,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     importSplitBytes: read('importSplitBytes'),
     generateWorker: read('generateWorker'),
     backgroundVerify: read('backgroundVerify'),
+    scanSplitFrom: read('scanSplitFrom'),
   };
 }
 

@@ -119,6 +119,7 @@ function mainExternals(): Set<string> {
   walk('out/main/readWorker.js');
   walk('out/main/orderWorker.js');
   walk('out/main/verifyWorker.js');
+  walk('out/main/scanWorker.js');
   return bare;
 }
 
@@ -212,7 +213,7 @@ describe('packaged app (linux dir target)', () => {
     // Every worker the core starts, found in the sources, so a new one cannot be left out of the
     // bundle (verifyWorker was, and the app then checked datasets on its main thread).
     const started = workersStartedIn('src').filter((name) => name !== 'generateWorker');
-    expect(started).toEqual(expect.arrayContaining(['readWorker', 'orderWorker', 'verifyWorker']));
+    expect(started).toEqual(expect.arrayContaining(['readWorker', 'orderWorker', 'verifyWorker', 'scanWorker']));
     for (const worker of started) expect(text(`out/main/${worker}.js`).length, worker).toBeGreaterThan(0);
   });
 

@@ -98,6 +98,23 @@ export class VectorBuilder {
   }
 }
 
+/** A vector of `length` zeros in shared memory, so a worker thread reads it without a copy (query/twoCoreScan.ts). */
+export function sharedVector(kind: VectorKind, length: number): Vector {
+  const buffer = new SharedArrayBuffer(length * VECTOR_TYPES[kind].BYTES_PER_ELEMENT);
+  switch (kind) {
+    case 'u8':
+      return new Uint8Array(buffer);
+    case 'u16':
+      return new Uint16Array(buffer);
+    case 'u32':
+      return new Uint32Array(buffer);
+    case 'i32':
+      return new Int32Array(buffer);
+    case 'f64':
+      return new Float64Array(buffer);
+  }
+}
+
 export function vectorToBlob(data: Vector): Buffer {
   return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }

@@ -8,7 +8,7 @@ import { FIELDS, PREVIEW_FIELDS, fieldIndex } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { decodeVector, tablesChecksum } from './blockCodec';
 import { BlockRecords } from './blockRecords';
-import { blobToVector, VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
+import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
 import { parseStoredValues, type RecordValues } from './recordFormat';
@@ -220,7 +220,8 @@ export class Dataset {
     if (this.chunks) {
       if (this.chunks.headerCrc(header) !== row.crc || !VECTOR_TYPES[row.kind])
         throw datasetDamaged(this.path, `the vector of ${field} fails its checksum`);
-      data = new VECTOR_TYPES[row.kind](this.records);
+      // Shared memory, so a second core can scan half a state without a copy (query/twoCoreScan.ts).
+      data = sharedVector(row.kind, this.records);
       loaded = new Uint8Array(this.chunks.count(this.records));
     } else {
       data =

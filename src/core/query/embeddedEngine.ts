@@ -16,6 +16,7 @@ import type {
   RecordStream,
   ResolvedControls,
 } from '../audience/engine';
+import { availableParallelism } from 'node:os';
 import { settings } from '../config';
 import type { Dataset, StateRange } from '../dataset/dataset';
 import { startBackgroundVerify } from '../dataset/verify';
@@ -31,7 +32,9 @@ import {
   stateCoordinates,
 } from './listSteps';
 import { LruCache } from './lruCache';
-import { DictionaryIndex, bySelectivity, compilePredicate, refine, scan, verifyHashed, type Predicate } from './predicates';
+import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
+import { matchRange } from './scanKernels';
+import { TwoCoreScan } from './twoCoreScan';
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
 
 const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
@@ -46,6 +49,8 @@ export interface EngineOptions {
   selectionCacheBytes?: number;
   /** Whether the whole file is checked in the background after open (default: the backgroundVerify setting). */
   backgroundVerify?: boolean;
+  /** Positions a state needs before its scans use a second core; 0: never (default: the scanSplitFrom setting). */
+  scanSplitFrom?: number;
 }
 
 /** A check that throws once the budget is spent; a no-op without a finite budget. */
@@ -92,6 +97,8 @@ export class EmbeddedEngine implements AudienceEngine {
   private readonly matched = new Map<string, Uint8Array>();
   /** evaluate()'s working list of positions (queries run one at a time on this thread). */
   private scratch = new Uint32Array(0);
+  /** The second core's half of large states' scans; null on one core or when turned off. */
+  readonly twoCores: TwoCoreScan | null;
 
   constructor(
     readonly dataset: Dataset,
@@ -100,6 +107,11 @@ export class EmbeddedEngine implements AudienceEngine {
     this.cache = new LruCache<Selection>(options.selectionCacheBytes ?? SELECTION_CACHE_BYTES);
     this.dictionaries = new DictionaryIndex(dataset);
     if (options.backgroundVerify ?? settings().backgroundVerify) startBackgroundVerify(dataset);
+    const splitFrom = options.scanSplitFrom ?? settings().scanSplitFrom;
+    this.twoCores = splitFrom > 0 && availableParallelism() > 1 ? new TwoCoreScan(splitFrom) : null;
+    dataset.onClose(() => this.twoCores?.stop());
+    // Up before the first count when some state will be split, so that count does not run on one core.
+    if (this.twoCores && dataset.stateCounts().some((s) => s.count >= splitFrom)) this.twoCores.start();
   }
 
   /** The positions of an audience after every step (filters, then list controls), from the cache when it was asked for recently. */
@@ -219,13 +231,17 @@ export class EmbeddedEngine implements AudienceEngine {
   }
 
   private evaluate(audience: Audience, first: number, end: number, checkBudget: () => void): Selection {
-    const n = this.matchIntoScratch(audience, first, end, checkBudget);
+    const n = this.match(audience, first, end, false, checkBudget);
     // Keep a right-sized copy so the cache does not hold a whole state's worth per audience.
     return n === 0 ? EMPTY_SELECTION : new ListSelection(this.scratch.slice(0, n));
   }
 
-  /** The matches of a state's filters, ascending, into the first returned-many places of `this.scratch`. */
-  private matchIntoScratch(audience: Audience, first: number, end: number, checkBudget: () => void): number {
+  /**
+   * How many positions of [first, end) match the audience's filters; unless `countOnly`, they are
+   * also the first that-many places of `this.scratch`, ascending. Hashed fields need the positions
+   * (their candidates are checked against the records), so they are always listed.
+   */
+  private match(audience: Audience, first: number, end: number, countOnly: boolean, checkBudget: () => void): number {
     let predicates: Predicate[] = [];
     for (const filter of audience.filters) {
       const p = compilePredicate(this.dataset, this.dictionaries, filter, { first, count: end - first });
@@ -234,17 +250,15 @@ export class EmbeddedEngine implements AudienceEngine {
     }
     if (end <= first) return 0;
     predicates = bySelectivity(predicates, first, end);
+    const verified = predicates.some((p) => p.verify);
     // A state's worth of positions, kept between queries: allocating (and zeroing) 4 bytes a
     // record of California for every count was a millisecond and most of the garbage of a count.
     if (this.scratch.length < end - first) this.scratch = new Uint32Array(end - first);
-    const list = this.scratch;
-    let n = scan(predicates[0]!, first, end, list);
-    checkBudget();
-    for (let k = 1; k < predicates.length && n > 0; k++) {
-      n = refine(predicates[k]!, list, n);
-      checkBudget();
-    }
-    return verifyHashed(this.dataset, predicates, list, n);
+    const tallyOnly = countOnly && !verified;
+    const n =
+      this.twoCores?.match(predicates, first, end, this.scratch, tallyOnly, checkBudget) ??
+      matchRange(predicates, first, end, this.scratch, tallyOnly, checkBudget);
+    return verified ? verifyHashed(this.dataset, predicates, this.scratch, n) : n;
   }
 
   summary(): DatasetSummary {
@@ -266,7 +280,7 @@ export class EmbeddedEngine implements AudienceEngine {
     const cached = this.cache.get(audienceKey(audience));
     if (cached) return cached.total;
     const range = this.dataset.stateRange(audience.state);
-    return this.matchIntoScratch(audience, range.first, range.first + range.count, checkBudget);
+    return this.match(audience, range.first, range.first + range.count, true, checkBudget);
   }
 
   steps(audience: Audience): AudienceSteps {

@@ -4,12 +4,9 @@
 import type { IntBand, NormalizedFilter } from '../../shared/audienceRequest';
 import { stringHash, type Vector } from '../dataset/columnVector';
 import type { Dataset, PositionRange } from '../dataset/dataset';
+import { valueTest, type ScanPredicate } from './scanKernels';
 
-export type Predicate = (
-  | { data: Vector; mask: Uint8Array; bands?: undefined; hashes?: undefined }
-  | { data: Vector; mask?: undefined; bands: IntBand[]; hashes?: undefined }
-  | { data: Vector; mask?: undefined; bands?: undefined; hashes: Set<number> }
-) & {
+export type Predicate = ScanPredicate & {
   /** For hashed fields: the non-empty values a candidate's record must really hold. */
   verify?: { index: number; values: Set<string> };
 };
@@ -89,25 +86,6 @@ export function compilePredicate(
   return mask ? { data: column.data, mask } : { data: column.data, bands: filter.bands };
 }
 
-/** A test for one record position: for the rare predicate kinds that have no mask. */
-function slowTest(p: Predicate): (v: number) => boolean {
-  if (p.hashes) {
-    const hashes = p.hashes;
-    if (hashes.size === 1) {
-      const only = hashes.values().next().value as number;
-      return (v) => v === only;
-    }
-    return (v) => hashes.has(v);
-  }
-  const bands = p.bands!;
-  return (v) => inBands(v, bands);
-}
-
-function inBands(v: number, bands: IntBand[]): boolean {
-  for (let b = 0; b < bands.length; b++) if (v >= bands[b]!.lo && v <= bands[b]!.hi) return true;
-  return false;
-}
-
 /** Positions sampled evenly over a range to guess how many records a predicate keeps. */
 const SAMPLES = 512;
 
@@ -121,12 +99,7 @@ export function bySelectivity(predicates: Predicate[], first: number, end: numbe
   if (predicates.length < 2 || end <= first) return predicates;
   const step = Math.max(1, Math.floor((end - first) / SAMPLES));
   const kept = predicates.map((p) => {
-    const test = p.mask
-      ? (
-          (mask) => (v: number) =>
-            mask[v] === 1
-        )(p.mask)
-      : slowTest(p);
+    const test = valueTest(p);
     let n = 0;
     for (let i = first; i < end; i += step) if (test(p.data[i]!)) n++;
     return n;
@@ -135,49 +108,6 @@ export function bySelectivity(predicates: Predicate[], first: number, end: numbe
     .map((p, k) => ({ p, k }))
     .sort((a, b) => kept[a.k]! - kept[b.k]! || a.k - b.k)
     .map(({ p }) => p);
-}
-
-/** Positions in [first, end) that satisfy the predicate, written to `out`; returns how many. */
-export function scan(p: Predicate, first: number, end: number, out: Uint32Array): number {
-  const data = p.data;
-  let n = 0;
-  if (p.mask) {
-    // Without a branch: every position is written and the count moves on by the mask's 0 or 1. A
-    // filter that keeps about half is a coin toss for the CPU's branch predictor, and a branch cost
-    // five times this loop (bench: 7.9 against 1.5 ms over 1.2M positions). out[n] is in bounds:
-    // n never passes the positions read so far.
-    const mask = p.mask;
-    for (let i = first; i < end; i++) {
-      out[n] = i;
-      n += mask[data[i]!]! | 0;
-    }
-  } else {
-    const test = slowTest(p);
-    for (let i = first; i < end; i++) if (test(data[i]!)) out[n++] = i;
-  }
-  return n;
-}
-
-/** Keeps, in place, the first `n` positions of `list` that satisfy the predicate; returns how many. */
-export function refine(p: Predicate, list: Uint32Array, n: number): number {
-  const data = p.data;
-  let kept = 0;
-  if (p.mask) {
-    // Without a branch, as in scan(): kept never passes k.
-    const mask = p.mask;
-    for (let k = 0; k < n; k++) {
-      const i = list[k]!;
-      list[kept] = i;
-      kept += mask[data[i]!]! | 0;
-    }
-  } else {
-    const test = slowTest(p);
-    for (let k = 0; k < n; k++) {
-      const i = list[k]!;
-      if (test(data[i]!)) list[kept++] = i;
-    }
-  }
-  return kept;
 }
 
 /**
