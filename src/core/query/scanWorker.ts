@@ -2,19 +2,8 @@
 // dataset's shared memory, so nothing is copied; the matched positions go into a shared list, and
 // the count into `control`, whose first slot then names the job (the main thread waits on it).
 import { parentPort } from 'node:worker_threads';
-import { matchRange, type ScanPredicate } from './scanKernels';
-
-export interface ScanJob {
-  id: number;
-  predicates: ScanPredicate[];
-  first: number;
-  end: number;
-  countOnly: boolean;
-  /** [job id done, its count (-1: failed)] */
-  control: Int32Array;
-  /** Where the positions go (not used for a count). */
-  out: Uint32Array;
-}
+import { SCAN_WORKER_READY, type ScanJob } from './scanJob';
+import { matchRange } from './scanKernels';
 
 parentPort!.on('message', (job: ScanJob) => {
   let n = -1;
@@ -27,3 +16,7 @@ parentPort!.on('message', (job: ScanJob) => {
   Atomics.store(job.control, 0, job.id);
   Atomics.notify(job.control, 0);
 });
+
+// Loaded and listening: until this arrives the main thread scans alone (a worker is 'online' before
+// its modules are loaded, ~0.1 s from sources under tsx, and a job sent then waited that long).
+parentPort!.postMessage(SCAN_WORKER_READY);

@@ -9,7 +9,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../workers/startWorker';
 import { matchRange, type ScanPredicate } from './scanKernels';
-import type { ScanJob } from './scanWorker';
+import { SCAN_WORKER_READY, type ScanJob } from './scanJob';
 
 /** How long the calling thread waits for the worker before it scans that half itself. */
 const WORKER_PATIENCE_MS = 10_000;
@@ -49,7 +49,7 @@ export class TwoCoreScan {
     this.worker = worker;
     // A worker must not keep a command's process alive; it is only ever waited on synchronously.
     worker.unref();
-    worker.once('online', () => (this.ready = this.worker === worker));
+    worker.once('message', (message) => (this.ready = message === SCAN_WORKER_READY && this.worker === worker));
     worker.once('error', () => this.stop());
     worker.once('exit', () => this.stop());
   }
@@ -71,7 +71,7 @@ export class TwoCoreScan {
         worker.unref();
         resolve(up);
       };
-      worker.once('online', () => settle(this.running));
+      worker.once('message', () => settle(this.running));
       worker.once('exit', () => settle(false));
     });
   }
