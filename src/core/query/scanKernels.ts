@@ -61,10 +61,36 @@ function scan16(data: Uint16Array, mask: Uint8Array, first: number, end: number,
   return n;
 }
 
+/** Hashed values compared in a loop up to this many; more are looked up in the Set. */
+const HASHES_COMPARED = 8;
+
+// A hashed field's filter (PID, a phone, an address) names a few values and matches a few records,
+// so here a branch is cheap and rarely taken. Comparing in the loop instead of calling a test a
+// value: California's PID scan at 10M went from ~7 to ~1 ms.
+function scanHashes32(data: Uint32Array, hashes: Uint32Array, first: number, end: number, out: Uint32Array): number {
+  let n = 0;
+  if (hashes.length === 1) {
+    const only = hashes[0]!;
+    for (let i = first; i < end; i++) if (data[i] === only) out[n++] = i;
+    return n;
+  }
+  for (let i = first; i < end; i++) {
+    const v = data[i]!;
+    for (let k = 0; k < hashes.length; k++)
+      if (v === hashes[k]) {
+        out[n++] = i;
+        break;
+      }
+  }
+  return n;
+}
+
 /** Positions in [first, end) that satisfy the predicate, written to `out`; returns how many. */
 export function scan(p: ScanPredicate, first: number, end: number, out: Uint32Array): number {
   if (p.mask && p.data instanceof Uint8Array) return scan8(p.data, p.mask, first, end, out);
   if (p.mask && p.data instanceof Uint16Array) return scan16(p.data, p.mask, first, end, out);
+  if (p.hashes && p.hashes.size <= HASHES_COMPARED && p.data instanceof Uint32Array)
+    return scanHashes32(p.data, Uint32Array.from(p.hashes), first, end, out);
   const data = p.data;
   const test = valueTest(p);
   let n = 0;
