@@ -3,7 +3,7 @@
 // the count into `control`, whose first slot then names the job (the main thread waits on it).
 import { parentPort } from 'node:worker_threads';
 import { SCAN_WORKER_READY, type ScanJob } from './scanJob';
-import { matchRange } from './scanKernels';
+import { matchRange, warmUpScans } from './scanKernels';
 
 parentPort!.on('message', (job: ScanJob) => {
   let n = -1;
@@ -17,6 +17,8 @@ parentPort!.on('message', (job: ScanJob) => {
   Atomics.notify(job.control, 0);
 });
 
-// Loaded and listening: until this arrives the main thread scans alone (a worker is 'online' before
-// its modules are loaded, ~0.1 s from sources under tsx, and a job sent then waited that long).
+// Loaded, compiled and listening: until this arrives the main thread scans alone (a worker is
+// 'online' before its modules are loaded, ~0.1 s from sources under tsx, and a job sent then waited
+// that long).
+warmUpScans();
 parentPort!.postMessage(SCAN_WORKER_READY);
