@@ -1,20 +1,16 @@
-// The second core's half of a filter scan (twoCoreScan.ts). The vectors arrive as views of the
-// dataset's shared memory, so nothing is copied; the matched positions go into a shared list, and
-// the count into `control`, whose first slot then names the job (the main thread waits on it).
+// The second core's share of a filter scan (twoCoreScan.ts): it claims pieces of the state beside
+// the calling thread (scanJob.ts). The vectors arrive as views of the dataset's shared memory, so
+// nothing is copied; the positions of the pieces it scans go into the job's shared list.
 import { parentPort } from 'node:worker_threads';
-import { SCAN_WORKER_READY, type ScanJob } from './scanJob';
-import { matchRange, warmUpScans } from './scanKernels';
+import { SCAN_WORKER_READY, scanPieces, type ScanJob } from './scanJob';
+import { warmUpScans } from './scanKernels';
 
 parentPort!.on('message', (job: ScanJob) => {
-  let n = -1;
   try {
-    n = matchRange(job.predicates, job.first, job.end, job.out, job.countOnly);
+    scanPieces(job, job.out, true);
   } catch {
-    // -1 tells the main thread to scan this half itself; the error is its to find again.
+    // The piece's count says -1: the calling thread scans it again and finds the error itself.
   }
-  Atomics.store(job.control, 1, n);
-  Atomics.store(job.control, 0, job.id);
-  Atomics.notify(job.control, 0);
 });
 
 // Loaded, compiled and listening: until this arrives the main thread scans alone (a worker is

@@ -1,7 +1,7 @@
-// Filters a large state on two cores: a worker thread (scanWorker.ts) takes the upper half of the
-// state's positions while this thread takes the lower half, over the same vectors in shared memory
-// (Dataset keeps format 5's vectors in SharedArrayBuffers). The answer is the lower half's
-// positions followed by the upper half's, ascending as one scan's would be.
+// Filters a large state on two cores: this thread and a worker (scanWorker.ts) claim pieces of the
+// state's positions from a shared counter until none is left (scanJob.ts), over the same vectors in
+// shared memory (Dataset keeps format 5's vectors in SharedArrayBuffers). The answer is the pieces'
+// positions in order, ascending as one scan's would be.
 //
 // The calling thread waits for the worker with Atomics.wait, so a count stays one synchronous call
 // of the engine. When the worker is not there (it failed to start, has not started yet, or died),
@@ -9,9 +9,20 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../workers/startWorker';
 import { matchRange, type ScanPredicate } from './scanKernels';
-import { SCAN_WORKER_READY, type ScanJob } from './scanJob';
+import {
+  CONTROL_SLOTS,
+  BY_WORKER_AT,
+  COUNT_AT,
+  DONE,
+  NEXT,
+  PIECES,
+  pieceBounds,
+  SCAN_WORKER_READY,
+  scanPieces,
+  type ScanJob,
+} from './scanJob';
 
-/** How long the calling thread waits for the worker before it scans that half itself. */
+/** How long the calling thread waits for a piece the worker claimed before it scans the piece itself. */
 const WORKER_PATIENCE_MS = 10_000;
 
 /** Whether a vector can be read by another thread without a copy. */
@@ -23,12 +34,11 @@ export class TwoCoreScan {
   private worker: Worker | undefined;
   private ready = false;
   private started = false;
-  /** [id of the job the worker finished last, its count] */
-  private readonly control = new Int32Array(new SharedArrayBuffer(8));
   private out = new Uint32Array(new SharedArrayBuffer(0));
-  private lastJob = 0;
-  /** Jobs the worker answered (tests and the bench read it). */
+  /** Scans the worker took part in (tests read it). */
   jobsDone = 0;
+  /** Tests: the calling thread waits for the worker to claim a piece before it claims any. */
+  workerFirst = false;
 
   /**
    * `splitFrom`: positions a state needs before its scans are split (the setting scanSplitFrom:
@@ -78,7 +88,7 @@ export class TwoCoreScan {
 
   /**
    * matchRange over [first, end) on both cores, or null when this scan runs on one (see above).
-   * `between` runs on this thread's passes only: the worker's half is no longer than this one's.
+   * `between` runs after each piece this thread scans.
    */
   match(
     predicates: readonly ScanPredicate[],
@@ -93,60 +103,80 @@ export class TwoCoreScan {
     const worker = this.worker;
     // Until the worker is up (its first ~0.1-0.5 s), scans run here.
     if (!this.ready || !worker) return null;
-    // A multiple of 4, so both halves read whole words of one-byte vectors.
-    const mid = (first + Math.floor((end - first) / 2)) & ~3;
     // A count of three filters or more lists positions too (only its last pass just counts).
-    if (this.out.length < end - mid) this.out = new Uint32Array(new SharedArrayBuffer(4 * (end - mid)));
-    const id = (this.lastJob = (this.lastJob % 0x7fffffff) + 1);
+    if (this.out.length < end - first) this.out = new Uint32Array(new SharedArrayBuffer(4 * (end - first)));
     const job: ScanJob = {
-      id,
       // Only what the loops read: a predicate's record check (verify) stays on this thread.
       predicates: predicates.map(({ data, mask, bands, hashes }) => ({ data, mask, bands, hashes }) as ScanPredicate),
-      first: mid,
-      end,
+      first,
+      bounds: pieceBounds(first, end),
       countOnly,
-      control: this.control,
+      control: new Int32Array(new SharedArrayBuffer(4 * CONTROL_SLOTS)),
       out: this.out,
     };
     worker.postMessage(job);
-    const lower = matchRange(predicates, first, mid, out, countOnly, between);
-    const upper = this.await(id);
-    if (upper < 0) {
-      // The worker failed this job (or never answered): this half here, and no more jobs for it.
-      this.stop();
-      return lower + this.scanHere(predicates, mid, end, out, lower, countOnly);
+    if (this.workerFirst) this.awaitWorkerClaim(job.control);
+    try {
+      scanPieces(job, out, false, between);
+    } finally {
+      // Also when this thread stopped early (a budget, an error): no piece may be left running
+      // into the shared list when the next scan starts.
+      this.awaitPieces(job.control);
     }
-    if (!countOnly) out.set(this.out.subarray(0, upper), lower);
-    this.jobsDone++;
-    return lower + upper;
+    return this.gather(job, out);
   }
 
-  /** The worker's count for job `id`, or -1 when it failed or did not answer in time (then it is stopped). */
-  private await(id: number): number {
+  /** Waits until every claimed piece is done; a worker that takes longer than its patience is stopped. */
+  private awaitPieces(control: Int32Array): void {
+    const claimed = Math.min(Atomics.exchange(control, NEXT, PIECES), PIECES);
     const deadline = performance.now() + WORKER_PATIENCE_MS;
-    for (;;) {
-      const seen = Atomics.load(this.control, 0);
-      if (seen === id) return Atomics.load(this.control, 1);
+    for (let done = Atomics.load(control, DONE); done < claimed; done = Atomics.load(control, DONE)) {
       const left = deadline - performance.now();
       if (left <= 0) {
+        // Its pieces count as failed (below); its list may still be written to, so it is not reused.
         this.stop();
-        return -1;
+        this.out = new Uint32Array(new SharedArrayBuffer(0));
+        return;
       }
-      // Woken when the worker stores a job id; an earlier job's late answer only loops again.
-      Atomics.wait(this.control, 0, seen, left);
+      Atomics.wait(control, DONE, done, left);
     }
   }
 
-  /** The upper half on this thread, its positions after the lower half's `at`; returns how many. */
-  private scanHere(
-    predicates: readonly ScanPredicate[],
-    mid: number,
-    end: number,
-    out: Uint32Array,
-    at: number,
-    countOnly: boolean,
-  ): number {
-    return matchRange(predicates, mid, end, out.subarray(at), countOnly);
+  /** Tests: makes this thread wait for the worker's first piece, so the worker surely scans one. */
+  private awaitWorkerClaim(control: Int32Array): void {
+    const deadline = performance.now() + WORKER_PATIENCE_MS;
+    while (Atomics.load(control, DONE) === 0 && Atomics.load(control, NEXT) === 0 && performance.now() < deadline)
+      Atomics.wait(control, NEXT, 0, 1);
+  }
+
+  /**
+   * The pieces' positions in order into `out`, and their total. A piece this thread scanned is in
+   * `out` at its offset already and moves down; the worker's come from the shared list. A piece
+   * the worker failed (or never finished) is scanned again here, and the worker is stopped.
+   */
+  private gather(job: ScanJob, out: Uint32Array): number {
+    const { control, bounds, first } = job;
+    let total = 0;
+    let workerDid = false;
+    for (let k = 0; k < PIECES; k++) {
+      const from = bounds[k]! - first;
+      const stored = control[COUNT_AT + k]!;
+      let n = stored - 1;
+      const byWorker = control[BY_WORKER_AT + k] === 1;
+      if (stored <= 0) {
+        // Failed, or claimed by a worker that did not finish it in time.
+        this.stop();
+        n = matchRange(job.predicates, bounds[k]!, bounds[k + 1]!, out.subarray(from), job.countOnly);
+        if (!job.countOnly) out.copyWithin(total, from, from + n);
+      } else if (!job.countOnly) {
+        if (byWorker) out.set(job.out.subarray(from, from + n), total);
+        else out.copyWithin(total, from, from + n);
+      }
+      workerDid ||= byWorker && stored > 0;
+      total += n;
+    }
+    if (workerDid) this.jobsDone++;
+    return total;
   }
 
   /** Stops the worker; scans then run on one core. */
