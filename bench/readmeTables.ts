@@ -23,7 +23,13 @@ interface EngineResults {
   machine?: Machine;
   formatVersion: string;
   size: { records: number; bytes: number; perRecord: number; blocks: number; vectors: number; rest: number };
-  coldFields: { engine: Summary; http: Summary; slowest?: { engine: Array<{ field: string; ms: number }> } };
+  coldFields: {
+    engine: Summary;
+    http: Summary;
+    slowest?: { engine: Array<{ field: string; ms: number }> };
+    /** A fresh server's first answer, timed apart from the fields (since 27 November). */
+    firstHttpRequestMs?: number;
+  };
   workloads: Workload[];
   engineMaxRssMb?: number;
   /** Cores a large state's scan ran on (bench/engineOnly.ts since 27 November; one before). */
@@ -55,6 +61,10 @@ function machineNote(m: Machine | undefined): string {
   return `${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GiB, Node ${m.node}, load ${m.loadAverage} at the start`;
 }
 
+const firstRequest = (r: EngineResults) =>
+  r.coldFields.firstHttpRequestMs === undefined
+    ? ''
+    : `; a fresh server's first answer, timed apart: ${ms(r.coldFields.firstHttpRequestMs)} ms`;
 const counts = (r: EngineResults) => r.workloads.filter((w) => w.what.startsWith('count,'));
 const firstPages = (r: EngineResults) => r.workloads.filter((w) => w.what.includes('seed filters'));
 const searches = (r: EngineResults) => r.workloads.filter((w) => w.what.startsWith('search 100'));
@@ -98,7 +108,7 @@ export function renderTables(): string {
       `| first page of a new filtered audience, 10M, p95: preview 50 / search 100 | < 15 ms | ${firstPages(t)
         .map((w) => ms(w.engine.p95))
         .join(' / ')} ms | ${cite(ten)} | ${yes(maxP95(firstPages(t)) < 15)} |`,
-      `| first use of a field, 10M, p95 (median): engine / HTTP | < 50 ms | ${ms(t.coldFields.engine.p95)} (${ms(t.coldFields.engine.median)}) / ${ms(t.coldFields.http.p95)} (${ms(t.coldFields.http.median)}) ms${slowest(t)} | ${cite(ten)} | ${yes(t.coldFields.engine.p95 < 50)} |`,
+      `| first use of a field, 10M, p95 (median): engine / HTTP | < 50 ms | ${ms(t.coldFields.engine.p95)} (${ms(t.coldFields.engine.median)}) / ${ms(t.coldFields.http.p95)} (${ms(t.coldFields.http.median)}) ms${slowest(t)}${firstRequest(t)} | ${cite(ten)} | ${yes(t.coldFields.engine.p95 < 50 && t.coldFields.http.p95 < 50)} |`,
       `| search of 100 full records at any skip, 10M, p95 | < 15 ms | ${range(searches(t).map((w) => w.engine.p95))} ms | ${cite(ten)} | ${yes(maxP95(searches(t)) < 15)} |`,
     );
     if (t.export)
