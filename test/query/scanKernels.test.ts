@@ -4,19 +4,9 @@
 // count of two filters and the generic loop are each compared on the same answers.
 import { describe, expect, it } from 'vitest';
 import type { Vector } from '../../src/core/dataset/columnVector';
+// Seeded (the sample control's mulberry32), so a failure names its case.
+import { randomFrom as random } from '../../src/core/query/listSteps';
 import { countRange, matchRange, refine, scan, tally, valueTest, type ScanPredicate } from '../../src/core/query/scanKernels';
-
-/** A deterministic generator (mulberry32), so a failure names its case. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const LENGTH = 700;
 

@@ -220,7 +220,7 @@ export class Dataset {
     if (this.chunks) {
       if (this.chunks.headerCrc(header) !== row.crc || !VECTOR_TYPES[row.kind])
         throw datasetDamaged(this.path, `the vector of ${field} fails its checksum`);
-      // Shared memory, so a second core can scan half a state without a copy (query/twoCoreScan.ts).
+      // Shared memory, so a second core can scan pieces of a state without a copy (query/twoCoreScan.ts).
       data = sharedVector(row.kind, this.records);
       loaded = new Uint8Array(this.chunks.count(this.records));
     } else {

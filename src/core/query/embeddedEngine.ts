@@ -97,7 +97,7 @@ export class EmbeddedEngine implements AudienceEngine {
   private readonly matched = new Map<string, Uint8Array>();
   /** evaluate()'s working list of positions (queries run one at a time on this thread). */
   private scratch = new Uint32Array(0);
-  /** The second core's half of large states' scans; null on one core or when turned off. */
+  /** Large states' scans shared with a second core; null on one core or when turned off. */
   readonly twoCores: TwoCoreScan | null;
 
   constructor(

@@ -6,7 +6,7 @@
 // fed one type (California at 10M: 5.1 against 1.7 ms for ZIP). So the copies stay; anything
 // rarer (integer bands, hashes, wider vectors) takes the generic loop.
 //
-// Pure functions of typed arrays: the scan worker (scanWorker.ts) runs them on its half of a state.
+// Pure functions of typed arrays: the scan worker (scanWorker.ts) runs them on its pieces of a state.
 import type { IntBand } from '../../shared/audienceRequest';
 import type { Vector } from '../dataset/columnVector';
 
