@@ -78,8 +78,12 @@ console.log(`format ${dataset.formatVersion}; first use of a field, count in CA:
 // As in `npm run bench`: the cache off, so every count and first page does the whole work.
 const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0, backgroundVerify: false });
 // Large states' scans run on two cores once the engine's worker is up (query/twoCoreScan.ts), as in the app.
-const scanCores = (await engine.twoCores?.whenRunning()) ? 2 : 1;
-console.log(`scans of states of ${settings().scanSplitFrom.toLocaleString('en-US')} positions or more on ${scanCores} core(s)`);
+const splitFrom = settings().scanSplitFrom;
+const splits = dataset.stateCounts().some((s) => s.count >= splitFrom);
+const scanCores = splits && (await engine.twoCores?.whenRunning()) ? 2 : 1;
+console.log(
+  `scans of states of ${splitFrom.toLocaleString('en-US')} positions or more on two cores: ${splits ? `${scanCores} here` : 'no state that large'}`,
+);
 const request = (a: AudienceSpec) => normalizeAudienceRequest({ state: a.state, filters: a.filters });
 const rows: Array<{ what: string; engine: Summary }> = [];
 
