@@ -31,7 +31,7 @@ const positiveInteger = (text: string): number | undefined => {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 };
 const onOff = (text: string): boolean | undefined => (text === '1' ? true : text === '0' ? false : undefined);
-const count = (text: string): number | undefined => (/^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined);
+const positiveOrZero = (text: string): number | undefined => (text === '0' ? 0 : positiveInteger(text));
 
 export const SETTINGS: { readonly [K in keyof Settings]: Setting<Settings[K]> } = {
   spillRows: {
@@ -68,7 +68,7 @@ export const SETTINGS: { readonly [K in keyof Settings]: Setting<Settings[K]> } 
     env: 'AUDIENCE_DESK_SCAN_SPLIT_FROM',
     default: 200_000,
     help: 'positions a state needs before its filter scans run on two cores; 0 keeps every scan on one',
-    parse: count,
+    parse: positiveOrZero,
   },
 };
 
