@@ -118,6 +118,11 @@ for (const a of pagingAudiences()) {
     ),
   );
 }
+// What the workloads left in memory of the vectors, against the budget (keptVectors.ts).
+const vectorMemory = dataset.vectorMemory();
+console.log(
+  `vectors kept: ${(vectorMemory.bytes / 2 ** 20).toFixed(0)} MB of a ${(vectorMemory.budget / 2 ** 20).toFixed(0)} MB budget, ${vectorMemory.dropped} fields dropped`,
+);
 dataset.close();
 // The engine's process after the workloads: the vectors it loaded, its working lists, the block cache.
 const engineMaxRssMb = process.resourceUsage().maxRSS / 1024;
@@ -148,6 +153,7 @@ writeFileSync(
       coldFields: cold,
       workloads: rows,
       engineMaxRssMb,
+      vectorMemory,
       scanCores,
       export: exported,
       generation:

@@ -1,3 +1,5 @@
+import { totalmem } from 'node:os';
+
 // Every AUDIENCE_DESK_* environment setting, declared once (name, default, help, parse) and read
 // once, on first use: none is read when a module loads. They exist for tests and measurements;
 // users never need them. Tests change them in-process with overrideSettings().
@@ -16,6 +18,8 @@ export interface Settings {
   backgroundVerify: boolean;
   /** Positions a state needs before its filter scans are split over two cores (query/twoCoreScan.ts); 0: never. */
   scanSplitFrom: number;
+  /** Megabytes of vectors an open dataset keeps in memory before it drops the least recently used fields (dataset/keptVectors.ts). */
+  vectorMemoryMb: number;
 }
 
 interface Setting<T> {
@@ -70,6 +74,14 @@ export const SETTINGS: { readonly [K in keyof Settings]: Setting<Settings[K]> } 
     help: 'positions a state needs before its filter scans run on two cores; 0 keeps every scan on one',
     parse: positiveOrZero,
   },
+  vectorMemoryMb: {
+    env: 'AUDIENCE_DESK_VECTOR_MEMORY_MB',
+    // A third of the machine's memory, at least 512 MB: room for ~100 fields of California in a
+    // national file, and for the app, the OS page cache and other programs beside it.
+    default: Math.max(512, Math.floor(totalmem() / 3 / 2 ** 20)),
+    help: 'megabytes of field vectors an open dataset keeps in memory before it drops the least recently used (read again on next use)',
+    parse: positiveInteger,
+  },
 };
 
 /** Parses the settings from `env`; an unparsable value is an error naming the variable, not a silent default. */
@@ -91,6 +103,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     generateWorker: read('generateWorker'),
     backgroundVerify: read('backgroundVerify'),
     scanSplitFrom: read('scanSplitFrom'),
+    vectorMemoryMb: read('vectorMemoryMb'),
   };
 }
 

@@ -13,6 +13,8 @@ import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
+import { settings } from '../config';
+import { KeptVectors } from './keptVectors';
 import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS, WHOLE_VECTORS_FORMAT_VERSION } from './schema';
 import { TextRecords } from './textRecords';
 import { ChunkLayout, type VectorHeader } from './vectorChunks';
@@ -46,6 +48,13 @@ interface LoadedColumn {
   header: VectorHeader;
   /** 1 for each chunk in `vector.data`; null when the whole vector is there. */
   loaded: Uint8Array | null;
+  /** Memory it holds: its loaded values and its dictionary's text (KeptVectors' budget). */
+  bytes: number;
+}
+
+export interface OpenOptions {
+  /** Bytes of vectors kept in memory (keptVectors.ts); the setting AUDIENCE_DESK_VECTOR_MEMORY_MB by default. */
+  vectorMemoryBytes?: number;
 }
 
 const PREVIEW_INDEXES = PREVIEW_FIELDS.map((name) => fieldIndex(name));
@@ -70,7 +79,7 @@ export class Dataset {
   /** What a read or the verify found damaged (the message of the `dataset_damaged` error), else null. */
   damage: string | null = null;
   private readonly states: Map<string, StateRange>;
-  private readonly columns = new Map<number, LoadedColumn>();
+  private readonly columns: KeptVectors<LoadedColumn>;
   private readonly columnStmt: Statement;
   /** Format 5: a chunk of a vector (null for the older formats, whose vectors are one piece). */
   private readonly chunkStmt: Statement | null = null;
@@ -82,7 +91,9 @@ export class Dataset {
   private constructor(
     private readonly db: Db,
     readonly path: string,
+    options: OpenOptions,
   ) {
+    this.columns = new KeptVectors(options.vectorMemoryBytes ?? settings().vectorMemoryMb * 2 ** 20);
     const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [k, v]));
     const version = meta.format_version;
     if (!(READABLE_FORMAT_VERSIONS as readonly (string | undefined)[]).includes(version))
@@ -123,7 +134,7 @@ export class Dataset {
   }
 
   /** Opens a dataset file read-only; a missing, truncated, foreign or damaged file is one clear sentence naming it. */
-  static open(path: string): Dataset {
+  static open(path: string, options: OpenOptions = {}): Dataset {
     if (!existsSync(path)) throw new AppError('unavailable', `No dataset file at ${path}.`);
     checkDatasetFile(path);
     let db: Db | undefined;
@@ -134,7 +145,7 @@ export class Dataset {
       // page cache serves repeats, so an export of a whole state keeps a flat, small footprint.
       db.pragma('cache_size = -16384');
       db.pragma('mmap_size = 0');
-      return new Dataset(db, path);
+      return new Dataset(db, path, options);
     } catch (e) {
       db?.close();
       const damage = asDamage(e, path, 'its tables do not read');
@@ -149,6 +160,7 @@ export class Dataset {
     if (this.closed) return;
     this.closed = true;
     this.db.close();
+    this.columns.clear();
     for (const closer of this.closers.splice(0)) closer();
   }
 
@@ -183,9 +195,10 @@ export class Dataset {
       let read = false;
       for (let c = from; c < to; c++) {
         if (loaded[c]) continue;
-        this.guard(`the vector of ${column.header.name}`, () => this.loadChunk(column, c));
+        const bytes = this.guard(`the vector of ${column.header.name}`, () => this.loadChunk(column, c));
         loaded[c] = 1;
         read = true;
+        this.columns.grow(index, bytes);
       }
       // Checked only when a chunk came in: a warm count does not walk the chunk flags every time.
       if (read && loaded.every((l) => l === 1)) column.loaded = null;
@@ -199,12 +212,17 @@ export class Dataset {
     return { field, encoding, dict };
   }
 
+  /** Bytes of vectors kept in memory, the budget, and how many fields were dropped to stay within it. */
+  vectorMemory(): { bytes: number; budget: number; dropped: number } {
+    return { bytes: this.columns.bytes, budget: this.columns.budget, dropped: this.columns.dropped };
+  }
+
   private loadedColumn(index: number): LoadedColumn {
-    let column = this.columns.get(index);
+    let column = this.columns.use(index);
     if (!column) {
       const field = FIELDS[index]!.name;
       column = this.guard(`the vector of ${field}`, () => this.loadColumn(field));
-      this.columns.set(index, column);
+      this.columns.add(index, column);
     }
     return column;
   }
@@ -231,12 +249,15 @@ export class Dataset {
       if (data.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
     }
     const dict = row.dict === null ? null : (JSON.parse(row.dict) as string[]);
-    return { vector: { field, encoding: row.encoding, data, dict }, header, loaded };
+    const bytes = (row.dict?.length ?? 0) + (loaded ? 0 : data.byteLength);
+    return { vector: { field, encoding: row.encoding, data, dict }, header, loaded, bytes };
   }
 
-  /** Reads and checks one chunk of a format 5 vector, decompressed straight into its place. */
-  private loadChunk(column: LoadedColumn, chunk: number): void {
-    this.readChunk(column.header, chunk, this.chunks!.place(column.vector.data, chunk));
+  /** Reads and checks one chunk of a format 5 vector, decompressed straight into its place; its bytes. */
+  private loadChunk(column: LoadedColumn, chunk: number): number {
+    const place = this.chunks!.place(column.vector.data, chunk);
+    this.readChunk(column.header, chunk, place);
+    return place.byteLength;
   }
 
   private readChunk(header: VectorHeader, chunk: number, out: Uint8Array): void {
@@ -306,7 +327,7 @@ export class Dataset {
       if (FIELDS[i]!.type === 'number') continue;
       // Read for the check only: the vectors a query uses stay as they are.
       const field = FIELDS[i]!.name;
-      const column = this.columns.get(i) ?? this.guard(`the vector of ${field}`, () => this.loadColumn(field));
+      const column = this.columns.peek(i) ?? this.guard(`the vector of ${field}`, () => this.loadColumn(field));
       yield;
       if (!this.chunks) continue;
       const width = VECTOR_TYPES[column.header.kind].BYTES_PER_ELEMENT;
