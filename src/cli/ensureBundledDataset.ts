@@ -15,6 +15,8 @@ function isCurrent(): boolean {
       dataset.records === BUNDLED_ROWS &&
       // A sample in an older format still opens, but ships in the current one (docs/dataset-format.md).
       dataset.formatVersion === DATASET_FORMAT_VERSION &&
+      // Format 5 files written before 27 November 2026 have no coordinate vectors (slower `near`).
+      dataset.hasCoordinates &&
       dataset.meta.generator_version === GENERATOR_VERSION;
     dataset.close();
     return ok;

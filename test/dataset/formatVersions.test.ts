@@ -122,9 +122,9 @@ describe('dataset formats', () => {
       expect(meta.format_version).toBe(DATASET_FORMAT_VERSION);
       expect(meta.block_records).toBe(String(RECORDS_PER_BLOCK));
       expect(meta.vector_chunk).toBe(String(CHUNK));
-      const filterable = FIELDS.filter((f) => f.type !== 'number').length;
-      expect(db.prepare('SELECT count(*) FROM columns').pluck().get()).toBe(filterable);
-      expect(db.prepare('SELECT count(*) FROM vector_chunks').pluck().get()).toBe(filterable * Math.ceil(ROWS / CHUNK));
+      // A vector for every field: the filterable ones, and LATITUDE and LONGITUDE (for `near`) since 27 November 2026.
+      expect(db.prepare('SELECT count(*) FROM columns').pluck().get()).toBe(FIELDS.length);
+      expect(db.prepare('SELECT count(*) FROM vector_chunks').pluck().get()).toBe(FIELDS.length * Math.ceil(ROWS / CHUNK));
       expect(meta.checksum).toMatch(/^\d+$/);
       expect(db.prepare('SELECT count(*) FROM record_blocks').pluck().get()).toBe(Math.ceil(ROWS / RECORDS_PER_BLOCK));
       expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('records', 'people')").pluck().get()).toBe(0);

@@ -1,4 +1,4 @@
-// The per-field vectors of a dataset (dictionary codes, hashes, integers), built from records one
+// The per-field vectors of a dataset (dictionary codes, hashes, integers, coordinates), built from records one
 // at a time: by DatasetWriter from the records it stores, or by the import's readers in arrival
 // order, put in (STATE, PID) order later (columnOrder.ts) with the same result. Finished columns
 // are plain data, so they cross threads. docs/import.md, "Memory".
@@ -23,7 +23,7 @@ export const HASHED_FIELDS = new Set(['PID', 'HHID', 'ADDRID', 'ADDRESS', 'PHONE
 export interface BuiltColumn {
   /** Index of the field in FIELDS. */
   field: number;
-  encoding: 'value' | 'dict' | 'hash';
+  encoding: 'value' | 'dict' | 'hash' | 'micro';
   kind: VectorKind;
   data: Vector;
   /** The strings of the codes (encoding 'dict'), in code order. */
@@ -145,20 +145,21 @@ class StringColumn {
 }
 
 /**
- * Every filterable field's vector (LATITUDE/LONGITUDE are not filterable and get none). Records
+ * Every field's vector: the filterable ones', and LATITUDE's and LONGITUDE's (f64 here; the writer
+ * stores them as millionths when that is exact, datasetWriter.ts), which `near` reads. Records
  * are gathered into a row-major batch (a pointer or a float store per value) and go to the builders
  * a column at a time: each builder's loop then runs over one field's values with its own state at
- * hand, and an integer column is range-checked once a batch rather than value by value.
+ * hand, and a numeric column is range-checked once a batch rather than value by value.
  */
 export class ColumnSet {
   // Field indexes and builders by kind, as parallel arrays, so push() does no type test per value.
   private readonly stringFields: number[] = [];
   private readonly strings: StringColumn[] = [];
-  private readonly intFields: number[] = [];
-  private readonly ints: VectorBuilder[] = [];
+  private readonly numberFields: number[] = [];
+  private readonly numbers: VectorBuilder[] = [];
   private readonly stringBatch: string[];
-  private readonly intBatch: Float64Array;
-  private readonly intChunks: SpilledChunk[][] = [];
+  private readonly numberBatch: Float64Array;
+  private readonly numberChunks: SpilledChunk[][] = [];
   private batched = 0;
   private spilledRows = 0;
   count = 0;
@@ -172,23 +173,24 @@ export class ColumnSet {
       if (f.type === 'string') {
         this.stringFields.push(i);
         this.strings.push(new StringColumn(dictionaryLimit, HASHED_FIELDS.has(f.name)));
-      } else if (f.type === 'integer') {
-        this.intFields.push(i);
-        this.ints.push(new VectorBuilder());
-        this.intChunks.push([]);
+      } else {
+        // Integers, and LATITUDE and LONGITUDE, whose builders widen to f64 at their first fraction.
+        this.numberFields.push(i);
+        this.numbers.push(new VectorBuilder());
+        this.numberChunks.push([]);
       }
     });
     this.stringBatch = new Array<string>(BATCH * this.stringFields.length).fill('');
-    this.intBatch = new Float64Array(BATCH * this.intFields.length);
+    this.numberBatch = new Float64Array(BATCH * this.numberFields.length);
   }
 
   push(values: RecordValues): void {
     const sf = this.stringFields;
     const strings = this.stringBatch;
     for (let k = 0, at = this.batched * sf.length; k < sf.length; k++) strings[at + k] = values[sf[k]!] as string;
-    const nf = this.intFields;
-    const ints = this.intBatch;
-    for (let k = 0, at = this.batched * nf.length; k < nf.length; k++) ints[at + k] = values[nf[k]!] as number;
+    const nf = this.numberFields;
+    const numbers = this.numberBatch;
+    for (let k = 0, at = this.batched * nf.length; k < nf.length; k++) numbers[at + k] = values[nf[k]!] as number;
     this.count++;
     if (++this.batched === BATCH) this.flush();
   }
@@ -197,20 +199,20 @@ export class ColumnSet {
   get stringFieldIndexes(): readonly number[] {
     return this.stringFields;
   }
-  get intFieldIndexes(): readonly number[] {
-    return this.intFields;
+  get numberFieldIndexes(): readonly number[] {
+    return this.numberFields;
   }
 
   /**
-   * push() for a record given as its string values (in stringFieldIndexes order) and its integer
-   * values (ints[intsAt...], in intFieldIndexes order): for a caller that has them apart.
+   * push() for a record given as its string values (in stringFieldIndexes order) and its integers
+   * and coordinates (numbers[numbersAt...], in numberFieldIndexes order): for a caller that has them apart.
    */
-  pushParts(strings: readonly string[], ints: Float64Array, intsAt: number): void {
+  pushParts(strings: readonly string[], numbers: Float64Array, numbersAt: number): void {
     const ns = this.stringFields.length;
     const batch = this.stringBatch;
     for (let k = 0, at = this.batched * ns; k < ns; k++) batch[at + k] = strings[k]!;
-    const ni = this.intFields.length;
-    this.intBatch.set(ints.subarray(intsAt, intsAt + ni), this.batched * ni);
+    const ni = this.numberFields.length;
+    this.numberBatch.set(numbers.subarray(numbersAt, numbersAt + ni), this.batched * ni);
     this.count++;
     if (++this.batched === BATCH) this.flush();
   }
@@ -219,17 +221,17 @@ export class ColumnSet {
     const n = this.batched;
     const ns = this.stringFields.length;
     for (let k = 0; k < ns; k++) this.strings[k]!.pushStrided(this.stringBatch, k, ns, n);
-    const ni = this.intFields.length;
-    for (let k = 0; k < ni; k++) this.ints[k]!.pushStrided(this.intBatch, k, ni, n);
+    const ni = this.numberFields.length;
+    for (let k = 0; k < ni; k++) this.numbers[k]!.pushStrided(this.numberBatch, k, ni, n);
     this.batched = 0;
     if (this.spill && this.count - this.spilledRows >= this.spill.chunkRows) this.spillChunk(this.spill);
   }
 
   private spillChunk(spill: VectorSpill): void {
     for (const column of this.strings) column.spillChunk(spill);
-    this.ints.forEach((builder, k) => {
+    this.numbers.forEach((builder, k) => {
       const { kind, data } = builder.takeChunk();
-      this.intChunks[k]!.push(spill.write(data, kind, false));
+      this.numberChunks[k]!.push(spill.write(data, kind, false));
     });
     this.spilledRows = this.count;
   }
@@ -251,10 +253,10 @@ export class ColumnSet {
     spill.close();
     const out: SpilledColumn[] = new Array(FIELDS.length);
     this.strings.forEach((column, k) => (out[this.stringFields[k]!] = column.spilled(this.stringFields[k]!, spill.path)));
-    this.ints.forEach((builder, k) => {
+    this.numbers.forEach((builder, k) => {
       const { kind } = builder.finish();
-      const chunks = this.intChunks[k]!;
-      const field = this.intFields[k]!;
+      const chunks = this.numberChunks[k]!;
+      const field = this.numberFields[k]!;
       out[field] = {
         field,
         encoding: 'value',
@@ -266,7 +268,7 @@ export class ColumnSet {
         hashOf: null,
       };
     });
-    this.strings.length = this.ints.length = 0;
+    this.strings.length = this.numbers.length = 0;
     return out.filter((c) => c !== undefined);
   }
 
@@ -276,11 +278,11 @@ export class ColumnSet {
     this.flush();
     const out: BuiltColumn[] = new Array(FIELDS.length);
     for (let k = 0; k < this.strings.length; k++) out[this.stringFields[k]!] = this.strings[k]!.finish(this.stringFields[k]!);
-    for (let k = 0; k < this.ints.length; k++) {
-      const { kind, data } = this.ints[k]!.finish();
-      out[this.intFields[k]!] = { field: this.intFields[k]!, encoding: 'value', kind, data, dict: null };
+    for (let k = 0; k < this.numbers.length; k++) {
+      const { kind, data } = this.numbers[k]!.finish();
+      out[this.numberFields[k]!] = { field: this.numberFields[k]!, encoding: 'value', kind, data, dict: null };
     }
-    this.strings.length = this.ints.length = 0;
+    this.strings.length = this.numbers.length = 0;
     return out.filter((c) => c !== undefined);
   }
 }

@@ -10,6 +10,7 @@ import { decodeVector, tablesChecksum } from './blockCodec';
 import { BlockRecords } from './blockRecords';
 import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { asDamage, datasetDamaged, guardRead } from './damage';
+import { copyCoordinates } from './coordinateVectors';
 import { checkDatasetFile } from './fileCheck';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
@@ -28,7 +29,7 @@ export interface StateRange {
 /** A field's vector: the values (integers), dictionary codes or string hashes (see schema.ts). */
 export interface ColumnVector {
   field: string;
-  encoding: 'value' | 'dict' | 'hash';
+  encoding: 'value' | 'dict' | 'hash' | 'micro';
   data: Vector;
   /** For 'dict' fields, the value of each code. */
   dict: string[] | null;
@@ -80,6 +81,8 @@ export class Dataset {
   damage: string | null = null;
   private readonly states: Map<string, StateRange>;
   private readonly columns: KeptVectors<LoadedColumn>;
+  /** The fields the file has a vector of: every filterable one, and LATITUDE and LONGITUDE in files written since 27 November 2026. */
+  private readonly stored: ReadonlySet<string>;
   private readonly columnStmt: Statement;
   /** Format 5: a chunk of a vector (null for the older formats, whose vectors are one piece). */
   private readonly chunkStmt: Statement | null = null;
@@ -109,6 +112,7 @@ export class Dataset {
     this.records = Number(meta.records);
     if (!Number.isSafeInteger(this.records) || this.records < 0) throw datasetDamaged(path, 'its record count is not a number');
     this.states = new Map(states.map((r) => [r.state, r]));
+    this.stored = new Set(db.prepare('SELECT name FROM columns').pluck().all() as string[]);
     // What each format keeps in `columns`: format 5 a header (the values are chunks of their own),
     // format 4 the whole compressed vector, format 3 the raw vector without length or checksum.
     this.columnStmt = db.prepare(
@@ -212,6 +216,38 @@ export class Dataset {
     return { field, encoding, dict };
   }
 
+  /** Whether the file has coordinate vectors (written since 27 November 2026; format 5 only). */
+  get hasCoordinates(): boolean {
+    return this.chunks !== null && this.stored.has('LATITUDE') && this.stored.has('LONGITUDE');
+  }
+
+  /**
+   * The latitude and longitude of each position of `range`, interleaved ([lat, lon] of range.first,
+   * then of the next, …), from the coordinate vectors, read for this call and not kept; null when the
+   * file has none (written before they were), and the caller reads the records.
+   */
+  coordinates(range: StateRange): Float64Array | null {
+    if (!this.hasCoordinates) return null;
+    const out = new Float64Array(range.count * 2);
+    ['LATITUDE', 'LONGITUDE'].forEach((field, offset) => {
+      const header = this.guard(`the vector of ${field}`, () => this.loadColumn(field, false)).header;
+      const Ctor = VECTOR_TYPES[header.kind];
+      const size = this.chunks!.size;
+      const scratch = new Ctor(size);
+      const { from, to } = this.chunks!.covering(range.first, range.count);
+      for (let c = from; c < to; c++) {
+        const values = this.chunks!.values(c, this.records);
+        const bytes = new Uint8Array(scratch.buffer, 0, values * Ctor.BYTES_PER_ELEMENT);
+        this.guard(`the vector of ${field}`, () => this.readChunk(header, c, bytes));
+        // The part of this chunk inside the range, as indexes into the chunk.
+        const start = Math.max(range.first, c * size) - c * size;
+        const end = Math.min(range.first + range.count, c * size + values) - c * size;
+        copyCoordinates(header.encoding, scratch, start, end, out, (c * size + start - range.first) * 2 + offset);
+      }
+    });
+    return out;
+  }
+
   /** Bytes of vectors kept in memory, the budget, and how many fields were dropped to stay within it. */
   vectorMemory(): { bytes: number; budget: number; dropped: number } {
     return { bytes: this.columns.bytes, budget: this.columns.budget, dropped: this.columns.dropped };
@@ -227,8 +263,11 @@ export class Dataset {
     return column;
   }
 
-  /** Format 5: the header, checked, and a vector of zeros its chunks are read into. Older formats: the whole vector. */
-  private loadColumn(field: string): LoadedColumn {
+  /**
+   * Format 5: the header, checked, and (`values`) a vector of zeros its chunks are read into, else an
+   * empty one. Older formats: the whole vector.
+   */
+  private loadColumn(field: string, values = true): LoadedColumn {
     const row = this.columnStmt.get(field) as StoredColumn | undefined;
     if (!row || row.name !== field) throw datasetDamaged(this.path, `the vector of ${field} is missing`);
     if (row.length !== null && row.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
@@ -239,7 +278,7 @@ export class Dataset {
       if (this.chunks.headerCrc(header) !== row.crc || !VECTOR_TYPES[row.kind])
         throw datasetDamaged(this.path, `the vector of ${field} fails its checksum`);
       // Shared memory, so a second core can scan pieces of a state without a copy (query/twoCoreScan.ts).
-      data = sharedVector(row.kind, this.records);
+      data = sharedVector(row.kind, values ? this.records : 0);
       loaded = new Uint8Array(this.chunks.count(this.records));
     } else {
       data =
@@ -324,10 +363,11 @@ export class Dataset {
       yield;
     }
     for (let i = 0; i < FIELDS.length; i++) {
-      if (FIELDS[i]!.type === 'number') continue;
+      // Coordinates have vectors only in files written since they were added.
+      if (FIELDS[i]!.type === 'number' && !this.stored.has(FIELDS[i]!.name)) continue;
       // Read for the check only: the vectors a query uses stay as they are.
       const field = FIELDS[i]!.name;
-      const column = this.columns.peek(i) ?? this.guard(`the vector of ${field}`, () => this.loadColumn(field));
+      const column = this.columns.peek(i) ?? this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
       yield;
       if (!this.chunks) continue;
       const width = VECTOR_TYPES[column.header.kind].BYTES_PER_ELEMENT;

@@ -8,6 +8,7 @@ import { escapeRegExp, removeStaleFiles } from '../fs/staleFiles';
 import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { ColumnSet, DICTIONARY_LIMIT, type BuiltColumn } from './columnSet';
+import { asMillionths } from './coordinateVectors';
 import { encodeRecordBlock, RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from './blockCodec';
 import { ChunkLayout, VECTOR_CHUNK } from './vectorChunks';
 import { VectorSpill } from './vectorSpill';
@@ -146,9 +147,10 @@ export class DatasetWriter {
     const putColumn = this.db.prepare('INSERT INTO columns (name, encoding, kind, length, dict, crc) VALUES (?, ?, ?, ?, ?, ?)');
     const putChunk = this.db.prepare('INSERT INTO vector_chunks (name, chunk, crc, data) VALUES (?, ?, ?, ?)');
     const fields = new Set<number>();
-    for (const c of built) {
-      if (c.data.length !== this.count || fields.has(c.field) || FIELDS[c.field]?.type === 'number')
-        throw new Error(`The vector of ${FIELDS[c.field]?.name} does not fit: ${c.data.length} values for ${this.count} records.`);
+    for (const given of built) {
+      if (given.data.length !== this.count || fields.has(given.field) || !FIELDS[given.field])
+        throw new Error(`The vector of ${FIELDS[given.field]?.name} does not fit: ${given.data.length} values for ${this.count} records.`);
+      const c = FIELDS[given.field]!.type === 'number' ? asMillionths(given) : given;
       fields.add(c.field);
       const name = FIELDS[c.field]!.name;
       const dict = c.dict ? JSON.stringify(c.dict) : null;
@@ -159,7 +161,7 @@ export class DatasetWriter {
         putChunk.run(name, chunk, crc, data);
       }
     }
-    if (fields.size !== FIELDS.filter((f) => f.type !== 'number').length)
+    if (FIELDS.some((f, i) => f.type !== 'number' && !fields.has(i)))
       throw new Error('Vectors are missing: every filterable field needs one.');
     const putState = this.db.prepare('INSERT INTO states (state, first, count) VALUES (?, ?, ?)');
     for (const r of this.stateRanges) putState.run(r.state, r.first, r.count);

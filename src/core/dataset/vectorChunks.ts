@@ -27,7 +27,7 @@ const chunkDecompressor = new ZstdDecompressor();
 
 export interface VectorHeader {
   name: string;
-  encoding: 'value' | 'dict' | 'hash';
+  encoding: 'value' | 'dict' | 'hash' | 'micro';
   kind: VectorKind;
   length: number;
   /** The stored JSON text of the dictionary, or null. */

@@ -1,6 +1,6 @@
 // Worker-thread entry of generateDataset (workerRecords.ts): generating and JSON.stringify run here
 // while the calling thread builds the vectors and writes. Each batch carries the texts and the
-// values apart (strings joined, integers in a transferred Float64Array) so the caller need not
+// values apart (strings joined, integers and coordinates in a transferred Float64Array) so the caller need not
 // parse them again; shared counters keep this thread at most IN_FLIGHT batches ahead.
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { ColumnSet } from '../dataset/columnSet';
@@ -13,7 +13,7 @@ const IN_FLIGHT = 8;
 const { rows, seed, port, counters } = workerData as { rows: number; seed: number; port: MessagePort; counters: Int32Array };
 const layout = new ColumnSet(1);
 const stringFields = layout.stringFieldIndexes;
-const intFields = layout.intFieldIndexes;
+const numberFields = layout.numberFieldIndexes;
 
 function post(message: GenerateMessage, transfer: ArrayBuffer[] = []): void {
   port.postMessage(message, transfer);
@@ -24,7 +24,7 @@ function post(message: GenerateMessage, transfer: ArrayBuffer[] = []): void {
 try {
   let texts: string[] = [];
   let strings: string[] = [];
-  let ints = new Float64Array(BATCH_RECORDS * intFields.length);
+  let numbers = new Float64Array(BATCH_RECORDS * numberFields.length);
   const values: string[] = new Array<string>(stringFields.length);
   const send = (): void => {
     // Wait while the taker is IN_FLIGHT batches behind.
@@ -33,17 +33,17 @@ try {
       if (posted - taken < IN_FLIGHT) break;
       Atomics.wait(counters, TAKEN, taken, 1000);
     }
-    post({ texts: texts.join('\n'), strings: strings.join('\n'), ints }, [ints.buffer as ArrayBuffer]); // JSON text never holds a raw line break
+    post({ texts: texts.join('\n'), strings: strings.join('\n'), numbers }, [numbers.buffer as ArrayBuffer]); // JSON text never holds a raw line break
     texts = [];
     strings = [];
-    ints = new Float64Array(BATCH_RECORDS * intFields.length);
+    numbers = new Float64Array(BATCH_RECORDS * numberFields.length);
   };
   for (const record of generateRecords(rows, seed)) {
-    const at = texts.length * intFields.length;
+    const at = texts.length * numberFields.length;
     texts.push(JSON.stringify(record));
     for (let k = 0; k < stringFields.length; k++) values[k] = record[stringFields[k]!] as string;
     strings.push(values.join(SEPARATOR));
-    for (let k = 0; k < intFields.length; k++) ints[at + k] = record[intFields[k]!] as number;
+    for (let k = 0; k < numberFields.length; k++) numbers[at + k] = record[numberFields[k]!] as number;
     if (texts.length === BATCH_RECORDS) send();
   }
   if (texts.length > 0) send();

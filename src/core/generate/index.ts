@@ -51,7 +51,7 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, 
       const stringFields = columns.stringFieldIndexes;
       const state = stringFields.indexOf(fieldIndex('STATE'));
       const pid = stringFields.indexOf(fieldIndex('PID'));
-      const ints = columns.intFieldIndexes.length;
+      const numbers = columns.numberFieldIndexes.length;
       for (const batch of batches) {
         const texts = batch.texts.split('\n');
         const strings = batch.strings.split('\n');
@@ -60,7 +60,7 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, 
           const values = strings[i]!.split(SEPARATOR);
           if (values.length !== stringFields.length) throw new Error('The generator worker sent a record that does not add up.');
           writer.appendText(values[state]!, values[pid]!, texts[i]!);
-          columns.pushParts(values, batch.ints, i * ints);
+          columns.pushParts(values, batch.numbers, i * numbers);
           if (++done % PROGRESS_EVERY === 0) onProgress?.(done);
         }
       }

@@ -14,11 +14,11 @@ export const TAKEN = 1;
 /** Between the string values of one record in a batch (the generator's values never hold it). */
 export const SEPARATOR = '\u0001';
 
-/** A batch: texts and string values of its records joined by '\n'; integer values record after record. */
+/** A batch: texts and string values of its records joined by '\n'; integers and coordinates record after record. */
 export interface GeneratedBatch {
   texts: string;
   strings: string;
-  ints: Float64Array;
+  numbers: Float64Array;
 }
 
 export type GenerateMessage = GeneratedBatch | { done: true } | { error: string };

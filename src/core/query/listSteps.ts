@@ -119,8 +119,11 @@ export function applySample(list: Uint32Array, n: number, sample: Sample): numbe
   return chosen.length;
 }
 
-/** Each position's latitude and longitude in a state (pairs), read once from the records. */
+/** Each position's latitude and longitude in a state (pairs): from the coordinate vectors, or the records of an older file. */
 export function stateCoordinates(dataset: Dataset, range: StateRange): Float64Array {
+  const fromVectors = dataset.coordinates(range);
+  if (fromVectors) return fromVectors;
+  // A file written before coordinates had vectors: from the records (seconds for a large state).
   const coordinates = new Float64Array(range.count * 2);
   let k = 0;
   for (const [lat, lon] of dataset.rangeValues(range.first, range.count, [fieldIndex('LATITUDE'), fieldIndex('LONGITUDE')])) {
