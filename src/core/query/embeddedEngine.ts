@@ -51,6 +51,11 @@ export interface EngineOptions {
   backgroundVerify?: boolean;
   /** Positions a state needs before its scans use a second core; 0: never (default: the scanSplitFrom setting). */
   scanSplitFrom?: number;
+  /**
+   * Bytes of per-state arrays read from the file (coordinates, household numbers, exclusion marks)
+   * kept for later queries; default a quarter of the vectors' budget (the vectorMemoryMb setting).
+   */
+  derivedCacheBytes?: number;
 }
 
 /** A check that throws once the budget is spent; a no-op without a finite budget. */
@@ -63,11 +68,23 @@ function budgetCheck(budgetMs: number | undefined): () => void {
   };
 }
 
-/** A structure of one state's positions, built on first use and kept for the life of the dataset. */
-function keptPerState<T>(kept: Map<string, T>, range: StateRange, build: () => T): T {
-  let value = kept.get(range.state);
-  if (value === undefined) kept.set(range.state, (value = build()));
-  return value;
+/** An array over one state's positions, kept under `key` in an LRU with the other derived arrays. */
+interface Derived {
+  bytes: number;
+  array: Uint8Array | Uint32Array | Float64Array;
+}
+
+/**
+ * A structure of one state's positions, built on first use and kept while it fits the budget of
+ * derived arrays: national California's coordinates alone are ~460 MB, and each list excluded in it
+ * ~29 MB, so keeping every one for the life of the dataset grew without bound.
+ */
+function keptPerState<T extends Derived['array']>(kept: LruCache<Derived>, key: string, build: () => T): T {
+  const hit = kept.get(key);
+  if (hit) return hit.array as T;
+  const array = build();
+  kept.set(key, { bytes: array.byteLength, array });
+  return array;
 }
 
 /** Whether the controls change anything (all defaults: the filtered positions are the answer). */
@@ -88,13 +105,12 @@ class StepSelection extends ListSelection {
 export class EmbeddedEngine implements AudienceEngine {
   private readonly cache: LruCache<Selection>;
   private readonly dictionaries: DictionaryIndex;
-  /** Household numbers by state (households: "one"). */
-  private readonly households = new Map<string, Uint32Array>();
-  /** Latitude and longitude pairs by state (near). */
-  private readonly coordinates = new Map<string, Float64Array>();
+  /**
+   * Per-state arrays read from the file: household numbers (households: "one"), latitude and
+   * longitude pairs (near) and the people a matcher names (exclude: lists and exports), by key.
+   */
+  private readonly derived: LruCache<Derived>;
   private readonly zipCentres = new Map<string, { lat: number; lon: number } | undefined>();
-  /** The people a matcher names, by matcher key and state (exclude: lists and exports). */
-  private readonly matched = new Map<string, Uint8Array>();
   /** evaluate()'s working list of positions (queries run one at a time on this thread). */
   private scratch = new Uint32Array(0);
   /** Large states' scans shared with a second core; null on one core or when turned off. */
@@ -105,6 +121,7 @@ export class EmbeddedEngine implements AudienceEngine {
     private readonly options: EngineOptions = {},
   ) {
     this.cache = new LruCache<Selection>(options.selectionCacheBytes ?? SELECTION_CACHE_BYTES);
+    this.derived = new LruCache<Derived>(options.derivedCacheBytes ?? (settings().vectorMemoryMb * 2 ** 20) / 4);
     this.dictionaries = new DictionaryIndex(dataset);
     if (options.backgroundVerify ?? settings().backgroundVerify) startBackgroundVerify(dataset);
     const splitFrom = options.scanSplitFrom ?? settings().scanSplitFrom;
@@ -175,27 +192,25 @@ export class EmbeddedEngine implements AudienceEngine {
     return marks;
   }
 
-  /** The people of a state a matcher names, read once from their records and kept. */
+  /** The people of a state a matcher names, read from their records and kept while the budget allows. */
   private matching(matcher: RecordMatcher, range: StateRange): Uint8Array {
-    const key = `${matcher.key}|${range.state}`;
-    let marks = this.matched.get(key);
-    if (marks) return marks;
-    const indexes = matcher.fields.map((name) => fieldIndex(name));
-    const ascending = [...new Set(indexes)].sort((a, b) => a - b);
-    const at = indexes.map((i) => ascending.indexOf(i));
-    marks = new Uint8Array(range.count);
-    let k = 0;
-    for (const values of this.dataset.rangeValues(range.first, range.count, ascending)) {
-      if (matcher.matches(at.map((i) => values[i]!))) marks[k] = 1;
-      k++;
-    }
-    this.matched.set(key, marks);
-    return marks;
+    return keptPerState(this.derived, `matched|${matcher.key}|${range.state}`, () => {
+      const indexes = matcher.fields.map((name) => fieldIndex(name));
+      const ascending = [...new Set(indexes)].sort((a, b) => a - b);
+      const at = indexes.map((i) => ascending.indexOf(i));
+      const marks = new Uint8Array(range.count);
+      let k = 0;
+      for (const values of this.dataset.rangeValues(range.first, range.count, ascending)) {
+        if (matcher.matches(at.map((i) => values[i]!))) marks[k] = 1;
+        k++;
+      }
+      return marks;
+    });
   }
 
-  /** Each position's latitude and longitude in a state, read once and kept. */
+  /** Each position's latitude and longitude in a state, read and kept while the budget allows. */
   private coordinatesOf(range: StateRange): Float64Array {
-    return keptPerState(this.coordinates, range, () => stateCoordinates(this.dataset, range));
+    return keptPerState(this.derived, `coordinates|${range.state}`, () => stateCoordinates(this.dataset, range));
   }
 
   zipCentre(zip: string): { lat: number; lon: number } | undefined {
@@ -225,9 +240,9 @@ export class EmbeddedEngine implements AudienceEngine {
     return centre;
   }
 
-  /** Each position's household number in a state, read once and kept. */
+  /** Each position's household number in a state, read and kept while the budget allows. */
   private householdsOf(range: StateRange): Uint32Array {
-    return keptPerState(this.households, range, () => householdNumbers(this.dataset, range));
+    return keptPerState(this.derived, `households|${range.state}`, () => householdNumbers(this.dataset, range));
   }
 
   private evaluate(audience: Audience, first: number, end: number, checkBudget: () => void): Selection {
