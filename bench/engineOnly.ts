@@ -1,6 +1,7 @@
 // `npx tsx bench/engineOnly.ts FILE [--repeat R] [--no-export] [--generation-seconds S --generation-rss-mb M]`: the engine's own figures of one dataset file,
 // without the DuckDB reference (whose load takes ~35 minutes at 10M records here): the file's bytes
-// a record by part, the first use of a field (engine and HTTP, bench/coldFields.ts), counts with 1
+// a record by part, the first use of a field (engine and HTTP, bench/coldFields.ts) and of `near` and
+// households in California, counts with 1
 // to 5 filters and the first pages of new audiences with the selection cache off, the same
 // workload as `npm run bench` (bench/workload.ts), the process's peak memory, and an export of
 // California to CSV in a process of its own (bench/exportChild.ts). Prints them and writes
@@ -13,6 +14,7 @@ import { settings } from '../src/core/config';
 import { Dataset } from '../src/core/dataset/dataset';
 import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
+import { householdNumbers, stateCoordinates } from '../src/core/query/listSteps';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { measureColdFields } from './coldFields';
 import { exportInChild } from './exportInChild';
@@ -128,6 +130,22 @@ dataset.close();
 const engineMaxRssMb = process.resourceUsage().maxRSS / 1024;
 console.log(`peak RSS of the engine's process: ${Math.round(engineMaxRssMb)} MB`);
 
+// What the first `near` and the first `households: "one"` in California read before they answer
+// (kept per state after): coordinates (from their vectors when the file has them) and household
+// numbers. Timed after the peak memory above is read, on a dataset of its own: the household
+// numbers' strings would count in that peak, and their garbage would fall on the timed counts.
+const forControls = Dataset.open(path);
+const california = forControls.stateRange('CA');
+const controlsFirstUse = {
+  people: california.count,
+  coordinatesFromVectors: forControls.hasCoordinates,
+  nearMs: await timeIt(() => stateCoordinates(forControls, california)),
+  householdsMs: await timeIt(() => householdNumbers(forControls, california)),
+};
+forControls.close();
+console.log(
+  `first use in CA of near (coordinates from ${controlsFirstUse.coordinatesFromVectors ? 'vectors' : 'records'}): ${controlsFirstUse.nearMs.toFixed(0)} ms; of households: ${controlsFirstUse.householdsMs.toFixed(0)} ms`,
+);
 let exported: { records: number; seconds: number; maxRssMb: number; recordsPerSecond: number } | null = null;
 if (!values['no-export']) {
   const csv = join(import.meta.dirname, 'data', `export-CA-${size.records}.csv`);
@@ -151,6 +169,7 @@ writeFileSync(
       repeat,
       size,
       coldFields: cold,
+      controlsFirstUse,
       workloads: rows,
       engineMaxRssMb,
       vectorMemory,
