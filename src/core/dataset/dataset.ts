@@ -5,17 +5,17 @@
 import { existsSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
 import { FIELDS, PREVIEW_FIELDS, fieldIndex } from '../../shared/fields';
+import { settings } from '../config';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { decodeVector, tablesChecksum } from './blockCodec';
 import { BlockRecords } from './blockRecords';
 import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
-import { asDamage, datasetDamaged, guardRead } from './damage';
 import { copyCoordinates } from './coordinateVectors';
+import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
+import { KeptVectors } from './keptVectors';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
-import { settings } from '../config';
-import { KeptVectors } from './keptVectors';
 import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS, WHOLE_VECTORS_FORMAT_VERSION } from './schema';
 import { TextRecords } from './textRecords';
 import { ChunkLayout, type VectorHeader } from './vectorChunks';
@@ -26,7 +26,7 @@ export interface StateRange {
   count: number;
 }
 
-/** A field's vector: the values (integers), dictionary codes or string hashes (see schema.ts). */
+/** A field's vector: the values (integers), dictionary codes, string hashes or millionths of a degree (docs/dataset-format.md). */
 export interface ColumnVector {
   field: string;
   encoding: 'value' | 'dict' | 'hash' | 'micro';
