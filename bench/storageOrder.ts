@@ -13,14 +13,13 @@
 import { parseArgs } from 'node:util';
 import { constants, zstdCompressSync } from 'node:zlib';
 import { RECORD_LEVEL, RECORDS_PER_BLOCK } from '../src/core/dataset/blockCodec';
-import { HASHED_FIELDS } from '../src/core/dataset/columnSet';
-import { stringHash } from '../src/core/dataset/columnVector';
+import { ColumnSet } from '../src/core/dataset/columnSet';
+import type { Vector } from '../src/core/dataset/columnVector';
 import { Dataset } from '../src/core/dataset/dataset';
 import { VECTOR_CHUNK } from '../src/core/dataset/vectorChunks';
 import { FIELDS, fieldIndex } from '../src/shared/fields';
 
 type Row = ReadonlyArray<string | number>;
-type Codes = Uint8Array | Uint16Array | Uint32Array;
 
 const { values, positionals } = parseArgs({ options: { records: { type: 'string', default: '100000' } }, allowPositionals: true });
 const path = positionals[0];
@@ -28,13 +27,9 @@ if (!path) throw new Error('usage: npx tsx bench/storageOrder.ts FILE [--records
 
 const zstd = (bytes: Uint8Array, level: number): number =>
   zstdCompressSync(bytes, { params: { [constants.ZSTD_c_compressionLevel]: level } }).length;
-const asBytes = (v: Codes): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+const asBytes = (v: Vector): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 const [ZIP, ADDRESS, HHID, PID] = ['ZIP', 'ADDRESS', 'HHID', 'PID'].map(fieldIndex) as [number, number, number, number];
-const hasVector = FIELDS.map((f) => f.type !== 'number');
-const hashed = FIELDS.map((f) => HASHED_FIELDS.has(f.name));
-/** Fields a code rebuilds exactly: a dictionary's string or the integer itself. */
-const coded = FIELDS.map((_, f) => hasVector[f] && !hashed[f]);
 
 function compare(a: Row, b: Row): number {
   for (const f of [ZIP, ADDRESS, HHID, PID]) {
@@ -45,27 +40,23 @@ function compare(a: Row, b: Row): number {
   return 0;
 }
 
-/** Each field's vector over `rows`, as the writer codes it (dictionary in order of first appearance). */
-function vectors(rows: readonly Row[]): Codes[] {
-  const out: Codes[] = [];
-  for (let f = 0; f < FIELDS.length; f++) {
-    if (!hasVector[f]) continue;
-    const codes = new Uint32Array(rows.length);
-    const dict = new Map<string | number, number>();
-    for (let i = 0; i < rows.length; i++) {
-      const v = rows[i]![f]!;
-      if (hashed[f]) codes[i] = stringHash(v as string);
-      else if (FIELDS[f]!.type === 'integer') codes[i] = v as number;
-      else {
-        let c = dict.get(v);
-        if (c === undefined) dict.set(v, (c = dict.size));
-        codes[i] = c;
-      }
+/**
+ * Each filterable field's vector over `rows`, as the writer codes it (ColumnSet: dictionaries in order
+ * of first appearance, hashes for identifiers and past the dictionary limit), and whether a code
+ * gives the field's value back (a dictionary's string or the integer itself, not a hash).
+ */
+function vectors(rows: readonly Row[]): { codes: Vector[]; coded: boolean[] } {
+  const set = new ColumnSet();
+  for (const row of rows) set.push(row);
+  const codes: Vector[] = [];
+  const coded = FIELDS.map(() => false);
+  // The coordinates' vectors are left out: these figures are of the filterable fields' (as before them).
+  for (const column of set.finish())
+    if (FIELDS[column.field]!.type !== 'number') {
+      codes[column.field] = column.data;
+      coded[column.field] = column.encoding !== 'hash';
     }
-    const max = codes.reduce((m, c) => Math.max(m, c), 0);
-    out[f] = hashed[f] || max > 0xffff ? codes : max > 0xff ? Uint16Array.from(codes) : Uint8Array.from(codes);
-  }
-  return out;
+  return { codes, coded };
 }
 
 interface Sizes {
@@ -75,7 +66,7 @@ interface Sizes {
 }
 
 function measure(rows: readonly Row[]): Sizes {
-  const vs = vectors(rows);
+  const { codes: vs, coded } = vectors(rows);
   const sizes: Sizes = { blocks: 0, coded: 0, vectors: 0 };
   for (const v of vs)
     if (v) for (let c = 0; c < v.length; c += VECTOR_CHUNK) sizes.vectors += zstd(asBytes(v.subarray(c, c + VECTOR_CHUNK)), 1);

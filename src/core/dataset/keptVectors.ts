@@ -1,9 +1,11 @@
 // The vectors an open dataset keeps in memory, within a byte budget. A field's values stay loaded
 // after its first use, so later counts scan memory; without a bound, an analyst who tries many
 // fields over many states of a national file would grow the process until the machine swaps
-// (every field of a 250M-record file is ~100 GB). Past the budget the least recently used fields
+// (the vectors of every field of a 250M-record file are ~100 GB). Past the budget the least recently used fields
 // are dropped whole (their memory is freed once no running query holds them) and read again from
-// the file when next used: the same answers, at the cost of a first use.
+// the file when next used: the same answers, at the cost of a first use. Not query/lruCache.ts:
+// an entry here grows as its chunks load, and the one being read stays even when it alone passes
+// the budget, where that cache refuses a value larger than its budget.
 export interface KeptVector {
   /** Bytes of memory the entry holds (its loaded values and its dictionary's text). */
   bytes: number;
