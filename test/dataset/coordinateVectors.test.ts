@@ -14,7 +14,7 @@ import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
 import { ChunkLayout } from '../../src/core/dataset/vectorChunks';
 import { generateDataset, generateRecords } from '../../src/core/generate';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
-import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
+import { engineAudience } from '../support/audienceQueries';
 import { fieldIndex } from '../../src/shared/fields';
 
 const LAT = fieldIndex('LATITUDE');
@@ -98,7 +98,7 @@ describe('coordinate vectors', () => {
     }
   });
 
-  it('are not needed: a file without them answers near the same, from its records', () => {
+  it('are not needed: a file without them answers near the same, from its records', async () => {
     const older = join(dir, 'older.sqlite');
     copyFileSync(path, older);
     const db = new Database(older);
@@ -118,9 +118,11 @@ describe('coordinate vectors', () => {
         ['NY', 40.71, -74.0],
       ] as const)
         for (const miles of [5, 40, 300]) {
-          const audience = normalizeAudienceRequest({ state, filters: [], near: { lat, lon, miles } });
+          const audience = await engineAudience(withVectors, { state, filters: [], near: { lat, lon, miles } });
           const count = withVectors.count(audience);
           expect(without.count(audience), `${state} ${miles}`).toBe(count);
+          // `near` took effect: fewer people than the state has (300 miles may hold a whole state).
+          if (miles < 300) expect(count, `${state} ${miles}`).toBeLessThan(withVectors.dataset.stateRange(state).count);
           expect(without.previewPage(audience, 0, 50)).toEqual(withVectors.previewPage(audience, 0, 50));
           kept += count;
         }

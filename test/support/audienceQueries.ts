@@ -1,6 +1,8 @@
 // What tests ask a core directly, through the same audience service the transports call: a raw body
 // in, the answer as the app's search operation shapes it (records as field-name objects).
 import { searchAnswerObjects } from '../../src/core/audience/audienceService';
+import type { Audience } from '../../src/core/audience/engine';
+import { resolveAudience } from '../../src/core/audience/resolveControls';
 import type { Core } from '../../src/core/createCore';
 import type { Dataset } from '../../src/core/dataset/dataset';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
@@ -20,4 +22,20 @@ export async function previewRecords(core: Core, body: unknown) {
 export function datasetOf(core: Core): Dataset {
   if (!(core.engine instanceof EmbeddedEngine)) throw new Error('The core does not run the embedded engine.');
   return core.engine.dataset;
+}
+
+/**
+ * A request body as an engine takes it, its list controls resolved as the audience service does
+ * (a ZIP's centre from the engine; no saved audiences, lists or exports to exclude).
+ */
+export async function engineAudience(engine: EmbeddedEngine, body: unknown): Promise<Audience> {
+  const none = (): never => {
+    throw new Error('This test resolves no exclusions.');
+  };
+  return resolveAudience(normalizeAudienceRequest(body), {
+    zipCentre: (zip) => engine.zipCentre(zip),
+    savedAudience: none,
+    list: none,
+    export: none,
+  });
 }

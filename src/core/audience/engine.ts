@@ -4,7 +4,7 @@
 // so an engine that asks another process fits; the embedded one answers synchronously.
 import type { NormalizedAudience } from '../../shared/audienceRequest';
 import type { AudienceSteps, PreviewRecord, StateCount, ValueCount } from '../../shared/contract';
-import type { Sample } from '../../shared/listControls';
+import { hasListControls, type ListControls, type Sample } from '../../shared/listControls';
 
 /**
  * People to leave out, found by a few fields of their records (a suppression list, an earlier
@@ -35,6 +35,16 @@ export interface ResolvedControls {
 /** A state, its filters and (optionally) list controls: who an engine is asked about. */
 export type Audience = Pick<NormalizedAudience, 'state' | 'filters'> & { controls?: ResolvedControls };
 export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * Throws when an engine is given a request's list controls unresolved (a NormalizedAudience fits
+ * the Audience type): it would answer as if they were not there. resolveControls.ts resolves them.
+ */
+export function assertResolved(audience: Audience): void {
+  const asked = (audience as { listControls?: ListControls }).listControls;
+  if (asked && hasListControls(asked) && !audience.controls)
+    throw new Error('The audience names list controls that were not resolved (resolveAudience) before the engine was asked.');
+}
 
 export interface DatasetSummary {
   /** What the engine reads: a dataset file's path, or a server's address. */

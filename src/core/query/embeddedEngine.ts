@@ -16,6 +16,7 @@ import type {
   RecordStream,
   ResolvedControls,
 } from '../audience/engine';
+import { assertResolved } from '../audience/engine';
 import { availableParallelism } from 'node:os';
 import { settings } from '../config';
 import type { Dataset, StateRange } from '../dataset/dataset';
@@ -133,6 +134,7 @@ export class EmbeddedEngine implements AudienceEngine {
 
   /** The positions of an audience after every step (filters, then list controls), from the cache when it was asked for recently. */
   select(audience: Audience, checkBudget: () => void = () => undefined): Selection {
+    assertResolved(audience);
     const filtered = this.selectFiltered(audience, checkBudget);
     return audience.controls && hasEffect(audience.controls)
       ? this.controlled(audience, audience.controls, filtered, checkBudget)
@@ -290,6 +292,7 @@ export class EmbeddedEngine implements AudienceEngine {
    * collection, several times the scan; a page of the audience keeps them (select()).
    */
   count(audience: Audience, checkBudget: () => void = () => undefined): number {
+    assertResolved(audience);
     if (audience.filters.length === 0 || (audience.controls && hasEffect(audience.controls)))
       return this.select(audience, checkBudget).total;
     const cached = this.cache.get(audienceKey(audience));
