@@ -14,7 +14,8 @@ import { settings } from '../src/core/config';
 import { Dataset } from '../src/core/dataset/dataset';
 import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
-import { householdNumbers, stateCoordinates } from '../src/core/query/listSteps';
+import { householdNumbers } from '../src/core/query/householdNumbers';
+import { stateCoordinates } from '../src/core/query/listSteps';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { measureColdFields } from './coldFields';
 import { exportInChild } from './exportInChild';
@@ -139,12 +140,13 @@ const california = forControls.stateRange('CA');
 const controlsFirstUse = {
   people: california.count,
   coordinatesFromVectors: forControls.hasCoordinates,
+  householdsFromHashes: forControls.householdCollisions() !== null,
   nearMs: await timeIt(() => stateCoordinates(forControls, california)),
   householdsMs: await timeIt(() => householdNumbers(forControls, california)),
 };
 forControls.close();
 console.log(
-  `first use in CA of near (coordinates from ${controlsFirstUse.coordinatesFromVectors ? 'vectors' : 'records'}): ${controlsFirstUse.nearMs.toFixed(0)} ms; of households: ${controlsFirstUse.householdsMs.toFixed(0)} ms`,
+  `first use in CA of near (coordinates from ${controlsFirstUse.coordinatesFromVectors ? 'vectors' : 'records'}): ${controlsFirstUse.nearMs.toFixed(0)} ms; of households (from ${controlsFirstUse.householdsFromHashes ? 'HHID hashes' : 'records'}): ${controlsFirstUse.householdsMs.toFixed(0)} ms`,
 );
 let exported: { records: number; seconds: number; maxRssMb: number; recordsPerSecond: number } | null = null;
 if (!values['no-export']) {

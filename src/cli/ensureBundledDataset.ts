@@ -17,6 +17,8 @@ function isCurrent(): boolean {
       dataset.formatVersion === DATASET_FORMAT_VERSION &&
       // Format 5 files written before 27 November 2026 have no coordinate vectors (slower `near`).
       dataset.hasCoordinates &&
+      // Nor, before a later change that day, the list of household hash collisions (slower households).
+      dataset.householdCollisions() !== null &&
       dataset.meta.generator_version === GENERATOR_VERSION;
     dataset.close();
     return ok;

@@ -13,6 +13,7 @@ import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind 
 import { copyCoordinates } from './coordinateVectors';
 import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
+import { HHID_COLLISIONS_KEY, parseCollisions } from './householdCollisions';
 import { KeptVectors } from './keptVectors';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
@@ -89,6 +90,7 @@ export class Dataset {
   private readonly chunks: ChunkLayout | null = null;
   private readonly source: RecordSource;
   private closed = false;
+  private collisions: ReadonlySet<number> | null | undefined;
   private readonly closers: Array<() => void> = [];
 
   private constructor(
@@ -331,6 +333,31 @@ export class Dataset {
       const positions = Uint32Array.from({ length: n }, (_, k) => from + k);
       yield* this.guard('records', () => this.valuesAt(positions, indexes));
     }
+  }
+
+  /** Some fields (catalog indexes, ascending) of records at ascending positions. */
+  valuesOf(positions: ArrayLike<number>, indexes: readonly number[]): RecordValues[] {
+    return this.guard('records', () => this.valuesAt(positions, indexes));
+  }
+
+  /**
+   * The HHID hashes that stand for more than one household in some state (householdCollisions.ts):
+   * every other hash of the HHID vector is one household within a state. Null for a file written
+   * before the writer recorded them (27 November 2026), whose households come from the records.
+   */
+  householdCollisions(): ReadonlySet<number> | null {
+    if (this.collisions === undefined) {
+      try {
+        this.collisions = parseCollisions(this.meta[HHID_COLLISIONS_KEY]);
+      } catch (e) {
+        // Under meta's checksum, so the writer's: a list this version cannot read is not used.
+        console.error(
+          `${this.path}: the list of household hash collisions is unreadable (${(e as Error).message}); households come from the records.`,
+        );
+        this.collisions = null;
+      }
+    }
+    return this.collisions;
   }
 
   /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at ascending positions. */

@@ -9,10 +9,11 @@ import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { ColumnSet, DICTIONARY_LIMIT, type BuiltColumn } from './columnSet';
 import { asMillionths } from './coordinateVectors';
+import { HHID_COLLISIONS_KEY, HouseholdCollisions } from './householdCollisions';
 import { encodeRecordBlock, RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from './blockCodec';
 import { ChunkLayout, VECTOR_CHUNK } from './vectorChunks';
 import { VectorSpill } from './vectorSpill';
-import type { RecordValues } from './recordFormat';
+import { parseStoredValues, type RecordValues } from './recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from './schema';
 import { ZstdCompressor } from './zstdContext';
 
@@ -20,6 +21,7 @@ import { ZstdCompressor } from './zstdContext';
 const BATCH = 160 * RECORDS_PER_BLOCK;
 const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
 const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
+const HHID_INDEX = FIELDS.findIndex((f) => f.name === 'HHID');
 
 export { DICTIONARY_LIMIT } from './columnSet';
 /** Where it has always been imported from (export); it lives in atomicFile.ts. */
@@ -41,6 +43,7 @@ export class DatasetWriter {
   private columns: ColumnSet | undefined;
   private spill: VectorSpill | undefined;
   private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
+  private readonly households = new HouseholdCollisions();
   private lastState = '';
   private lastPid = '';
   private pending = 0;
@@ -86,7 +89,7 @@ export class DatasetWriter {
       if (this.count > 0) throw new Error('Records were appended without their values: their vectors go to finish().');
       this.columns = this.newColumnSet();
     }
-    this.appendText(values[STATE_INDEX] as string, values[PID_INDEX] as string, json);
+    this.appendText(values[STATE_INDEX] as string, values[PID_INDEX] as string, json, values[HHID_INDEX] as string);
     this.columns.push(values);
   }
 
@@ -103,9 +106,11 @@ export class DatasetWriter {
   /**
    * Appends one record by its text alone: its vectors are built elsewhere and given to finish().
    * `pid` null: the caller has sorted the records itself (the order is then checked by state only).
+   * `hhid`: the record's HHID when the caller has it at hand, else it is read from `json`.
    */
-  appendText(state: string, pid: string | null, json: string): void {
+  appendText(state: string, pid: string | null, json: string, hhid?: string): void {
     this.next(state, pid, 1);
+    this.households.add(state, hhid ?? householdOf(json));
     this.waiting.push(json);
     this.count++;
     if (this.waiting.length === RECORDS_PER_BLOCK) this.writeBlock();
@@ -173,6 +178,7 @@ export class DatasetWriter {
       block_records: String(RECORDS_PER_BLOCK),
       vector_chunk: String(this.vectorChunks.size),
       created_at: new Date().toISOString(),
+      [HHID_COLLISIONS_KEY]: JSON.stringify(this.households.collisions()),
     };
     meta.checksum = tablesChecksum(meta, this.stateRanges);
     for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);
@@ -196,4 +202,11 @@ export class DatasetWriter {
       this.spill?.remove();
     }
   }
+}
+
+/** The HHID of a record's text (its second value). */
+function householdOf(json: string): string {
+  const hhid = parseStoredValues(json, [HHID_INDEX])?.[0];
+  if (typeof hhid !== 'string') throw new Error('A record without an HHID string was appended.');
+  return hhid;
 }

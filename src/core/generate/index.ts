@@ -51,6 +51,7 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, 
       const stringFields = columns.stringFieldIndexes;
       const state = stringFields.indexOf(fieldIndex('STATE'));
       const pid = stringFields.indexOf(fieldIndex('PID'));
+      const hhid = stringFields.indexOf(fieldIndex('HHID'));
       const numbers = columns.numberFieldIndexes.length;
       for (const batch of batches) {
         const texts = batch.texts.split('\n');
@@ -59,7 +60,7 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, 
         for (let i = 0; i < texts.length; i++) {
           const values = strings[i]!.split(SEPARATOR);
           if (values.length !== stringFields.length) throw new Error('The generator worker sent a record that does not add up.');
-          writer.appendText(values[state]!, values[pid]!, texts[i]!);
+          writer.appendText(values[state]!, values[pid]!, texts[i]!, values[hhid]!);
           columns.pushParts(values, batch.numbers, i * numbers);
           if (++done % PROGRESS_EVERY === 0) onProgress?.(done);
         }

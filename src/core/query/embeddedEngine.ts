@@ -22,16 +22,8 @@ import { settings } from '../config';
 import type { Dataset, StateRange } from '../dataset/dataset';
 import { startBackgroundVerify } from '../dataset/verify';
 import { crossTabCounts } from './crossTab';
-import {
-  applySample,
-  callableTest,
-  deliverableTest,
-  householdNumbers,
-  keepNear,
-  keepWhere,
-  onePerHousehold,
-  stateCoordinates,
-} from './listSteps';
+import { applySample, callableTest, deliverableTest, keepNear, keepWhere, onePerHousehold, stateCoordinates } from './listSteps';
+import { householdNumbers } from './householdNumbers';
 import { LruCache } from './lruCache';
 import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
 import { matchRange } from './scanKernels';

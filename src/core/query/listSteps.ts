@@ -55,22 +55,6 @@ export function deliverableTest(dataset: Dataset, range: StateRange): (pos: numb
   return (pos) => confirmed(pos) && !vacant(pos);
 }
 
-/**
- * Each record's household as a small number (0, 1, 2, … in order of first appearance) over a state's
- * positions, read from the HHID strings themselves, so two households can never be taken for one.
- */
-export function householdNumbers(dataset: Dataset, range: StateRange): Uint32Array {
-  const numbers = new Uint32Array(range.count);
-  const seen = new Map<string, number>();
-  let k = 0;
-  for (const [hhid] of dataset.rangeValues(range.first, range.count, [fieldIndex('HHID')])) {
-    let n = seen.get(hhid as string);
-    if (n === undefined) seen.set(hhid as string, (n = seen.size));
-    numbers[k++] = n;
-  }
-  return numbers;
-}
-
 /** Keeps the first (lowest-PID) position of each household; `households` numbers the state's positions from `first`. */
 export function onePerHousehold(list: Uint32Array, n: number, households: Uint32Array, first: number): number {
   let most = 0;

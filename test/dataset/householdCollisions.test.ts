@@ -1,0 +1,167 @@
+// "One person a household" numbers a state's households from the HHID vector's hashes, reading
+// records only for the hashes the writer listed as shared by two households of a state
+// (householdCollisions.ts). On real files with HHIDs chosen to collide: the writer lists exactly the
+// hashes two households of one state share (not those shared across states), by either way records
+// arrive; every state's households are exactly those of the HHID strings; the engine keeps the
+// lowest PID of each, as a file without the list (written before it) does from its records.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tablesChecksum } from '../../src/core/dataset/blockCodec';
+import { stringHash } from '../../src/core/dataset/columnVector';
+import { Dataset } from '../../src/core/dataset/dataset';
+import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
+import { HHID_COLLISIONS_KEY } from '../../src/core/dataset/householdCollisions';
+import { generateRecords } from '../../src/core/generate';
+import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
+import { householdNumbers } from '../../src/core/query/householdNumbers';
+import { fieldIndex } from '../../src/shared/fields';
+import { engineAudience } from '../support/audienceQueries';
+
+const PID = fieldIndex('PID');
+const HHID = fieldIndex('HHID');
+const STATE = fieldIndex('STATE');
+// Two pairs of different HHIDs with the same FNV-1a hash (found by a search over such strings).
+const A = 'ab'.repeat(45) + '05b9cc';
+const B = 'ab'.repeat(45) + '0c2b18';
+const C = 'ab'.repeat(45) + '05b9cb';
+const D = 'ab'.repeat(45) + '0c2b19';
+
+let dir: string;
+let records: Array<Array<string | number>>;
+let path: string;
+
+/** Gives `hhid` to the `count` records of `state` from its `from`-th on. */
+function moveInto(state: string, from: number, count: number, hhid: string): void {
+  records
+    .filter((r) => r[STATE] === state)
+    .slice(from, from + count)
+    .forEach((r) => (r[HHID] = hhid));
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'audience-desk-households-'));
+  records = [...generateRecords(3000, 12)].map((r) => [...r]);
+  // CA: A and B are two households sharing a hash (3 and 2 people, their members apart in PID order).
+  moveInto('CA', 5, 3, A);
+  moveInto('CA', 40, 1, B);
+  moveInto('CA', 2, 1, B);
+  // C in NY and D in TX: the same hash, but in different states, so no state has two households of it.
+  moveInto('NY', 3, 2, C);
+  moveInto('TX', 7, 2, D);
+  path = join(dir, 'values.sqlite');
+  const writer = new DatasetWriter(path);
+  for (const r of records) writer.append(r);
+  writer.finish();
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Numbers relabelled 0, 1, 2, … in order of first appearance: two numberings of one partition become equal. */
+function canonical(numbers: ArrayLike<number>): number[] {
+  const seen = new Map<number, number>();
+  return Array.from(numbers, (n) => {
+    if (!seen.has(n)) seen.set(n, seen.size);
+    return seen.get(n)!;
+  });
+}
+
+/** The partition of a state's positions by their HHID strings. */
+function byStrings(dataset: Dataset, state: string): number[] {
+  const range = dataset.stateRange(state);
+  const seen = new Map<string, number>();
+  return [...dataset.rangeValues(range.first, range.count, [HHID])].map(([h]) => {
+    if (!seen.has(h as string)) seen.set(h as string, seen.size);
+    return seen.get(h as string)!;
+  });
+}
+
+/** The PIDs "households: one" keeps in a state, by the definition: the lowest PID of each HHID. */
+function lowestPidPerHousehold(state: string): string[] {
+  const kept = new Map<string, string>();
+  for (const r of records) {
+    if (r[STATE] !== state) continue;
+    const pid = r[PID] as string;
+    const hhid = r[HHID] as string;
+    if (!kept.has(hhid) || pid < kept.get(hhid)!) kept.set(hhid, pid);
+  }
+  return [...kept.values()].sort();
+}
+
+async function onePerHousehold(engine: EmbeddedEngine, state: string): Promise<string[]> {
+  const audience = await engineAudience(engine, { state, filters: [], households: 'one' });
+  const { total, results } = engine.previewPage(audience, 0, 10_000);
+  expect(results).toHaveLength(total);
+  return results.map((r) => r.pid);
+}
+
+describe('household hash collisions', () => {
+  it('are the hashes two households of one state share, and only those', () => {
+    expect(A).not.toBe(B);
+    expect(stringHash(A)).toBe(stringHash(B));
+    expect(stringHash(C)).toBe(stringHash(D));
+    const dataset = Dataset.open(path);
+    try {
+      expect(dataset.householdCollisions()).toEqual(new Set([stringHash(A)]));
+    } finally {
+      dataset.close();
+    }
+  });
+
+  it('are found the same when records arrive as text alone (the import)', () => {
+    const texts = join(dir, 'texts.sqlite');
+    const writer = new DatasetWriter(texts);
+    const columns = writer.newColumnSet();
+    for (const r of records) {
+      writer.appendText(r[STATE] as string, r[PID] as string, JSON.stringify(r));
+      columns.push(r);
+    }
+    writer.finish(columns.finished());
+    const dataset = Dataset.open(texts);
+    try {
+      expect(dataset.meta[HHID_COLLISIONS_KEY]).toBe(JSON.stringify([stringHash(A)]));
+    } finally {
+      dataset.close();
+    }
+  });
+
+  it('number every state’s households exactly as their HHID strings do', () => {
+    const dataset = Dataset.open(path);
+    try {
+      for (const range of dataset.stateCounts())
+        expect(canonical(householdNumbers(dataset, range)), range.state).toEqual(byStrings(dataset, range.state));
+      const ca = canonical(householdNumbers(dataset, dataset.stateRange('CA')));
+      // A's three people are one household, B's two another.
+      expect(new Set(ca).size).toBe(new Set(records.filter((r) => r[STATE] === 'CA').map((r) => r[HHID])).size);
+    } finally {
+      dataset.close();
+    }
+  });
+
+  it('give "households: one" the lowest PID of each household, as a file without the list does from its records', async () => {
+    const older = join(dir, 'older.sqlite');
+    copyFileSync(path, older);
+    const db = new Database(older);
+    db.prepare('DELETE FROM meta WHERE key = ?').run(HHID_COLLISIONS_KEY);
+    const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as string[][]).map(([k, v]) => [k, v]));
+    const states = db.prepare('SELECT state, first, count FROM states').all() as Array<{ state: string; first: number; count: number }>;
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'checksum'").run(tablesChecksum(meta, states));
+    db.close();
+    const options = { backgroundVerify: false, selectionCacheBytes: 0 };
+    const listed = new EmbeddedEngine(Dataset.open(path), options);
+    const unlisted = new EmbeddedEngine(Dataset.open(older), options);
+    try {
+      expect(unlisted.dataset.householdCollisions()).toBeNull();
+      for (const state of ['CA', 'NY', 'TX', 'FL']) {
+        const expected = lowestPidPerHousehold(state);
+        expect(expected.length, state).toBeLessThan(unlisted.dataset.stateRange(state).count);
+        expect(await onePerHousehold(listed, state), state).toEqual(expected);
+        expect(await onePerHousehold(unlisted, state), state).toEqual(expected);
+      }
+    } finally {
+      listed.close();
+      unlisted.close();
+    }
+  });
+});
