@@ -16,6 +16,12 @@ export interface RecordMatcher {
   /** Catalog names of the fields `matches` reads, in the order it is given them. */
   fields: readonly string[];
   matches(values: ReadonlyArray<string | number>): boolean;
+  /**
+   * When given: no record matches unless its `field` is one of `values()` (an export's PIDs). An engine
+   * can then find the candidates by the field's hashes and ask `matches` of those alone, instead of
+   * reading every record of the state.
+   */
+  only?: { field: string; values(): Iterable<string> };
 }
 
 /** One entry of `exclude`, resolved: another audience (a saved one, as it matches now) or a matcher. */

@@ -48,3 +48,34 @@ function spread(key: number): number {
   h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
   return (h ^ (h >>> 16)) >>> 0;
 }
+
+/**
+ * A set of 32-bit keys in one Uint32Array (open addressing; 0 marks an empty slot, and the last
+ * element says whether 0 itself is in): a typed array, so a cache of typed arrays can hold it.
+ */
+export function uint32Set(keys: Iterable<number>): Uint32Array {
+  const all = [...keys];
+  const slots = 2 ** Math.ceil(Math.log2(Math.max(16, all.length * 2)));
+  const set = new Uint32Array(slots + 1);
+  const mask = slots - 1;
+  for (const key of all) {
+    if (key === 0) {
+      set[slots] = 1;
+      continue;
+    }
+    let slot = spread(key) & mask;
+    while (set[slot] !== 0 && set[slot] !== key) slot = (slot + 1) & mask;
+    set[slot] = key;
+  }
+  return set;
+}
+
+export function uint32SetHas(set: Uint32Array, key: number): boolean {
+  const mask = set.length - 2;
+  if (key === 0) return set[mask + 1] === 1;
+  for (let slot = spread(key) & mask; ; slot = (slot + 1) & mask) {
+    const at = set[slot]!;
+    if (at === key) return true;
+    if (at === 0) return false;
+  }
+}

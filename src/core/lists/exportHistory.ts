@@ -97,6 +97,12 @@ export class ExportHistory {
     return {
       key: `export:${Number(auditId)}`,
       fields: ['PID'],
+      only: {
+        field: 'PID',
+        *values() {
+          for (let k = 0; k < n; k++) yield blob.toString('hex', k * PID_BYTES, (k + 1) * PID_BYTES).toUpperCase();
+        },
+      },
       matches([pid]) {
         if (typeof pid !== 'string' || !PID.test(pid)) return false;
         probe.write(pid, 0, PID_BYTES, 'hex');

@@ -20,11 +20,14 @@ import { assertResolved } from '../audience/engine';
 import { availableParallelism } from 'node:os';
 import { settings } from '../config';
 import type { Dataset, StateRange } from '../dataset/dataset';
+import { stringHash } from '../dataset/columnVector';
+import { uint32Set } from '../dataset/uint32Table';
 import { startBackgroundVerify } from '../dataset/verify';
 import { crossTabCounts } from './crossTab';
 import { applySample, callableTest, deliverableTest, keepNear, keepWhere, onePerHousehold, stateCoordinates } from './listSteps';
 import { householdNumbers } from './householdNumbers';
 import { LruCache } from './lruCache';
+import { matchedMarks } from './matchedPeople';
 import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
 import { matchRange } from './scanKernels';
 import { TwoCoreScan } from './twoCoreScan';
@@ -188,18 +191,12 @@ export class EmbeddedEngine implements AudienceEngine {
 
   /** The people of a state a matcher names, read from their records and kept while the budget allows. */
   private matching(matcher: RecordMatcher, range: StateRange): Uint8Array {
-    return keptPerState(this.derived, `matched|${matcher.key}|${range.state}`, () => {
-      const indexes = matcher.fields.map((name) => fieldIndex(name));
-      const ascending = [...new Set(indexes)].sort((a, b) => a - b);
-      const at = indexes.map((i) => ascending.indexOf(i));
-      const marks = new Uint8Array(range.count);
-      let k = 0;
-      for (const values of this.dataset.rangeValues(range.first, range.count, ascending)) {
-        if (matcher.matches(at.map((i) => values[i]!))) marks[k] = 1;
-        k++;
-      }
-      return marks;
-    });
+    return keptPerState(this.derived, `matched|${matcher.key}|${range.state}`, () =>
+      matchedMarks(this.dataset, matcher, range, () =>
+        // One set for every state: the values say nothing of whose state they are.
+        keptPerState(this.derived, `only|${matcher.key}`, () => uint32Set(Array.from(matcher.only!.values(), (v) => stringHash(v)))),
+      ),
+    );
   }
 
   /** Each position's latitude and longitude in a state, read and kept while the budget allows. */
