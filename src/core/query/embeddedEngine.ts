@@ -189,7 +189,7 @@ export class EmbeddedEngine implements AudienceEngine {
     return marks;
   }
 
-  /** The people of a state a matcher names, read from their records and kept while the budget allows. */
+  /** The people of a state a matcher names (matchedPeople.ts), kept while the budget allows. */
   private matching(matcher: RecordMatcher, range: StateRange): Uint8Array {
     return keptPerState(this.derived, `matched|${matcher.key}|${range.state}`, () =>
       matchedMarks(this.dataset, matcher, range, () =>

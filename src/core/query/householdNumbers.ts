@@ -14,8 +14,8 @@ const READ_RECORDS = 0x7fffffff;
 const READ_BATCH = 4096;
 
 /**
- * Numbers 0, 1, 2, … (each household's in order of its first record) over a state's positions,
- * from `range.first`.
+ * A number below the state's count for each of its positions (from `range.first`), the same for two
+ * positions exactly when they are one household.
  */
 export function householdNumbers(dataset: Dataset, range: StateRange): Uint32Array {
   const collisions = dataset.householdCollisions();
