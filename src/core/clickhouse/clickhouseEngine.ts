@@ -26,6 +26,7 @@ import type {
   RecordStream,
   ResolvedControls,
 } from '../audience/engine';
+import { assertResolved } from '../audience/engine';
 import { applySample, keepNear, keepWhere, onePerHousehold } from '../query/listSteps';
 import { LruCache } from '../query/lruCache';
 import { DEFAULT_QUERY_BUDGET_MS } from '../query/embeddedEngine';
@@ -363,6 +364,7 @@ export class ClickHouseEngine implements AudienceEngine {
   }
 
   async steps(audience: Audience): Promise<AudienceSteps> {
+    assertResolved(audience);
     await this.fresh();
     if (hasEffect(audience.controls)) return (await this.controlledList(audience, audience.controls)).steps;
     const total = await this.filteredCount(audience);
@@ -424,6 +426,7 @@ export class ClickHouseEngine implements AudienceEngine {
   }
 
   async previewPage(audience: Audience, skip: number, limit: number): Promise<{ total: number; results: PreviewRecord[] }> {
+    assertResolved(audience);
     await this.fresh();
     if (!hasEffect(audience.controls)) {
       const [total, sql] = await Promise.all([
@@ -438,6 +441,7 @@ export class ClickHouseEngine implements AudienceEngine {
   }
 
   async recordPage(audience: Audience, skip: number, limit: number): Promise<{ total: number; records: Buffer[] }> {
+    assertResolved(audience);
     await this.fresh();
     const { total, pids } = await this.pagePids(audience, skip, limit);
     const rows = await this.byPid(audience.state, pids, STORED_COLUMNS_SQL);
@@ -445,6 +449,7 @@ export class ClickHouseEngine implements AudienceEngine {
   }
 
   async records(audience: Audience): Promise<RecordStream> {
+    assertResolved(audience);
     await this.fresh();
     if (hasEffect(audience.controls)) {
       const { pids } = await this.controlledList(audience, audience.controls);
@@ -498,6 +503,7 @@ export class ClickHouseEngine implements AudienceEngine {
   }
 
   async valueCounts(audience: Audience, index: number, max: number): Promise<ValueCount[]> {
+    assertResolved(audience);
     await this.fresh();
     const def = FIELDS[index];
     if (!def || def.type === 'number') return [];
@@ -510,6 +516,7 @@ export class ClickHouseEngine implements AudienceEngine {
   }
 
   async crossTab(audience: Audience, rowField: number, columnField: number, max: number): Promise<CrossTabCounts> {
+    assertResolved(audience);
     await this.fresh();
     const axes = [this.axis(rowField, 'rows'), this.axis(columnField, 'columns')];
     const counts = await this.groupCounts(audience, [sqlIdentifier(FIELDS[rowField]!.name), sqlIdentifier(FIELDS[columnField]!.name)]);
