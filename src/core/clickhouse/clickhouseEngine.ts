@@ -16,17 +16,17 @@ import { compareCodes } from '../../shared/codebook';
 import type { AudienceSteps, PreviewRecord, ValueCount } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { FIELDS, fieldIndex } from '../../shared/fields';
-import type {
-  Audience,
-  AudienceEngine,
-  CrossTabCounts,
-  DatasetSummary,
-  Exclusion,
-  RecordMatcher,
-  RecordStream,
-  ResolvedControls,
+import {
+  assertResolved,
+  type Audience,
+  type AudienceEngine,
+  type CrossTabCounts,
+  type DatasetSummary,
+  type Exclusion,
+  type RecordMatcher,
+  type RecordStream,
+  type ResolvedControls,
 } from '../audience/engine';
-import { assertResolved } from '../audience/engine';
 import { applySample, keepNear, keepWhere, onePerHousehold } from '../query/listSteps';
 import { LruCache } from '../query/lruCache';
 import { DEFAULT_QUERY_BUDGET_MS } from '../query/embeddedEngine';

@@ -331,7 +331,7 @@ export class Dataset {
     for (let from = first, end = first + count; from < end; from += CHUNK) {
       const n = Math.min(CHUNK, end - from);
       const positions = Uint32Array.from({ length: n }, (_, k) => from + k);
-      yield* this.guard('records', () => this.valuesAt(positions, indexes));
+      yield* this.valuesOf(positions, indexes);
     }
   }
 
@@ -362,7 +362,7 @@ export class Dataset {
 
   /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at ascending positions. */
   previewRows(positions: ArrayLike<number>): Row[] {
-    return this.guard('records', () => this.valuesAt(positions, PREVIEW_INDEXES));
+    return this.valuesOf(positions, PREVIEW_INDEXES);
   }
 
   /**

@@ -6,17 +6,17 @@ import { audienceKey } from '../../shared/audienceRequest';
 import { AppError } from '../../shared/errors';
 import { FIELDS, fieldIndex } from '../../shared/fields';
 import type { AudienceSteps } from '../../shared/contract';
-import type {
-  Audience,
-  AudienceEngine,
-  CrossTabCounts,
-  DatasetSummary,
-  Exclusion,
-  RecordMatcher,
-  RecordStream,
-  ResolvedControls,
+import {
+  assertResolved,
+  type Audience,
+  type AudienceEngine,
+  type CrossTabCounts,
+  type DatasetSummary,
+  type Exclusion,
+  type RecordMatcher,
+  type RecordStream,
+  type ResolvedControls,
 } from '../audience/engine';
-import { assertResolved } from '../audience/engine';
 import { availableParallelism } from 'node:os';
 import { settings } from '../config';
 import type { Dataset, StateRange } from '../dataset/dataset';
