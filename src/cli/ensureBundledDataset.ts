@@ -17,8 +17,10 @@ function isCurrent(): boolean {
       dataset.formatVersion === DATASET_FORMAT_VERSION &&
       // Format 5 files written before 27 November 2026 have no coordinate vectors (slower `near`).
       dataset.hasCoordinates &&
-      // Nor, before a later change that day, the list of household hash collisions (slower households).
+      // Nor, before later changes that day, the lists of household hash collisions and of the
+      // households that share a hash (slower households).
       dataset.householdCollisions() !== null &&
+      dataset.householdSplits() !== null &&
       dataset.meta.generator_version === GENERATOR_VERSION;
     dataset.close();
     return ok;

@@ -8,12 +8,12 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tablesChecksum } from '../../src/core/dataset/blockCodec';
 import { stringHash } from '../../src/core/dataset/columnVector';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
-import { HHID_COLLISIONS_KEY } from '../../src/core/dataset/householdCollisions';
+import { HHID_COLLISIONS_KEY, HHID_SPLITS_KEY } from '../../src/core/dataset/householdCollisions';
 import { generateRecords } from '../../src/core/generate';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { householdNumbers } from '../../src/core/query/householdNumbers';
@@ -57,6 +57,39 @@ beforeAll(() => {
   writer.finish();
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A copy of the file without some meta entries, as a writer before them left it (its checksum redone). */
+function withoutMeta(name: string, keys: string[]): string {
+  const older = join(dir, name);
+  copyFileSync(path, older);
+  const db = new Database(older);
+  for (const key of keys) db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+  const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as string[][]).map(([k, v]) => [k, v]));
+  const states = db.prepare('SELECT state, first, count FROM states').all() as Array<{ state: string; first: number; count: number }>;
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'checksum'").run(tablesChecksum(meta, states));
+  db.close();
+  return older;
+}
+
+/**
+ * The writer's list of split households, from the records by its definition: in each state, the
+ * HHIDs sharing a hash in order of their first record; the records of the second, third… are listed
+ * with 1, 2, … (records are in position order).
+ */
+function expectedSplits(): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let state = '';
+  let byHash = new Map<number, string[]>();
+  records.forEach((r, position) => {
+    if (r[STATE] !== state) [state, byHash] = [r[STATE] as string, new Map()];
+    const hhid = r[HHID] as string;
+    const hhids = byHash.get(stringHash(hhid)) ?? [];
+    if (!hhids.includes(hhid)) hhids.push(hhid);
+    byHash.set(stringHash(hhid), hhids);
+    if (hhids.indexOf(hhid) > 0) out.push([position, hhids.indexOf(hhid)]);
+  });
+  return out;
+}
 
 /** Numbers relabelled 0, 1, 2, … in order of first appearance: two numberings of one partition become equal. */
 function canonical(numbers: ArrayLike<number>): number[] {
@@ -104,6 +137,10 @@ describe('household hash collisions', () => {
     const dataset = Dataset.open(path);
     try {
       expect(dataset.householdCollisions()).toEqual(new Set([stringHash(A)]));
+      // The second household of A's hash in CA is listed, record by record (three or two people).
+      const splits = expectedSplits();
+      expect(splits.length).toBeGreaterThanOrEqual(2);
+      expect(dataset.meta[HHID_SPLITS_KEY]).toBe(JSON.stringify(splits));
     } finally {
       dataset.close();
     }
@@ -121,16 +158,20 @@ describe('household hash collisions', () => {
     const dataset = Dataset.open(texts);
     try {
       expect(dataset.meta[HHID_COLLISIONS_KEY]).toBe(JSON.stringify([stringHash(A)]));
+      expect(dataset.meta[HHID_SPLITS_KEY]).toBe(JSON.stringify(expectedSplits()));
     } finally {
       dataset.close();
     }
   });
 
-  it('number every state’s households exactly as their HHID strings do', () => {
+  it('number every state’s households exactly as their HHID strings do, reading no record', () => {
     const dataset = Dataset.open(path);
     try {
-      for (const range of dataset.stateCounts())
-        expect(canonical(householdNumbers(dataset, range)), range.state).toEqual(byStrings(dataset, range.state));
+      const reads = vi.spyOn(dataset, 'valuesOf');
+      const numbered = dataset.stateCounts().map((range) => canonical(householdNumbers(dataset, range)));
+      expect(reads).not.toHaveBeenCalled();
+      reads.mockRestore();
+      dataset.stateCounts().forEach((range, k) => expect(numbered[k], range.state).toEqual(byStrings(dataset, range.state)));
       const ca = canonical(householdNumbers(dataset, dataset.stateRange('CA')));
       // A's three people are one household, B's two another.
       expect(new Set(ca).size).toBe(new Set(records.filter((r) => r[STATE] === 'CA').map((r) => r[HHID])).size);
@@ -139,15 +180,23 @@ describe('household hash collisions', () => {
     }
   });
 
+  it('number them exactly from the listed hashes’ records in a file without the list of splits', () => {
+    const dataset = Dataset.open(withoutMeta('no-splits.sqlite', [HHID_SPLITS_KEY]));
+    try {
+      expect(dataset.householdSplits()).toBeNull();
+      const reads = vi.spyOn(dataset, 'valuesOf');
+      const numbered = dataset.stateCounts().map((range) => canonical(householdNumbers(dataset, range)));
+      // Only CA has a listed hash: its five records are read, no other.
+      expect(reads.mock.calls.map(([positions]) => positions.length)).toEqual([5]);
+      reads.mockRestore();
+      dataset.stateCounts().forEach((range, k) => expect(numbered[k], range.state).toEqual(byStrings(dataset, range.state)));
+    } finally {
+      dataset.close();
+    }
+  });
+
   it('give "households: one" the lowest PID of each household, as a file without the list does from its records', async () => {
-    const older = join(dir, 'older.sqlite');
-    copyFileSync(path, older);
-    const db = new Database(older);
-    db.prepare('DELETE FROM meta WHERE key = ?').run(HHID_COLLISIONS_KEY);
-    const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as string[][]).map(([k, v]) => [k, v]));
-    const states = db.prepare('SELECT state, first, count FROM states').all() as Array<{ state: string; first: number; count: number }>;
-    db.prepare("UPDATE meta SET value = ? WHERE key = 'checksum'").run(tablesChecksum(meta, states));
-    db.close();
+    const older = withoutMeta('older.sqlite', [HHID_COLLISIONS_KEY, HHID_SPLITS_KEY]);
     const options = { backgroundVerify: false, selectionCacheBytes: 0 };
     const listed = new EmbeddedEngine(Dataset.open(path), options);
     const unlisted = new EmbeddedEngine(Dataset.open(older), options);

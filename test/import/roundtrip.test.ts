@@ -53,6 +53,8 @@ describe('export → import round trip', () => {
       // The import lists the household hash collisions as generation does (docs/dataset-format.md).
       expect(b.householdCollisions()).not.toBeNull();
       expect(b.householdCollisions()).toEqual(a.householdCollisions());
+      expect(b.householdSplits()).not.toBeNull();
+      expect(b.householdSplits()).toEqual(a.householdSplits());
       for (let first = 0; first < a.records; first += 5000) {
         const positions = Array.from({ length: Math.min(5000, a.records - first) }, (_, i) => first + i);
         expect(b.recordTexts(positions)).toEqual(a.recordTexts(positions));

@@ -13,7 +13,7 @@ import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind 
 import { copyCoordinates } from './coordinateVectors';
 import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
-import { HHID_COLLISIONS_KEY, parseCollisions } from './householdCollisions';
+import { HHID_COLLISIONS_KEY, HHID_SPLITS_KEY, parseCollisions, parseSplits } from './householdCollisions';
 import { KeptVectors } from './keptVectors';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
@@ -91,6 +91,7 @@ export class Dataset {
   private readonly source: RecordSource;
   private closed = false;
   private collisions: ReadonlySet<number> | null | undefined;
+  private splits: ReadonlyMap<number, number> | null | undefined;
   private readonly closers: Array<() => void> = [];
 
   private constructor(
@@ -346,18 +347,30 @@ export class Dataset {
    * before the writer recorded them (27 November 2026), whose households come from the records.
    */
   householdCollisions(): ReadonlySet<number> | null {
-    if (this.collisions === undefined) {
-      try {
-        this.collisions = parseCollisions(this.meta[HHID_COLLISIONS_KEY]);
-      } catch (e) {
-        // Under meta's checksum, so the writer's: a list this version cannot read is not used.
-        console.error(
-          `${this.path}: the list of household hash collisions is unreadable (${(e as Error).message}); households come from the records.`,
-        );
-        this.collisions = null;
-      }
-    }
+    if (this.collisions === undefined)
+      this.collisions = this.metaEntry(HHID_COLLISIONS_KEY, parseCollisions, 'the list of household hash collisions');
     return this.collisions;
+  }
+
+  /**
+   * Which later household of a listed hash the records of second and later households are
+   * (householdCollisions.ts), position to household (1, 2, …); a listed hash's other records are its
+   * household 0. Null for a file written before the writer recorded them: those records are read.
+   */
+  householdSplits(): ReadonlyMap<number, number> | null {
+    if (this.splits === undefined) this.splits = this.metaEntry(HHID_SPLITS_KEY, parseSplits, 'the list of split households');
+    return this.splits;
+  }
+
+  /** A meta entry parsed, or null when it is absent or unreadable. */
+  private metaEntry<T>(key: string, parse: (text: string | undefined) => T | null, what: string): T | null {
+    try {
+      return parse(this.meta[key]);
+    } catch (e) {
+      // Under meta's checksum, so the writer's: an entry this version cannot read is not used.
+      console.error(`${this.path}: ${what} is unreadable (${(e as Error).message}); households come from the records.`);
+      return null;
+    }
   }
 
   /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at ascending positions. */

@@ -9,7 +9,7 @@ import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { ColumnSet, DICTIONARY_LIMIT, type BuiltColumn } from './columnSet';
 import { asMillionths } from './coordinateVectors';
-import { HHID_COLLISIONS_KEY, HouseholdCollisions } from './householdCollisions';
+import { HHID_COLLISIONS_KEY, HHID_SPLITS_KEY, HouseholdCollisions } from './householdCollisions';
 import { encodeRecordBlock, RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from './blockCodec';
 import { ChunkLayout, VECTOR_CHUNK } from './vectorChunks';
 import { VectorSpill } from './vectorSpill';
@@ -110,7 +110,7 @@ export class DatasetWriter {
    */
   appendText(state: string, pid: string | null, json: string, hhid?: string): void {
     this.next(state, pid, 1);
-    this.households.add(state, hhid ?? householdOf(json));
+    this.households.add(state, hhid ?? householdOf(json), this.count);
     this.waiting.push(json);
     this.count++;
     if (this.waiting.length === RECORDS_PER_BLOCK) this.writeBlock();
@@ -179,6 +179,7 @@ export class DatasetWriter {
       vector_chunk: String(this.vectorChunks.size),
       created_at: new Date().toISOString(),
       [HHID_COLLISIONS_KEY]: JSON.stringify(this.households.collisions()),
+      [HHID_SPLITS_KEY]: JSON.stringify(this.households.splits()),
     };
     meta.checksum = tablesChecksum(meta, this.stateRanges);
     for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);

@@ -9,11 +9,22 @@
 // later HHID with the same hash and another fingerprint is a second household, and the hash goes
 // on the list. Two HHIDs that differ but agree on all 96 bits would be missed: for 12 million
 // households in one state that chance is about 10⁻¹⁵.
+//
+// The writer also says which household of a listed hash each record is, so that a reader need not
+// read those records (~80,000 scattered records, 8-16 s, in a national file's California): the
+// records of the first HHID seen with the hash are household 0 and are not written down; each
+// later HHID (told apart by its fingerprint) is household 1, 2, ... of the hash, and its records'
+// positions are listed with that number.
 import { stringHash } from './columnVector';
 import { Uint32Table } from './uint32Table';
 
 /** Meta key of the list: a JSON array of the colliding hashes, ascending. */
 export const HHID_COLLISIONS_KEY = 'hhid_collisions';
+/**
+ * Meta key of the records of the second and later households of listed hashes: a JSON array of
+ * [position, household] pairs, positions ascending, household ≥ 1 (see above).
+ */
+export const HHID_SPLITS_KEY = 'hhid_splits';
 
 /** Two 32-bit hashes of `value` independent of stringHash (seeded multiply-xorshift, then a finaliser). */
 function fingerprint(value: string, out: Uint32Array): void {
@@ -44,18 +55,29 @@ export class HouseholdCollisions {
   /** Two words a distinct hash: the fingerprint of the first HHID seen with it. */
   private prints = new Uint32Array(1 << 12);
   private readonly print = new Uint32Array(2);
+  /** For each hash of the state with more than one HHID: the fingerprints of its second, third… HHIDs. */
+  private later = new Map<number, number[]>();
+  /** [position, household] of the records of later households, flat. */
+  private readonly split: number[] = [];
 
-  /** One record's HHID; records come state by state (collisions only matter within a state). */
-  add(state: string, hhid: string): void {
+  /**
+   * The HHID of the record at `position`; records come state by state, in ascending positions
+   * (collisions only matter within a state).
+   */
+  add(state: string, hhid: string, position: number): void {
     if (state !== this.state) {
       this.state = state;
       this.seen = new Uint32Table();
+      this.later = new Map();
     }
     const hash = stringHash(hhid);
     fingerprint(hhid, this.print);
     const at = this.seen.get(hash);
     if (at >= 0) {
-      if (this.prints[2 * at] !== this.print[0] || this.prints[2 * at + 1] !== this.print[1]) this.found.add(hash);
+      if (this.prints[2 * at] !== this.print[0] || this.prints[2 * at + 1] !== this.print[1]) {
+        this.found.add(hash);
+        this.split.push(position, this.laterHousehold(hash));
+      }
       return;
     }
     const next = this.seen.size;
@@ -68,10 +90,36 @@ export class HouseholdCollisions {
     this.seen.add(hash, next);
   }
 
+  /** Which later household (1, 2, …) of `hash` the current fingerprint is, a new one if none yet. */
+  private laterHousehold(hash: number): number {
+    let prints = this.later.get(hash);
+    if (!prints) this.later.set(hash, (prints = []));
+    for (let k = 0; k < prints.length; k += 2) if (prints[k] === this.print[0] && prints[k + 1] === this.print[1]) return k / 2 + 1;
+    prints.push(this.print[0]!, this.print[1]!);
+    return prints.length / 2;
+  }
+
   /** The hashes shared by two households of one state (in any state), ascending. */
   collisions(): number[] {
     return [...this.found].sort((a, b) => a - b);
   }
+
+  /** The records of later households: [position, household] pairs, positions ascending. */
+  splits(): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    for (let k = 0; k < this.split.length; k += 2) out.push([this.split[k]!, this.split[k + 1]!]);
+    return out;
+  }
+}
+
+/** The later households' records as the meta entry stores them, position to household; null when absent. */
+export function parseSplits(text: string | undefined): Map<number, number> | null {
+  if (text === undefined) return null;
+  const list: unknown = JSON.parse(text);
+  const pair = (p: unknown) =>
+    Array.isArray(p) && p.length === 2 && Number.isSafeInteger(p[0]) && p[0] >= 0 && Number.isSafeInteger(p[1]) && p[1] >= 1;
+  if (!Array.isArray(list) || !list.every(pair)) throw new Error('not a list of [position, household] pairs');
+  return new Map(list as Array<[number, number]>);
 }
 
 /** The list as the meta entry stores it; null when the entry is absent (a file written before it). */

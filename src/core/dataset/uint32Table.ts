@@ -42,8 +42,12 @@ export class Uint32Table {
   }
 }
 
-/** Mixes every bit of a key into the low ones (the keys are FNV-1a hashes, whose low bits are weak). */
-function spread(key: number): number {
+/**
+ * Mixes every bit of a key into the low ones (the keys are FNV-1a hashes, whose low bits are weak).
+ * Each step (xor with a shift, multiply by an odd number) can be undone, so two keys are equal
+ * exactly when their spreads are.
+ */
+export function spread(key: number): number {
   let h = Math.imul(key ^ (key >>> 16), 0x7feb352d);
   h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
   return (h ^ (h >>> 16)) >>> 0;
