@@ -58,12 +58,17 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A copy of the file without some meta entries, as a writer before them left it (its checksum redone). */
-function withoutMeta(name: string, keys: string[]): string {
+/**
+ * A copy of the file with some meta entries removed (null) or changed, as another writer would have
+ * left it: its checksum redone, so only the entries differ.
+ */
+function withMeta(name: string, entries: Record<string, string | null>): string {
   const older = join(dir, name);
   copyFileSync(path, older);
   const db = new Database(older);
-  for (const key of keys) db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+  for (const [key, value] of Object.entries(entries))
+    if (value === null) db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+    else db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(value, key);
   const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as string[][]).map(([k, v]) => [k, v]));
   const states = db.prepare('SELECT state, first, count FROM states').all() as Array<{ state: string; first: number; count: number }>;
   db.prepare("UPDATE meta SET value = ? WHERE key = 'checksum'").run(tablesChecksum(meta, states));
@@ -181,7 +186,7 @@ describe('household hash collisions', () => {
   });
 
   it('number them exactly from the listed hashes’ records in a file without the list of splits', () => {
-    const dataset = Dataset.open(withoutMeta('no-splits.sqlite', [HHID_SPLITS_KEY]));
+    const dataset = Dataset.open(withMeta('no-splits.sqlite', { [HHID_SPLITS_KEY]: null }));
     try {
       expect(dataset.householdSplits()).toBeNull();
       const reads = vi.spyOn(dataset, 'valuesOf');
@@ -195,8 +200,25 @@ describe('household hash collisions', () => {
     }
   });
 
+  it('are not used when this version cannot read them: stderr says so, and the records are read', () => {
+    // Household 0 is never listed: a list that names it is not the writer's.
+    const dataset = Dataset.open(withMeta('unreadable-splits.sqlite', { [HHID_SPLITS_KEY]: '[[3,0]]' }));
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(dataset.householdSplits()).toBeNull();
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([
+        expect.stringContaining('the list of split households is unreadable (not a list of [position, household] pairs)'),
+      ]);
+      const numbered = canonical(householdNumbers(dataset, dataset.stateRange('CA')));
+      expect(numbered).toEqual(byStrings(dataset, 'CA'));
+    } finally {
+      errors.mockRestore();
+      dataset.close();
+    }
+  });
+
   it('give "households: one" the lowest PID of each household, as a file without the list does from its records', async () => {
-    const older = withoutMeta('older.sqlite', [HHID_COLLISIONS_KEY, HHID_SPLITS_KEY]);
+    const older = withMeta('older.sqlite', { [HHID_COLLISIONS_KEY]: null, [HHID_SPLITS_KEY]: null });
     const options = { backgroundVerify: false, selectionCacheBytes: 0 };
     const listed = new EmbeddedEngine(Dataset.open(path), options);
     const unlisted = new EmbeddedEngine(Dataset.open(older), options);

@@ -13,7 +13,7 @@ import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind 
 import { copyCoordinates } from './coordinateVectors';
 import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
-import { HHID_COLLISIONS_KEY, HHID_SPLITS_KEY, parseCollisions, parseSplits } from './householdCollisions';
+import { HouseholdLists } from './householdCollisions';
 import { KeptVectors } from './keptVectors';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
@@ -90,9 +90,8 @@ export class Dataset {
   private readonly chunks: ChunkLayout | null = null;
   private readonly source: RecordSource;
   private closed = false;
-  private collisions: ReadonlySet<number> | null | undefined;
-  private splits: ReadonlyMap<number, number> | null | undefined;
   private readonly closers: Array<() => void> = [];
+  private readonly households: HouseholdLists;
 
   private constructor(
     private readonly db: Db,
@@ -111,6 +110,7 @@ export class Dataset {
     if (version !== LEGACY_FORMAT_VERSION && meta.checksum !== tablesChecksum(meta, states))
       throw datasetDamaged(path, 'its table of contents (meta and state ranges) fails its checksum');
     this.meta = meta;
+    this.households = new HouseholdLists(meta, path);
     this.formatVersion = version!;
     this.records = Number(meta.records);
     if (!Number.isSafeInteger(this.records) || this.records < 0) throw datasetDamaged(path, 'its record count is not a number');
@@ -347,9 +347,7 @@ export class Dataset {
    * before the writer recorded them (27 November 2026), whose households come from the records.
    */
   householdCollisions(): ReadonlySet<number> | null {
-    if (this.collisions === undefined)
-      this.collisions = this.metaEntry(HHID_COLLISIONS_KEY, parseCollisions, 'the list of household hash collisions');
-    return this.collisions;
+    return this.households.collisions();
   }
 
   /**
@@ -358,19 +356,7 @@ export class Dataset {
    * household 0. Null for a file written before the writer recorded them: those records are read.
    */
   householdSplits(): ReadonlyMap<number, number> | null {
-    if (this.splits === undefined) this.splits = this.metaEntry(HHID_SPLITS_KEY, parseSplits, 'the list of split households');
-    return this.splits;
-  }
-
-  /** A meta entry parsed, or null when it is absent or unreadable. */
-  private metaEntry<T>(key: string, parse: (text: string | undefined) => T | null, what: string): T | null {
-    try {
-      return parse(this.meta[key]);
-    } catch (e) {
-      // Under meta's checksum, so the writer's: an entry this version cannot read is not used.
-      console.error(`${this.path}: ${what} is unreadable (${(e as Error).message}); households come from the records.`);
-      return null;
-    }
+    return this.households.splits();
   }
 
   /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at ascending positions. */

@@ -130,3 +130,38 @@ export function parseCollisions(text: string | undefined): Set<number> | null {
     throw new Error('not a list of 32-bit hashes');
   return new Set(list as number[]);
 }
+
+/**
+ * A file's two lists, read from its meta when first asked: null for a list the file does not have
+ * (written before it) or that this version cannot read (it is under meta's checksum, so it is the
+ * writer's; households then come from the records, and stderr says why).
+ */
+export class HouseholdLists {
+  private collisionList: ReadonlySet<number> | null | undefined;
+  private splitList: ReadonlyMap<number, number> | null | undefined;
+
+  constructor(
+    private readonly meta: Readonly<Record<string, string>>,
+    private readonly path: string,
+  ) {}
+
+  collisions(): ReadonlySet<number> | null {
+    if (this.collisionList === undefined)
+      this.collisionList = this.read(HHID_COLLISIONS_KEY, parseCollisions, 'the list of household hash collisions');
+    return this.collisionList;
+  }
+
+  splits(): ReadonlyMap<number, number> | null {
+    if (this.splitList === undefined) this.splitList = this.read(HHID_SPLITS_KEY, parseSplits, 'the list of split households');
+    return this.splitList;
+  }
+
+  private read<T>(key: string, parse: (text: string | undefined) => T | null, what: string): T | null {
+    try {
+      return parse(this.meta[key]);
+    } catch (e) {
+      console.error(`${this.path}: ${what} is unreadable (${(e as Error).message}); households come from the records.`);
+      return null;
+    }
+  }
+}
