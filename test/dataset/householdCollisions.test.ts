@@ -4,12 +4,10 @@
 // hashes two households of one state share (not those shared across states), by either way records
 // arrive; every state's households are exactly those of the HHID strings; the engine keeps the
 // lowest PID of each, as a file without the list (written before it) does from its records.
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { tablesChecksum } from '../../src/core/dataset/blockCodec';
 import { stringHash } from '../../src/core/dataset/columnVector';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
@@ -19,6 +17,7 @@ import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { householdNumbers } from '../../src/core/query/householdNumbers';
 import { fieldIndex } from '../../src/shared/fields';
 import { engineAudience } from '../support/audienceQueries';
+import { copyWithMeta } from '../support/datasetMeta';
 
 const PID = fieldIndex('PID');
 const HHID = fieldIndex('HHID');
@@ -63,17 +62,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * left it: its checksum redone, so only the entries differ.
  */
 function withMeta(name: string, entries: Record<string, string | null>): string {
-  const older = join(dir, name);
-  copyFileSync(path, older);
-  const db = new Database(older);
-  for (const [key, value] of Object.entries(entries))
-    if (value === null) db.prepare('DELETE FROM meta WHERE key = ?').run(key);
-    else db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(value, key);
-  const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as string[][]).map(([k, v]) => [k, v]));
-  const states = db.prepare('SELECT state, first, count FROM states').all() as Array<{ state: string; first: number; count: number }>;
-  db.prepare("UPDATE meta SET value = ? WHERE key = 'checksum'").run(tablesChecksum(meta, states));
-  db.close();
-  return older;
+  return copyWithMeta(path, join(dir, name), entries);
 }
 
 /**

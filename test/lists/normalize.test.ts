@@ -1,7 +1,17 @@
 // The normalisation rules of docs/list-controls.md, one case a row: the same functions read a
 // suppression list's rows and the dataset's records, so what is equal here matches there.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { normalizeAddress, normalizeAddressLine, normalizePhone, normalizePid, normalizeZip } from '../../src/core/lists/normalize';
+import {
+  ABBREVIATIONS,
+  NORMALIZATION_RULES,
+  normalizeAddress,
+  normalizeAddressLine,
+  normalizePhone,
+  normalizePid,
+  normalizeZip,
+  UNIT_WORDS,
+} from '../../src/core/lists/normalize';
 
 describe('normalizePhone', () => {
   it.each([
@@ -81,5 +91,28 @@ describe('normalizeAddress', () => {
     expect(normalizeAddress('6302 HOLLY ST', '99709')).toBe(normalizeAddress(' 6302  Holly St. ', 99709));
     expect(normalizeAddress('6302 HOLLY ST', '')).toBeNull();
     expect(normalizeAddress('', '99709')).toBeNull();
+  });
+});
+
+describe('the rules are versioned', () => {
+  // Dataset files keep their records' values normalised and hashed under NORMALIZATION_RULES
+  // (dataset/listKeys.ts), used only while it is this version's. This digest of the rules' output
+  // over every abbreviation, unit word and the cases above changes with any rule: when it does,
+  // raise NORMALIZATION_RULES and record the new digest, so older files' keys are no longer trusted.
+  it('gives the output recorded for its version', () => {
+    const words = [...Object.keys(ABBREVIATIONS), ...Object.values(ABBREVIATIONS), ...UNIT_WORDS];
+    const lines = words.flatMap((w) => [`12 ${w.toLowerCase()} # 4`, `12 n. ${w}, apt #4`, `${w}'s 3-B`]);
+    const phones = ['+1 (907) 481-5345 x2', '1-907-481-5345', '907.481.5345 ext. 12', '19074815345', '907481534', ''];
+    const out = {
+      lines: lines.map(normalizeAddressLine),
+      addresses: lines.map((l, k) => normalizeAddress(l, ['2134', '99709-1234', '021341234', '12'][k % 4]!)),
+      phones: phones.map(normalizePhone),
+      pids: [' 014106c2ad2f6f41b5b8d1f8b5d2e2ee7 ', '014106C2AD2F6F41B5B8D1F8B5D2E2EE', 'x'].map(normalizePid),
+    };
+    const digest = createHash('sha256').update(JSON.stringify(out)).digest('hex');
+    expect({ rules: NORMALIZATION_RULES, digest }).toEqual({
+      rules: 1,
+      digest: '6337847d3adc6c25e869ca64fd9d9f36c126893cefbba5ee20e2d8f20f712895',
+    });
   });
 });

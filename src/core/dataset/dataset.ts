@@ -15,6 +15,7 @@ import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
 import { HouseholdLists } from './householdCollisions';
 import { KeptVectors } from './keptVectors';
+import { LIST_KEYS_KEY, ListKeyReader, listKeysUsable, type ListKeyField } from './listKeys';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
 import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS, WHOLE_VECTORS_FORMAT_VERSION } from './schema';
@@ -62,6 +63,7 @@ export interface OpenOptions {
 const PREVIEW_INDEXES = PREVIEW_FIELDS.map((name) => fieldIndex(name));
 // parseStoredValues reads them in one pass from the start of a record: they must ascend.
 if (PREVIEW_INDEXES.some((v, i) => i > 0 && v <= PREVIEW_INDEXES[i - 1]!)) throw new Error('Preview fields must be in catalog order.');
+const ZIP_INDEX = fieldIndex('ZIP');
 
 /** A `columns` row: format 5 has no data (its chunks are rows of their own), format 3 no length or crc. */
 interface StoredColumn {
@@ -92,6 +94,8 @@ export class Dataset {
   private closed = false;
   private readonly closers: Array<() => void> = [];
   private readonly households: HouseholdLists;
+  /** The file's list keys: null for a file written before them (or under other normalisation rules). */
+  private readonly listKeyReader: ListKeyReader | null = null;
 
   private constructor(
     private readonly db: Db,
@@ -130,6 +134,9 @@ export class Dataset {
       this.chunks = ChunkLayout.fromMeta(meta.vector_chunk);
       if (!this.chunks) throw new AppError('unavailable', `The dataset file ${path} states no vector chunk size this version reads.`);
       this.chunkStmt = db.prepare('SELECT crc, data FROM vector_chunks WHERE name = ? AND chunk = ?');
+      // Checked by the verify whatever rules they were written with; read only under this version's.
+      if (meta[LIST_KEYS_KEY] !== undefined)
+        this.listKeyReader = new ListKeyReader(db, path, this.chunks, this.records, listKeysUsable(meta));
     }
     if (version === LEGACY_FORMAT_VERSION) {
       this.source = new TextRecords(db, path, this.records);
@@ -359,6 +366,24 @@ export class Dataset {
     return this.households.splits();
   }
 
+  /**
+   * The list keys of a field over a state's range (listKeys.ts; index 0 for range.first), or null
+   * when the file has none this version can use: a list's matcher then reads the records.
+   */
+  listKeys(field: ListKeyField, range: StateRange): Uint32Array | null {
+    const reader = this.listKeyReader;
+    if (!reader?.usable || range.count === 0) return reader?.usable ? new Uint32Array(0) : null;
+    const own = this.column(fieldIndex(field), range);
+    if (own.encoding !== 'hash') return null;
+    let zip: { codes: Vector; dict: readonly string[] } | undefined;
+    if (field === 'ADDRESS') {
+      const z = this.column(ZIP_INDEX, range);
+      if (!z.dict) return null;
+      zip = { codes: z.data, dict: z.dict };
+    }
+    return this.guard(`the list keys of ${field}`, () => reader.read(field, range.first, range.count, own.data, zip));
+  }
+
   /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at ascending positions. */
   previewRows(positions: ArrayLike<number>): Row[] {
     return this.valuesOf(positions, PREVIEW_INDEXES);
@@ -405,6 +430,10 @@ export class Dataset {
         if (c % 16 === 15) yield;
       }
       yield;
+    }
+    if (this.listKeyReader) {
+      const keys = this.listKeyReader.verifySteps();
+      while (!this.guard('the list keys', () => keys.next()).done) yield;
     }
   }
 

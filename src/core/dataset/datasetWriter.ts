@@ -13,6 +13,7 @@ import { HHID_COLLISIONS_KEY, HHID_SPLITS_KEY, HouseholdCollisions } from './hou
 import { encodeRecordBlock, RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from './blockCodec';
 import { ChunkLayout, VECTOR_CHUNK } from './vectorChunks';
 import { VectorSpill } from './vectorSpill';
+import { LIST_KEY_SOURCES, LIST_KEYS_KEY, ListKeyWriter, listKeysMeta } from './listKeys';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from './schema';
 import { ZstdCompressor } from './zstdContext';
@@ -22,6 +23,11 @@ const BATCH = 160 * RECORDS_PER_BLOCK;
 const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
 const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
 const HHID_INDEX = FIELDS.findIndex((f) => f.name === 'HHID');
+/** What the writer reads of a record besides its text: its HHID and its list keys' sources (listKeys.ts). */
+const READ_FIELDS = [...new Set([HHID_INDEX, ...LIST_KEY_SOURCES])].sort((a, b) => a - b);
+
+/** A record's value of a catalog field, for the fields the writer reads (READ_FIELDS). */
+export type FieldValue = (index: number) => string | number | undefined;
 
 export { DICTIONARY_LIMIT } from './columnSet';
 /** Where it has always been imported from (export); it lives in atomicFile.ts. */
@@ -44,6 +50,7 @@ export class DatasetWriter {
   private spill: VectorSpill | undefined;
   private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
   private readonly households = new HouseholdCollisions();
+  private readonly listKeys: ListKeyWriter;
   private lastState = '';
   private lastPid = '';
   private pending = 0;
@@ -72,6 +79,8 @@ export class DatasetWriter {
     this.db.pragma('page_size = 8192');
     this.db.exec(DATASET_DDL);
     this.insertBlock = this.db.prepare('INSERT INTO record_blocks (block, crc, data) VALUES (?, ?, ?)');
+    const insertListKeys = this.db.prepare('INSERT INTO list_keys (name, chunk, crc, data) VALUES (?, ?, ?, ?)');
+    this.listKeys = new ListKeyWriter(this.vectorChunks, (field, chunk, crc, data) => insertListKeys.run(field, chunk, crc, data));
     this.db.exec('BEGIN');
   }
 
@@ -89,7 +98,7 @@ export class DatasetWriter {
       if (this.count > 0) throw new Error('Records were appended without their values: their vectors go to finish().');
       this.columns = this.newColumnSet();
     }
-    this.appendText(values[STATE_INDEX] as string, values[PID_INDEX] as string, json, values[HHID_INDEX] as string);
+    this.appendText(values[STATE_INDEX] as string, values[PID_INDEX] as string, json, (i) => values[i]);
     this.columns.push(values);
   }
 
@@ -106,11 +115,16 @@ export class DatasetWriter {
   /**
    * Appends one record by its text alone: its vectors are built elsewhere and given to finish().
    * `pid` null: the caller has sorted the records itself (the order is then checked by state only).
-   * `hhid`: the record's HHID when the caller has it at hand, else it is read from `json`.
+   * `known`: the record's values of the fields the writer reads (HHID, the list keys' sources) when
+   * the caller has them at hand, else they are read from `json`.
    */
-  appendText(state: string, pid: string | null, json: string, hhid?: string): void {
+  appendText(state: string, pid: string | null, json: string, known?: FieldValue): void {
     this.next(state, pid, 1);
-    this.households.add(state, hhid ?? householdOf(json), this.count);
+    const value = known ?? readFields(json);
+    const hhid = value(HHID_INDEX);
+    if (typeof hhid !== 'string') throw new Error('A record without an HHID string was appended.');
+    this.households.add(state, hhid, this.count);
+    this.listKeys.add(value);
     this.waiting.push(json);
     this.count++;
     if (this.waiting.length === RECORDS_PER_BLOCK) this.writeBlock();
@@ -146,6 +160,7 @@ export class DatasetWriter {
   finish(columns?: Iterable<BuiltColumn>): { records: number; path: string } {
     if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
     if (this.waiting.length > 0) this.writeBlock();
+    this.listKeys.finish();
     this.compressor.close();
     const built = columns ?? this.columns?.finished() ?? new ColumnSet(this.dictionaryLimit).finish();
     this.columns = undefined;
@@ -180,6 +195,7 @@ export class DatasetWriter {
       created_at: new Date().toISOString(),
       [HHID_COLLISIONS_KEY]: JSON.stringify(this.households.collisions()),
       [HHID_SPLITS_KEY]: JSON.stringify(this.households.splits()),
+      [LIST_KEYS_KEY]: listKeysMeta(),
     };
     meta.checksum = tablesChecksum(meta, this.stateRanges);
     for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);
@@ -205,9 +221,9 @@ export class DatasetWriter {
   }
 }
 
-/** The HHID of a record's text (its second value). */
-function householdOf(json: string): string {
-  const hhid = parseStoredValues(json, [HHID_INDEX])?.[0];
-  if (typeof hhid !== 'string') throw new Error('A record without an HHID string was appended.');
-  return hhid;
+/** The values of READ_FIELDS in a record's text. */
+function readFields(json: string): FieldValue {
+  const values = parseStoredValues(json, READ_FIELDS);
+  if (!values) throw new Error('A record that is not a stored record was appended.');
+  return (index) => values[READ_FIELDS.indexOf(index)];
 }

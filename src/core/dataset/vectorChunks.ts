@@ -65,7 +65,11 @@ export class ChunkLayout {
 
   /** Chunk `chunk` of a vector as stored: its values compressed, with their CRC-32. */
   encode(name: string, chunk: number, vector: Vector): { data: Buffer; crc: number } {
-    const values = vector.subarray(chunk * this.size, (chunk + 1) * this.size);
+    return this.encodeValues(name, chunk, vector.subarray(chunk * this.size, (chunk + 1) * this.size));
+  }
+
+  /** encode() of chunk `chunk`'s own values (`values`: all of them, none of the rest of the vector). */
+  encodeValues(name: string, chunk: number, values: Vector): { data: Buffer; crc: number } {
     const data = zstdCompressSync(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), {
       params: { [constants.ZSTD_c_compressionLevel]: VECTOR_LEVEL, [constants.ZSTD_c_checksumFlag]: 0 },
     });

@@ -5,7 +5,7 @@
 // vectors and writes (workerRecords.ts).
 import { DatasetWriter } from '../dataset/datasetWriter';
 import { ChunkLayout } from '../dataset/vectorChunks';
-import { fieldIndex } from '../../shared/fields';
+import { FIELDS, fieldIndex } from '../../shared/fields';
 import { generateRecords } from './generateRecords';
 import { SEPARATOR, workerTexts } from './workerRecords';
 
@@ -51,7 +51,8 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, 
       const stringFields = columns.stringFieldIndexes;
       const state = stringFields.indexOf(fieldIndex('STATE'));
       const pid = stringFields.indexOf(fieldIndex('PID'));
-      const hhid = stringFields.indexOf(fieldIndex('HHID'));
+      // Where each catalog field's value sits among a record's strings (-1: not a string field).
+      const at = FIELDS.map((_, i) => stringFields.indexOf(i));
       const numbers = columns.numberFieldIndexes.length;
       for (const batch of batches) {
         const texts = batch.texts.split('\n');
@@ -60,7 +61,7 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, 
         for (let i = 0; i < texts.length; i++) {
           const values = strings[i]!.split(SEPARATOR);
           if (values.length !== stringFields.length) throw new Error('The generator worker sent a record that does not add up.');
-          writer.appendText(values[state]!, values[pid]!, texts[i]!, values[hhid]!);
+          writer.appendText(values[state]!, values[pid]!, texts[i]!, (f) => values[at[f]!]);
           columns.pushParts(values, batch.numbers, i * numbers);
           if (++done % PROGRESS_EVERY === 0) onProgress?.(done);
         }

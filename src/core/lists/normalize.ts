@@ -3,6 +3,14 @@
 // and the record's 9074815345 are one phone, and "19578 NE Hill Road" at 99516-1234 is the record's
 // "19578 NE HILL RD" at 99516. docs/list-controls.md, "Suppression lists", lists the rules.
 
+/**
+ * The version of these rules. Dataset files store each record's normalised values hashed (list keys,
+ * src/core/dataset/listKeys.ts) under the version they were written with, and use them only while it
+ * is this one: a rule changed without a new version would make lists miss people in older files.
+ * test/lists/normalize.test.ts pins the rules' output to this number.
+ */
+export const NORMALIZATION_RULES = 1;
+
 /** A phone: 10 digits (NANP); a leading country code 1 and an extension are dropped. Else null. */
 export function normalizePhone(raw: string | number): string | null {
   let text = String(raw).trim();
@@ -35,7 +43,7 @@ export function normalizeZip(raw: string | number): string | null {
 // USPS Publication 28's standard abbreviations for the words people most often write out: street
 // types (C1), unit designators (C2) and directions. Both sides are normalised, so a word missing
 // here only means that spelled-out and abbreviated forms of it do not meet.
-const ABBREVIATIONS: Readonly<Record<string, string>> = {
+export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   // street types
   ALLEY: 'ALY',
   AVENUE: 'AVE',
@@ -104,7 +112,7 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
 };
 
 /** Words after which a `#` is only the number sign of the unit ("APT # 4" is "APT 4"). */
-const UNIT_WORDS = new Set(['APT', 'STE', 'UNIT', 'BLDG', 'FL', 'RM', 'DEPT', 'LOT', 'SPC', 'TRLR']);
+export const UNIT_WORDS = new Set(['APT', 'STE', 'UNIT', 'BLDG', 'FL', 'RM', 'DEPT', 'LOT', 'SPC', 'TRLR']);
 
 /**
  * An address line, upper-cased, without punctuation, single-spaced, with USPS abbreviations; a `#`
