@@ -22,6 +22,12 @@ export interface RecordMatcher {
    * reading every record of the state.
    */
   only?: { field: string; values(): Iterable<string> };
+  /**
+   * When given and not null: no record matches unless one of its list keys (dataset/listKeys.ts: the
+   * hash of its normalised PID, of one of its phones, of its address) is among these. An engine with
+   * list keys in its dataset then asks `matches` of those records alone.
+   */
+  listKeys?: () => { pid: Uint32Array; phone: Uint32Array; address: Uint32Array } | null;
 }
 
 /** One entry of `exclude`, resolved: another audience (a saved one, as it matches now) or a matcher. */

@@ -9,7 +9,8 @@ import { AppError } from '../../shared/errors';
 import type { AudienceEngine, RecordMatcher } from '../audience/engine';
 import type { Db, Statement } from '../sqlite';
 import { readListFile } from './listFile';
-import { ListHasher, type ValueKind } from './listHash';
+import { listKey } from '../dataset/listKeys';
+import { ListHasher, type ListKeys, type ValueKind } from './listHash';
 import { normalizeAddress, normalizePhone, normalizePid } from './normalize';
 import { displayName } from '../appState/displayName';
 
@@ -47,10 +48,11 @@ export class SuppressionLists {
       byId: db.prepare(`SELECT ${COLUMNS} FROM suppression_lists WHERE id = ?`),
       clash: db.prepare('SELECT id FROM suppression_lists WHERE name = ? COLLATE NOCASE').pluck(),
       insert: db.prepare(
-        'INSERT INTO suppression_lists (id, name, created_at, rows, pids, phones, addresses, rejected, rejects) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO suppression_lists (id, name, created_at, rows, pids, phones, addresses, rejected, rejects, key_hashes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       insertValue: db.prepare('INSERT OR IGNORE INTO suppression_values (list_id, hash) VALUES (?, ?)'),
       values: db.prepare('SELECT hash FROM suppression_values WHERE list_id = ?').pluck(),
+      keyHashes: db.prepare('SELECT key_hashes FROM suppression_lists WHERE id = ?').pluck(),
       deleteValues: db.prepare('DELETE FROM suppression_values WHERE list_id = ?'),
       delete: db.prepare('DELETE FROM suppression_lists WHERE id = ?'),
     };
@@ -100,6 +102,8 @@ export class SuppressionLists {
     add('pid', content.pids);
     add('phone', content.phones);
     add('address', content.addresses);
+    const keys = (values: Set<string>) => Uint32Array.from(values, (v) => listKey(v));
+    const sealed = this.hasher.seal({ pid: keys(content.pids), phone: keys(content.phones), address: keys(content.addresses) });
     this.db.transaction(() => {
       this.assertFree(clean);
       this.stmt.insert!.run(
@@ -112,6 +116,7 @@ export class SuppressionLists {
         content.addresses.size,
         content.rejected,
         JSON.stringify(content.rejects.slice(0, REJECTS_STORED)),
+        sealed,
       );
       for (const h of hashes) this.stmt.insertValue!.run(id, h);
     })();
@@ -152,9 +157,13 @@ export class SuppressionLists {
     const load = (): Set<string> => (hashes ??= new Set((this.stmt.values!.all(id) as Buffer[]).map((b) => b.toString('latin1'))));
     const { pids, phones, addresses } = row;
     const has = (kind: ValueKind, value: string | null) => value !== null && load().has(hasher.hash(kind, value));
+    const sealed = this.stmt.keyHashes!.get(id) as Buffer | null;
+    let keys: ListKeys | null | undefined;
     return {
       key: `list:${id}`,
       fields: LIST_MATCH_FIELDS,
+      // A list imported before list keys has none: its matcher reads every record.
+      listKeys: () => (keys === undefined ? (keys = sealed ? hasher.open(sealed) : null) : keys),
       matches(values) {
         const [pid, phone1, phone2, phone3, address, zip] = values;
         if (pids > 0 && pid !== undefined && has('pid', normalizePid(pid))) return true;

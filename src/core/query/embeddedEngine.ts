@@ -192,10 +192,15 @@ export class EmbeddedEngine implements AudienceEngine {
   /** The people of a state a matcher names (matchedPeople.ts), kept while the budget allows. */
   private matching(matcher: RecordMatcher, range: StateRange): Uint8Array {
     return keptPerState(this.derived, `matched|${matcher.key}|${range.state}`, () =>
-      matchedMarks(this.dataset, matcher, range, () =>
-        // One set for every state: the values say nothing of whose state they are.
-        keptPerState(this.derived, `only|${matcher.key}`, () => uint32Set(Array.from(matcher.only!.values(), (v) => stringHash(v)))),
-      ),
+      matchedMarks(this.dataset, matcher, range, {
+        onlyHashes: () =>
+          keptPerState(this.derived, `only|${matcher.key}`, () => uint32Set(Array.from(matcher.only!.values(), (v) => stringHash(v)))),
+        listKeys: () =>
+          keptPerState(this.derived, `listKeys|${matcher.key}`, () => {
+            const keys = matcher.listKeys!()!;
+            return uint32Set([...keys.pid, ...keys.phone, ...keys.address]);
+          }),
+      }),
     );
   }
 
