@@ -21,6 +21,8 @@ function isCurrent(): boolean {
       // households that share a hash (slower households).
       dataset.householdCollisions() !== null &&
       dataset.householdSplits() !== null &&
+      // Nor, before list keys, what lets a suppression list read only its candidates' records.
+      dataset.hasListKeys &&
       dataset.meta.generator_version === GENERATOR_VERSION;
     dataset.close();
     return ok;

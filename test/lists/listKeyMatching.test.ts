@@ -154,7 +154,7 @@ describe('without list keys the same people are named, by reading every record',
     }
   });
 
-  it('a list sealed under another home secret (restored from elsewhere)', async () => {
+  it('a list whose sealed keys were copied in from another home', async () => {
     const other = openAppState(join(dir, 'other-home'));
     try {
       const file = join(dir, 'list.csv');

@@ -63,7 +63,6 @@ export interface OpenOptions {
 const PREVIEW_INDEXES = PREVIEW_FIELDS.map((name) => fieldIndex(name));
 // parseStoredValues reads them in one pass from the start of a record: they must ascend.
 if (PREVIEW_INDEXES.some((v, i) => i > 0 && v <= PREVIEW_INDEXES[i - 1]!)) throw new Error('Preview fields must be in catalog order.');
-const ZIP_INDEX = fieldIndex('ZIP');
 
 /** A `columns` row: format 5 has no data (its chunks are rows of their own), format 3 no length or crc. */
 interface StoredColumn {
@@ -239,23 +238,38 @@ export class Dataset {
   coordinates(range: StateRange): Float64Array | null {
     if (!this.hasCoordinates) return null;
     const out = new Float64Array(range.count * 2);
-    ['LATITUDE', 'LONGITUDE'].forEach((field, offset) => {
-      const header = this.guard(`the vector of ${field}`, () => this.loadColumn(field, false)).header;
-      const Ctor = VECTOR_TYPES[header.kind];
-      const size = this.chunks!.size;
-      const scratch = new Ctor(size);
-      const { from, to } = this.chunks!.covering(range.first, range.count);
-      for (let c = from; c < to; c++) {
-        const values = this.chunks!.values(c, this.records);
-        const bytes = new Uint8Array(scratch.buffer, 0, values * Ctor.BYTES_PER_ELEMENT);
-        this.guard(`the vector of ${field}`, () => this.readChunk(header, c, bytes));
-        // The part of this chunk inside the range, as indexes into the chunk.
-        const start = Math.max(range.first, c * size) - c * size;
-        const end = Math.min(range.first + range.count, c * size + values) - c * size;
-        copyCoordinates(header.encoding, scratch, start, end, out, (c * size + start - range.first) * 2 + offset);
-      }
-    });
+    ['LATITUDE', 'LONGITUDE'].forEach((field, offset) =>
+      this.readRange(field, range, (header, values, start, end, at) =>
+        copyCoordinates(header.encoding, values, start, end, out, at * 2 + offset),
+      ),
+    );
     return out;
+  }
+
+  /**
+   * A format 5 vector's values over `range`, a chunk at a time, read for this call and not kept:
+   * `visit` gets each chunk's values, the part of them inside the range [start, end) and where in the
+   * range that part begins. Returns the vector's header and dictionary.
+   */
+  private readRange(
+    field: string,
+    range: StateRange,
+    visit: (header: VectorHeader, values: Vector, start: number, end: number, at: number) => void,
+  ): ColumnVector {
+    const { header, vector } = this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
+    const Ctor = VECTOR_TYPES[header.kind];
+    const size = this.chunks!.size;
+    const scratch = new Ctor(size);
+    const { from, to } = this.chunks!.covering(range.first, range.count);
+    for (let c = from; c < to; c++) {
+      const values = this.chunks!.values(c, this.records);
+      const bytes = new Uint8Array(scratch.buffer, 0, values * Ctor.BYTES_PER_ELEMENT);
+      this.guard(`the vector of ${field}`, () => this.readChunk(header, c, bytes));
+      const start = Math.max(range.first, c * size) - c * size;
+      const end = Math.min(range.first + range.count, c * size + values) - c * size;
+      visit(header, scratch, start, end, c * size + start - range.first);
+    }
+    return vector;
   }
 
   /** Bytes of vectors kept in memory, the budget, and how many fields were dropped to stay within it. */
@@ -366,22 +380,34 @@ export class Dataset {
     return this.households.splits();
   }
 
+  /** Whether the file has list keys this version uses (written since they were added, under its rules). */
+  get hasListKeys(): boolean {
+    return this.listKeyReader?.usable === true;
+  }
+
   /**
    * The list keys of a field over a state's range (listKeys.ts; index 0 for range.first), or null
    * when the file has none this version can use: a list's matcher then reads the records.
    */
   listKeys(field: ListKeyField, range: StateRange): Uint32Array | null {
     const reader = this.listKeyReader;
-    if (!reader?.usable || range.count === 0) return reader?.usable ? new Uint32Array(0) : null;
-    const own = this.column(fieldIndex(field), range);
-    if (own.encoding !== 'hash') return null;
+    if (!reader?.usable) return null;
+    // Read for this call, not kept: a list's matcher reads these once a state, and they are the
+    // largest vectors (4 bytes a person), which would crowd out the fields queries use.
+    const inRange = (name: string) => {
+      const values = new Uint32Array(range.count);
+      const vector = this.readRange(name, range, (_, chunk, start, end, at) => values.set(chunk.subarray(start, end), at));
+      return { vector, values };
+    };
+    const own = inRange(field);
+    if (own.vector.encoding !== 'hash') return null;
     let zip: { codes: Vector; dict: readonly string[] } | undefined;
     if (field === 'ADDRESS') {
-      const z = this.column(ZIP_INDEX, range);
-      if (!z.dict) return null;
-      zip = { codes: z.data, dict: z.dict };
+      const z = inRange('ZIP');
+      if (!z.vector.dict) return null;
+      zip = { codes: z.values, dict: z.vector.dict };
     }
-    return this.guard(`the list keys of ${field}`, () => reader.read(field, range.first, range.count, own.data, zip));
+    return this.guard(`the list keys of ${field}`, () => reader.read(field, range.first, range.count, own.values, zip));
   }
 
   /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at ascending positions. */

@@ -149,15 +149,16 @@ export class ListKeyReader {
 
   /**
    * The keys of `field` at positions [first, first + count), index 0 for `first`. `own`: the field's
-   * hash vector (read at those positions); for ADDRESS, `zip`: the ZIP vector's codes and dictionary.
+   * hash vector's values there (index 0 for `first`); for ADDRESS, `zip`: the ZIP vector's codes
+   * there and its dictionary.
    */
   read(field: ListKeyField, first: number, count: number, own: Vector, zip?: { codes: Vector; dict: readonly string[] }): Uint32Array {
     const out = new Uint32Array(count);
     if (zip) {
       const suffixes = zip.dict.map((z) => `|${z}`);
-      for (let k = 0; k < count; k++) out[k] = continuedHash(own[first + k]!, suffixes[zip.codes[first + k]!]!);
+      for (let k = 0; k < count; k++) out[k] = continuedHash(own[k]!, suffixes[zip.codes[k]!]!);
     } else {
-      for (let k = 0; k < count; k++) out[k] = own[first + k]!;
+      out.set(own.subarray(0, count));
     }
     const header = keyHeader(field, this.records);
     const { from, to } = this.layout.covering(first, count);

@@ -55,23 +55,20 @@ function keyedCandidates(dataset: Dataset, matcher: RecordMatcher, range: StateR
   if (keys.pid.length > 0) fields.push('PID');
   if (keys.phone.length > 0) fields.push('PHONE', 'PHONE2', 'PHONE3');
   if (keys.address.length > 0) fields.push('ADDRESS');
-  const columns: Uint32Array[] = [];
-  for (const field of fields) {
-    const column = dataset.listKeys(field, range);
-    if (!column) return null;
-    columns.push(column);
-  }
   const set = sets.listKeys();
-  const candidates: number[] = [];
-  for (let k = 0; k < range.count; k++)
-    for (const column of columns) {
+  // A field at a time: a national California's keys are 116 MB a field.
+  const named = new Uint8Array(range.count);
+  for (const field of fields) {
+    const keys = dataset.listKeys(field, range);
+    if (!keys) return null;
+    for (let k = 0; k < range.count; k++) {
       // 0 is a record without a value (an empty phone); no list value hashes to it but by accident.
-      const key = column[k]!;
-      if (key !== 0 && uint32SetHas(set, key)) {
-        candidates.push(range.first + k);
-        break;
-      }
+      const key = keys[k]!;
+      if (key !== 0 && uint32SetHas(set, key)) named[k] = 1;
     }
+  }
+  const candidates: number[] = [];
+  for (let k = 0; k < range.count; k++) if (named[k]) candidates.push(range.first + k);
   return candidates;
 }
 
