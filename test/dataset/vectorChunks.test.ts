@@ -37,7 +37,8 @@ const filterable = FIELDS.map((f, i) => ({ f, i })).filter(({ f }) => f.type !==
 
 /** How many vector chunks a dataset has read so far: counted at the SQL statement it reads them with. */
 function countChunkReads(dataset: Dataset): () => number {
-  const stmt = (dataset as unknown as { chunkStmt: { get: (...a: unknown[]) => unknown } }).chunkStmt;
+  const vectors = (dataset as unknown as { vectors: { chunkStmt: { get: (...a: unknown[]) => unknown } } }).vectors;
+  const stmt = vectors.chunkStmt;
   const get = stmt.get.bind(stmt);
   let reads = 0;
   stmt.get = (...args: unknown[]) => {

@@ -1,26 +1,26 @@
-// An open dataset file, read-only: the one place that holds SQL over the dataset's tables.
+// An open dataset file, read-only: with the parts it delegates to (its vectors, datasetVectors.ts;
+// its records, blockRecords.ts or textRecords.ts; its list keys, listKeys.ts), the one place that
+// holds SQL over the dataset's tables.
 // Everything above it speaks in positions (0-based, in (STATE, PID) order). Format 5 (compressed,
 // checksummed blocks and vector chunks), 4 (whole vectors) and 3 (plain rows) open; docs/dataset-format.md.
 // Any damage a read meets (a checksum, or SQLite finding its pages malformed) is `dataset_damaged`.
 import { existsSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
-import { FIELDS, PREVIEW_FIELDS, fieldIndex } from '../../shared/fields';
+import { PREVIEW_FIELDS, fieldIndex } from '../../shared/fields';
 import { settings } from '../config';
-import { openSqlite, type Db, type Statement } from '../sqlite';
-import { decodeVector, tablesChecksum } from './blockCodec';
+import { openSqlite, type Db } from '../sqlite';
+import { tablesChecksum } from './blockCodec';
 import { BlockRecords } from './blockRecords';
-import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
-import { copyCoordinates } from './coordinateVectors';
+import type { Vector } from './columnVector';
 import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
 import { HouseholdLists } from './householdCollisions';
-import { KeptVectors } from './keptVectors';
+import { DatasetVectors } from './datasetVectors';
 import { LIST_KEYS_KEY, ListKeyReader, listKeysUsable, type ListKeyField } from './listKeys';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
-import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS, WHOLE_VECTORS_FORMAT_VERSION } from './schema';
+import { LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS } from './schema';
 import { TextRecords } from './textRecords';
-import { ChunkLayout, type VectorHeader } from './vectorChunks';
 
 export interface StateRange {
   state: string;
@@ -45,16 +45,6 @@ export interface PositionRange {
   count: number;
 }
 
-/** A vector as far as it is loaded: format 5 loads it a chunk at a time, older formats whole. */
-interface LoadedColumn {
-  vector: ColumnVector;
-  header: VectorHeader;
-  /** 1 for each chunk in `vector.data`; null when the whole vector is there. */
-  loaded: Uint8Array | null;
-  /** Memory it holds: its loaded values and its dictionary's text (KeptVectors' budget). */
-  bytes: number;
-}
-
 export interface OpenOptions {
   /** Bytes of vectors kept in memory (keptVectors.ts); the setting AUDIENCE_DESK_VECTOR_MEMORY_MB by default. */
   vectorMemoryBytes?: number;
@@ -64,17 +54,6 @@ const PREVIEW_INDEXES = PREVIEW_FIELDS.map((name) => fieldIndex(name));
 // parseStoredValues reads them in one pass from the start of a record: they must ascend.
 if (PREVIEW_INDEXES.some((v, i) => i > 0 && v <= PREVIEW_INDEXES[i - 1]!)) throw new Error('Preview fields must be in catalog order.');
 
-/** A `columns` row: format 5 has no data (its chunks are rows of their own), format 3 no length or crc. */
-interface StoredColumn {
-  name: string;
-  encoding: ColumnVector['encoding'];
-  kind: VectorKind;
-  length: number | null;
-  dict: string | null;
-  crc: number | null;
-  data: Uint8Array;
-}
-
 export class Dataset {
   readonly records: number;
   readonly meta: Readonly<Record<string, string>>;
@@ -82,13 +61,7 @@ export class Dataset {
   /** What a read or the verify found damaged (the message of the `dataset_damaged` error), else null. */
   damage: string | null = null;
   private readonly states: Map<string, StateRange>;
-  private readonly columns: KeptVectors<LoadedColumn>;
-  /** The fields the file has a vector of: every filterable one, and LATITUDE and LONGITUDE in files written since 27 November 2026. */
-  private readonly stored: ReadonlySet<string>;
-  private readonly columnStmt: Statement;
-  /** Format 5: a chunk of a vector (null for the older formats, whose vectors are one piece). */
-  private readonly chunkStmt: Statement | null = null;
-  private readonly chunks: ChunkLayout | null = null;
+  private readonly vectors: DatasetVectors;
   private readonly source: RecordSource;
   private closed = false;
   private readonly closers: Array<() => void> = [];
@@ -101,7 +74,6 @@ export class Dataset {
     readonly path: string,
     options: OpenOptions,
   ) {
-    this.columns = new KeptVectors(options.vectorMemoryBytes ?? settings().vectorMemoryMb * 2 ** 20);
     const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [k, v]));
     const version = meta.format_version;
     if (!(READABLE_FORMAT_VERSIONS as readonly (string | undefined)[]).includes(version))
@@ -118,25 +90,11 @@ export class Dataset {
     this.records = Number(meta.records);
     if (!Number.isSafeInteger(this.records) || this.records < 0) throw datasetDamaged(path, 'its record count is not a number');
     this.states = new Map(states.map((r) => [r.state, r]));
-    this.stored = new Set(db.prepare('SELECT name FROM columns').pluck().all() as string[]);
-    // What each format keeps in `columns`: format 5 a header (the values are chunks of their own),
-    // format 4 the whole compressed vector, format 3 the raw vector without length or checksum.
-    this.columnStmt = db.prepare(
-      version === DATASET_FORMAT_VERSION
-        ? 'SELECT name, encoding, kind, length, dict, crc FROM columns WHERE name = ?'
-        : version === WHOLE_VECTORS_FORMAT_VERSION
-          ? 'SELECT name, encoding, kind, length, dict, crc, data FROM columns WHERE name = ?'
-          : 'SELECT name, encoding, kind, NULL AS length, dict, NULL AS crc, data FROM columns WHERE name = ?',
-    );
-    if (version === DATASET_FORMAT_VERSION) {
-      // meta is under its checksum: a size it does not state is a writer's, not damage.
-      this.chunks = ChunkLayout.fromMeta(meta.vector_chunk);
-      if (!this.chunks) throw new AppError('unavailable', `The dataset file ${path} states no vector chunk size this version reads.`);
-      this.chunkStmt = db.prepare('SELECT crc, data FROM vector_chunks WHERE name = ? AND chunk = ?');
-      // Checked by the verify whatever rules they were written with; read only under this version's.
-      if (meta[LIST_KEYS_KEY] !== undefined)
-        this.listKeyReader = new ListKeyReader(db, path, this.chunks, this.records, listKeysUsable(meta));
-    }
+    const budget = options.vectorMemoryBytes ?? settings().vectorMemoryMb * 2 ** 20;
+    this.vectors = new DatasetVectors(db, path, version!, this.records, meta, budget, (what, read) => this.guard(what, read));
+    // Checked by the verify whatever rules they were written with; read only under this version's.
+    if (this.vectors.chunks && meta[LIST_KEYS_KEY] !== undefined)
+      this.listKeyReader = new ListKeyReader(db, path, this.vectors.chunks, this.records, listKeysUsable(meta));
     if (version === LEGACY_FORMAT_VERSION) {
       this.source = new TextRecords(db, path, this.records);
     } else {
@@ -173,7 +131,7 @@ export class Dataset {
     if (this.closed) return;
     this.closed = true;
     this.db.close();
-    this.columns.clear();
+    this.vectors.clear();
     for (const closer of this.closers.splice(0)) closer();
   }
 
@@ -195,138 +153,29 @@ export class Dataset {
     return [...this.states.values()];
   }
 
-  /**
-   * The vector of a filterable field, with at least the values at `range` loaded (and checked):
-   * a caller reads `data` inside the range it named, nowhere else ('all': everywhere). Loaded
-   * values are kept; format 5 loads the chunks a range needs, older formats the whole vector.
-   */
+  /** The vector of a filterable field, loaded at least at `range` and kept (DatasetVectors.column). */
   column(index: number, range: PositionRange | 'all'): ColumnVector {
-    const column = this.loadedColumn(index);
-    const loaded = column.loaded;
-    if (loaded) {
-      const { from, to } = range === 'all' ? { from: 0, to: loaded.length } : this.chunks!.covering(range.first, range.count);
-      let read = false;
-      for (let c = from; c < to; c++) {
-        if (loaded[c]) continue;
-        const bytes = this.guard(`the vector of ${column.header.name}`, () => this.loadChunk(column, c));
-        loaded[c] = 1;
-        read = true;
-        this.columns.grow(index, bytes);
-      }
-      // Checked only when a chunk came in: a warm count does not walk the chunk flags every time.
-      if (read && loaded.every((l) => l === 1)) column.loaded = null;
-    }
-    return column.vector;
+    return this.vectors.column(index, range);
   }
 
   /** A field's encoding and dictionary, without reading its values. */
   columnInfo(index: number): Pick<ColumnVector, 'field' | 'encoding' | 'dict'> {
-    const { field, encoding, dict } = this.loadedColumn(index).vector;
-    return { field, encoding, dict };
+    return this.vectors.columnInfo(index);
   }
 
   /** Whether the file has coordinate vectors (written since 27 November 2026; format 5 only). */
   get hasCoordinates(): boolean {
-    return this.chunks !== null && this.stored.has('LATITUDE') && this.stored.has('LONGITUDE');
+    return this.vectors.hasCoordinates;
   }
 
-  /**
-   * The latitude and longitude of each position of `range`, interleaved ([lat, lon] of range.first,
-   * then of the next, …), from the coordinate vectors, read for this call and not kept; null when the
-   * file has none (written before they were), and the caller reads the records.
-   */
+  /** Each position's [lat, lon] in `range`, interleaved, or null without coordinate vectors (DatasetVectors.coordinates). */
   coordinates(range: StateRange): Float64Array | null {
-    if (!this.hasCoordinates) return null;
-    const out = new Float64Array(range.count * 2);
-    ['LATITUDE', 'LONGITUDE'].forEach((field, offset) =>
-      this.readRange(field, range, (header, values, start, end, at) =>
-        copyCoordinates(header.encoding, values, start, end, out, at * 2 + offset),
-      ),
-    );
-    return out;
-  }
-
-  /**
-   * A format 5 vector's values over `range`, a chunk at a time, read for this call and not kept:
-   * `visit` gets each chunk's values, the part of them inside the range [start, end) and where in the
-   * range that part begins. Returns the vector's header and dictionary.
-   */
-  private readRange(
-    field: string,
-    range: StateRange,
-    visit: (header: VectorHeader, values: Vector, start: number, end: number, at: number) => void,
-  ): ColumnVector {
-    const { header, vector } = this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
-    const Ctor = VECTOR_TYPES[header.kind];
-    const size = this.chunks!.size;
-    const scratch = new Ctor(size);
-    const { from, to } = this.chunks!.covering(range.first, range.count);
-    for (let c = from; c < to; c++) {
-      const values = this.chunks!.values(c, this.records);
-      const bytes = new Uint8Array(scratch.buffer, 0, values * Ctor.BYTES_PER_ELEMENT);
-      this.guard(`the vector of ${field}`, () => this.readChunk(header, c, bytes));
-      const start = Math.max(range.first, c * size) - c * size;
-      const end = Math.min(range.first + range.count, c * size + values) - c * size;
-      visit(header, scratch, start, end, c * size + start - range.first);
-    }
-    return vector;
+    return this.vectors.coordinates(range);
   }
 
   /** Bytes of vectors kept in memory, the budget, and how many fields were dropped to stay within it. */
   vectorMemory(): { bytes: number; budget: number; dropped: number } {
-    return { bytes: this.columns.bytes, budget: this.columns.budget, dropped: this.columns.dropped };
-  }
-
-  private loadedColumn(index: number): LoadedColumn {
-    let column = this.columns.use(index);
-    if (!column) {
-      const field = FIELDS[index]!.name;
-      column = this.guard(`the vector of ${field}`, () => this.loadColumn(field));
-      this.columns.add(index, column);
-    }
-    return column;
-  }
-
-  /**
-   * Format 5: the header, checked, and (`values`) a vector of zeros its chunks are read into, else an
-   * empty one. Older formats: the whole vector.
-   */
-  private loadColumn(field: string, values = true): LoadedColumn {
-    const row = this.columnStmt.get(field) as StoredColumn | undefined;
-    if (!row || row.name !== field) throw datasetDamaged(this.path, `the vector of ${field} is missing`);
-    if (row.length !== null && row.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
-    const header: VectorHeader = { name: row.name, encoding: row.encoding, kind: row.kind, length: this.records, dict: row.dict };
-    let data: Vector;
-    let loaded: Uint8Array | null = null;
-    if (this.chunks) {
-      if (this.chunks.headerCrc(header) !== row.crc || !VECTOR_TYPES[row.kind])
-        throw datasetDamaged(this.path, `the vector of ${field} fails its checksum`);
-      // Shared memory, so a second core can scan pieces of a state without a copy (query/twoCoreScan.ts).
-      data = sharedVector(row.kind, values ? this.records : 0);
-      loaded = new Uint8Array(this.chunks.count(this.records));
-    } else {
-      data =
-        this.formatVersion === WHOLE_VECTORS_FORMAT_VERSION
-          ? decodeVector(this.path, { ...row, length: row.length ?? -1, crc: row.crc ?? -1 })
-          : blobToVector(row.kind, row.data);
-      if (data.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
-    }
-    const dict = row.dict === null ? null : (JSON.parse(row.dict) as string[]);
-    const bytes = (row.dict?.length ?? 0) + (loaded ? 0 : data.byteLength);
-    return { vector: { field, encoding: row.encoding, data, dict }, header, loaded, bytes };
-  }
-
-  /** Reads and checks one chunk of a format 5 vector, decompressed straight into its place; its bytes. */
-  private loadChunk(column: LoadedColumn, chunk: number): number {
-    const place = this.chunks!.place(column.vector.data, chunk);
-    this.readChunk(column.header, chunk, place);
-    return place.byteLength;
-  }
-
-  private readChunk(header: VectorHeader, chunk: number, out: Uint8Array): void {
-    const stored = this.chunkStmt!.get(header.name, chunk) as { crc: number; data: Uint8Array } | undefined;
-    if (!stored) throw datasetDamaged(this.path, `chunk ${chunk} of the vector of ${header.name} is missing`);
-    this.chunks!.decode(this.path, header, chunk, stored, out);
+    return this.vectors.vectorMemory();
   }
 
   /** The stored JSON text of each record at ascending positions, in order. */
@@ -396,7 +245,7 @@ export class Dataset {
     // largest vectors (4 bytes a person), which would crowd out the fields queries use.
     const inRange = (name: string) => {
       const values = new Uint32Array(range.count);
-      const vector = this.readRange(name, range, (_, chunk, start, end, at) => values.set(chunk.subarray(start, end), at));
+      const vector = this.vectors.readRange(name, range, (_, chunk, start, end, at) => values.set(chunk.subarray(start, end), at));
       return { vector, values };
     };
     const own = inRange(field);
@@ -439,24 +288,7 @@ export class Dataset {
       if (step.done) break;
       yield;
     }
-    for (let i = 0; i < FIELDS.length; i++) {
-      // Coordinates have vectors only in files written since they were added.
-      if (FIELDS[i]!.type === 'number' && !this.stored.has(FIELDS[i]!.name)) continue;
-      // Read for the check only: the vectors a query uses stay as they are.
-      const field = FIELDS[i]!.name;
-      const column = this.columns.peek(i) ?? this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
-      yield;
-      if (!this.chunks) continue;
-      const width = VECTOR_TYPES[column.header.kind].BYTES_PER_ELEMENT;
-      // Checked into a scratch: the vectors a query uses stay as they are.
-      const scratch = new Uint8Array(this.chunks.size * width);
-      for (let c = 0; c < this.chunks.count(this.records); c++) {
-        const out = scratch.subarray(0, this.chunks.values(c, this.records) * width);
-        this.guard(`the vector of ${field}`, () => this.readChunk(column.header, c, out));
-        if (c % 16 === 15) yield;
-      }
-      yield;
-    }
+    yield* this.vectors.verifySteps();
     if (this.listKeyReader) {
       const keys = this.listKeyReader.verifySteps();
       while (!this.guard('the list keys', () => keys.next()).done) yield;
