@@ -79,9 +79,12 @@ export function storedListKeys(value: (index: number) => string | number | undef
   out[4] = (listKey(normalizeAddress(address, zip)) ^ continuedHash(stringHash(address), `|${zip}`)) >>> 0;
 }
 
-/** The header a list key chunk is checked under (vectorChunks.ts): a name of its own, so it is never taken for a vector's chunk. */
+/** The name a list key chunk's CRC is computed under (vectorChunks.ts): its own, so it is never taken for a vector's chunk. */
+const keyName = (field: ListKeyField): string => `list key ${field}`;
+
+/** The header a list key chunk is checked under. */
 function keyHeader(field: ListKeyField, records: number): VectorHeader {
-  return { name: `list key ${field}`, encoding: 'hash', kind: 'u32', length: records, dict: null };
+  return { name: keyName(field), encoding: 'hash', kind: 'u32', length: records, dict: null };
 }
 
 /**
@@ -121,7 +124,7 @@ export class ListKeyWriter {
   private flush(): void {
     LIST_KEY_FIELDS.forEach((field, f) => {
       if (!this.differs[f]) return;
-      const { data, crc } = this.layout.encodeValues(keyHeader(field, 0).name, this.chunk, this.current[f]!.subarray(0, this.filled));
+      const { data, crc } = this.layout.encodeValues(keyName(field), this.chunk, this.current[f]!.subarray(0, this.filled));
       this.put(field, this.chunk, crc, data);
     });
     this.differs.fill(0);

@@ -66,6 +66,7 @@ export class ListHasher {
     } catch {
       return null;
     }
+    if (plain.length < 4 * KINDS.length) return null;
     const counts = KINDS.map((_, i) => plain.readUInt32LE(4 * i));
     if (4 * (KINDS.length + counts.reduce((a, b) => a + b, 0)) !== plain.length) return null;
     const out = {} as ListKeys;
