@@ -157,13 +157,21 @@ export class SuppressionLists {
     const load = (): Set<string> => (hashes ??= new Set((this.stmt.values!.all(id) as Buffer[]).map((b) => b.toString('latin1'))));
     const { pids, phones, addresses } = row;
     const has = (kind: ValueKind, value: string | null) => value !== null && load().has(hasher.hash(kind, value));
-    const sealed = this.stmt.keyHashes!.get(id) as Buffer | null;
+    const readSealed = this.stmt.keyHashes!;
     let keys: ListKeys | null | undefined;
     return {
       key: `list:${id}`,
       fields: LIST_MATCH_FIELDS,
       // A list imported before list keys has none: its matcher reads every record.
-      listKeys: () => (keys === undefined ? (keys = sealed ? hasher.open(sealed) : null) : keys),
+      // Read when first asked, like the hashes: a matcher is made for every request that excludes the
+      // list, and an engine that kept the state's answer never asks (a million phones seal to 4 MB).
+      listKeys: () => {
+        if (keys === undefined) {
+          const sealed = readSealed.get(id) as Buffer | null;
+          keys = sealed ? hasher.open(sealed) : null;
+        }
+        return keys;
+      },
       matches(values) {
         const [pid, phone1, phone2, phone3, address, zip] = values;
         if (pids > 0 && pid !== undefined && has('pid', normalizePid(pid))) return true;

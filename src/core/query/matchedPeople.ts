@@ -59,11 +59,11 @@ function keyedCandidates(dataset: Dataset, matcher: RecordMatcher, range: StateR
   // A field at a time: a national California's keys are 116 MB a field.
   const named = new Uint8Array(range.count);
   for (const field of fields) {
-    const keys = dataset.listKeys(field, range);
-    if (!keys) return null;
+    const column = dataset.listKeys(field, range);
+    if (!column) return null;
     for (let k = 0; k < range.count; k++) {
       // 0 is a record without a value (an empty phone); no list value hashes to it but by accident.
-      const key = keys[k]!;
+      const key = column[k]!;
       if (key !== 0 && uint32SetHas(set, key)) named[k] = 1;
     }
   }
