@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openDatasetSql } from '../src/core/dataset/datasetSql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIELDS, fieldIndex } from '../src/shared/fields';
-import { generateDataset, generateRecords } from '../src/core/generate';
+import { generateDataset, generateRecords, generateStored } from '../src/core/generate';
 import { apportion, STATE_CODES } from '../src/core/generate/apportion';
 import { stateAreaCodes } from '../src/core/generate/areaCodes';
 import { STATE_ADULTS } from '../src/core/generate/data/stateAdults';
@@ -355,7 +355,7 @@ describe('generateDataset', () => {
     }
   });
 
-  it('generates on a worker thread the texts of the same records, in order, and writes the same file as on one thread', () => {
+  it('generates on a worker thread the texts and ranks of the same records, in storage order, and writes the same file as on one thread', () => {
     const dir = mkdtempSync(join(tmpdir(), 'audience-desk-generate-worker-'));
     const dump = (path: string): unknown => {
       const db = openDatasetSql(path);
@@ -364,6 +364,7 @@ describe('generateDataset', () => {
           records: db.prepare('SELECT _pos, record FROM records ORDER BY _pos').raw().all(),
           columns: db.prepare('SELECT * FROM columns ORDER BY name').raw().all(),
           vectors: db.prepare('SELECT * FROM vector_chunks ORDER BY name, chunk').raw().all(),
+          ranks: db.prepare('SELECT * FROM pid_ranks ORDER BY chunk').raw().all(),
           states: db.prepare('SELECT * FROM states ORDER BY state').raw().all(),
           meta: db.prepare("SELECT * FROM meta WHERE key <> 'created_at' ORDER BY key").raw().all(),
         };
@@ -374,8 +375,12 @@ describe('generateDataset', () => {
     try {
       const batches = workerTexts(2500, 7);
       expect(batches).toBeDefined();
-      const texts = [...batches!].flatMap((b) => b.texts.split('\n'));
-      expect(texts).toEqual([...generateRecords(2500, 7)].map((r) => JSON.stringify(r)));
+      const sent = [...batches!];
+      const texts = sent.flatMap((b) => b.texts.split('\n'));
+      const ranks = sent.flatMap((b) => [...b.ranks.subarray(0, b.texts.split('\n').length)]);
+      const expected = [...generateStored(2500, 7)];
+      expect(texts).toEqual(expected.map((r) => JSON.stringify(r.record)));
+      expect(ranks).toEqual(expected.map((r) => r.rank));
       generateDataset({ rows: 4321, seed: 3, out: join(dir, 'worker.sqlite'), dictionaryLimit: 300 });
       const restore = overrideSettings({ generateWorker: false });
       try {

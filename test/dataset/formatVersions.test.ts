@@ -1,7 +1,8 @@
-// The format is a contract (docs/dataset-format.md): a format 5 file records its version and
-// checksums; a format 4 file (each vector one frame) and a format 3 file (one row a record, raw
-// vectors, no checksums) still open and read exactly the same records and vectors; another format,
-// a foreign SQLite file and a file that is not SQLite are refused in one sentence naming the file.
+// The format is a contract (docs/dataset-format.md): a format 6 file records its version, order and
+// checksums; a format 5 file (always in PID order), a format 4 file (each vector one frame) and a
+// format 3 file (one row a record, raw vectors, no checksums) still open and read exactly the same
+// records and vectors as a format 6 file in PID order; another format, a foreign SQLite file and a
+// file that is not SQLite are refused in one sentence naming the file.
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,12 +14,19 @@ import { Dataset } from '../../src/core/dataset/dataset';
 import { openDatasetSql } from '../../src/core/dataset/datasetSql';
 import { DATASET_FORMAT_VERSION, PEOPLE_VIEW_SQL } from '../../src/core/dataset/schema';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
-import { generateDataset } from '../../src/core/generate';
+import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
+import { ChunkLayout } from '../../src/core/dataset/vectorChunks';
+import { generateDataset, generateRecords } from '../../src/core/generate';
+import { copyWithMeta } from '../support/datasetMeta';
 import { openSqlite } from '../../src/core/sqlite';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { FIELDS } from '../../src/shared/fields';
 
 let dir: string;
+/** Generated: format 6 in household order. */
+let v6: string;
+/** The same records written in PID order (format 6), and the older formats made from it. */
+let v6InPidOrder: string;
 let v5: string;
 let v4: string;
 let v3: string;
@@ -102,12 +110,19 @@ const CHUNK = 512;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-formats-'));
+  v6 = join(dir, 'v6.sqlite');
+  v6InPidOrder = join(dir, 'v6-pid.sqlite');
   v5 = join(dir, 'v5.sqlite');
   v4 = join(dir, 'v4.sqlite');
   v3 = join(dir, 'v3.sqlite');
-  generateDataset({ rows: ROWS, seed: 3, out: v5, vectorChunk: CHUNK });
-  const dataset = Dataset.open(v5);
-  writeFormat4(dataset, v5, v4);
+  generateDataset({ rows: ROWS, seed: 3, out: v6, vectorChunk: CHUNK });
+  const writer = new DatasetWriter(v6InPidOrder, {}, undefined, new ChunkLayout(CHUNK));
+  for (const record of generateRecords(ROWS, 3)) writer.append(record);
+  writer.finish();
+  // Format 5 was format 6 in PID order without record_order (and without an empty pid_ranks, which no reader looks at).
+  copyWithMeta(v6InPidOrder, v5, { format_version: '5', record_order: null });
+  const dataset = Dataset.open(v6InPidOrder);
+  writeFormat4(dataset, v6InPidOrder, v4);
   writeFormat3(dataset, v3);
   dataset.close();
 }, 120_000);
@@ -115,11 +130,14 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('dataset formats', () => {
-  it('a new file is format 5: blocks of records and chunks of vectors with their checksums, meta checksum, block and chunk size', () => {
-    const db = openSqlite(v5, { readonly: true });
+  it('a new file is format 6: blocks of records and chunks of vectors with their checksums, meta checksum, order, block and chunk size', () => {
+    const db = openSqlite(v6, { readonly: true });
     try {
       const meta = Object.fromEntries(db.prepare('SELECT key, value FROM meta').raw().all() as Array<[string, string]>);
       expect(meta.format_version).toBe(DATASET_FORMAT_VERSION);
+      expect(DATASET_FORMAT_VERSION).toBe('6');
+      expect(meta.record_order).toBe('ranked');
+      expect(db.prepare('SELECT count(*) FROM pid_ranks').pluck().get()).toBe(Math.ceil(ROWS / CHUNK));
       expect(meta.block_records).toBe(String(RECORDS_PER_BLOCK));
       expect(meta.vector_chunk).toBe(String(CHUNK));
       // A vector for every field: the filterable ones, and LATITUDE and LONGITUDE (for `near`) since 27 November 2026.
@@ -134,10 +152,11 @@ describe('dataset formats', () => {
   });
 
   it.each([
+    ['5', () => v5],
     ['4', () => v4],
     ['3', () => v3],
-  ])('a format %s file opens and reads the same records, previews, vectors and answers as format 5', (version, path) => {
-    const a = Dataset.open(v5);
+  ])('a format %s file opens and reads the same records, previews, vectors and answers as format 6 in PID order', (version, path) => {
+    const a = Dataset.open(v6InPidOrder);
     const b = Dataset.open(path());
     try {
       expect(b.formatVersion).toBe(version);
@@ -175,7 +194,7 @@ describe('dataset formats', () => {
   });
 
   it('ad-hoc SQL sees the same `people` in every format', () => {
-    const rows = [v5, v4, v3].map((path) => {
+    const rows = [v6InPidOrder, v5, v4, v3].map((path) => {
       const db = openDatasetSql(path);
       try {
         return db.prepare('SELECT _pos, PID, STATE, AGE, LATITUDE FROM people ORDER BY _pos').raw().all();
@@ -186,6 +205,7 @@ describe('dataset formats', () => {
     expect(rows[0]).toHaveLength(ROWS);
     expect(rows[1]).toEqual(rows[0]);
     expect(rows[2]).toEqual(rows[0]);
+    expect(rows[3]).toEqual(rows[0]);
   });
 
   it('refuses another format, a SQLite file that is not a dataset and a file that is not SQLite, in one sentence naming the file', () => {
@@ -194,7 +214,7 @@ describe('dataset formats', () => {
     const db = openSqlite(v9);
     db.prepare("UPDATE meta SET value = '9' WHERE key = 'format_version'").run();
     db.close();
-    expect(() => Dataset.open(v9)).toThrow(`The dataset file ${v9} has format 9; this version of Audience Desk reads formats 3, 4, 5.`);
+    expect(() => Dataset.open(v9)).toThrow(`The dataset file ${v9} has format 9; this version of Audience Desk reads formats 3, 4, 5, 6.`);
     const foreign = join(dir, 'foreign.sqlite');
     const other = openSqlite(foreign);
     other.exec('CREATE TABLE t (x)');

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { verifyDatasetFile } from '../../src/core/dataset/verifyFile';
 import { generateDataset } from '../../src/core/generate';
+import { DATASET_FORMAT_VERSION } from '../../src/core/dataset/schema';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { randomFrom } from '../../src/core/query/listSteps';
 import { openSqlite } from '../../src/core/sqlite';
@@ -162,6 +163,6 @@ describe('vector chunks', () => {
     const verdict = verifyDatasetFile(damaged);
     expect(verdict.ok).toBe(false);
     expect(!verdict.ok && verdict.message).toContain(`chunk ${chunk} of the vector of GENDER fails its checksum`);
-    expect(verifyDatasetFile(chunked)).toMatchObject({ ok: true, records: ROWS, formatVersion: '5' });
+    expect(verifyDatasetFile(chunked)).toMatchObject({ ok: true, records: ROWS, formatVersion: DATASET_FORMAT_VERSION });
   });
 });

@@ -55,6 +55,19 @@ export class SqlOracle {
       .all(...params, limit, skip) as string[];
   }
 
+  /**
+   * `pids` in the order the dataset file stores their records, by its own positions (`_pos`): the
+   * order an export writes (docs/dataset-format.md, "Record order"). Every PID must be the file's.
+   */
+  inStorageOrder(pids: readonly string[]): string[] {
+    const stored = this.db
+      .prepare(`SELECT "PID" FROM people WHERE "PID" IN (SELECT value FROM json_each(?)) ORDER BY _pos`)
+      .pluck()
+      .all(JSON.stringify(pids)) as string[];
+    if (stored.length !== new Set(pids).size) throw new Error('Some of the PIDs are not in the dataset.');
+    return stored;
+  }
+
   /** Full records as the search response should give them: objects keyed in catalog order. */
   records(state: string, filters: Array<[string, Array<string | number>]>, limit: number, skip: number): Array<Record<string, unknown>> {
     const { sql, params } = this.where(state, filters);

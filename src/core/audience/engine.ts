@@ -67,7 +67,11 @@ export interface DatasetSummary {
   createdAt: string | null;
 }
 
-/** The records of one audience in PID order, a batch at a time (export). */
+/**
+ * The records of one audience, a batch at a time (export), in the engine's storage order: the
+ * embedded engine's file's (households by ZIP in a generated file, PID order in an imported one:
+ * docs/dataset-format.md, "Record order"), ClickHouse's PID order.
+ */
 export interface RecordStream {
   total: number;
   /** Each record as the JSON array of its values in catalog order (src/core/dataset/recordFormat.ts). */

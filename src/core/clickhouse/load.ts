@@ -81,7 +81,7 @@ async function hashedFields(connection: ClickHouseConnection, table: string): Pr
   return hashed;
 }
 
-/** Every record of the dataset, state by state in PID order, a batch of stored records at a time. */
+/** Every record of the dataset, state by state in the file's order (the table sorts by PID), a batch of stored records at a time. */
 async function* allRecords(engine: EmbeddedEngine): AsyncGenerator<string[]> {
   for (const { state } of engine.summary().states) yield* engine.records({ state, filters: [] }).batches(BATCH);
 }

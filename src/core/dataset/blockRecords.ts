@@ -103,7 +103,7 @@ export class BlockRecords implements RecordSource {
     }
   }
 
-  /** The given blocks (ascending), from the cache or read and checked. */
+  /** The given blocks, from the cache or read and checked. */
   private load(wanted: readonly number[]): Map<number, RecordBlock> {
     const out = new Map<number, RecordBlock>();
     const missing: number[] = [];
@@ -116,7 +116,9 @@ export class BlockRecords implements RecordSource {
       } else missing.push(b);
     }
     if (missing.length === 0) return out;
-    for (const row of this.fetch(missing)) {
+    // Positions in PID order of a file stored in household order ask for blocks in any order, and a block twice.
+    const ascending = [...new Set(missing)].sort((a, b) => a - b);
+    for (const row of this.fetch(ascending)) {
       const block = this.decode(row);
       out.set(row.block, block);
       this.remember(row.block, block);

@@ -16,10 +16,11 @@ import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
 import { HouseholdLists } from './householdCollisions';
 import { DatasetVectors } from './datasetVectors';
+import { RANKED_ORDER, PID_ORDER, PidRankReader, RECORD_ORDER_KEY } from './pidRanks';
 import { LIST_KEYS_KEY, ListKeyReader, listKeysUsable, type ListKeyField } from './listKeys';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
-import { LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS } from './schema';
+import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS } from './schema';
 import { TextRecords } from './textRecords';
 
 export interface StateRange {
@@ -66,6 +67,8 @@ export class Dataset {
   private closed = false;
   private readonly closers: Array<() => void> = [];
   private readonly households: HouseholdLists;
+  /** Each position's PID rank in its state, for a file not in PID order (pidRanks.ts). */
+  private readonly pidRanks: PidRankReader;
   /** The file's list keys: null for a file written before them (or under other normalisation rules). */
   private readonly listKeyReader: ListKeyReader | null = null;
 
@@ -95,6 +98,11 @@ export class Dataset {
     // Checked by the verify whatever rules they were written with; read only under this version's.
     if (this.vectors.chunks && meta[LIST_KEYS_KEY] !== undefined)
       this.listKeyReader = new ListKeyReader(db, path, this.vectors.chunks, this.records, listKeysUsable(meta));
+    // Before format 6 every file was in PID order.
+    const order = version === DATASET_FORMAT_VERSION ? (meta[RECORD_ORDER_KEY] ?? PID_ORDER) : PID_ORDER;
+    if (order !== PID_ORDER && order !== RANKED_ORDER)
+      throw datasetDamaged(path, `its records are in an order this version does not know (${order.slice(0, 20)})`);
+    this.pidRanks = new PidRankReader(db, path, this.vectors.chunks, this.records, order === RANKED_ORDER);
     if (version === LEGACY_FORMAT_VERSION) {
       this.source = new TextRecords(db, path, this.records);
     } else {
@@ -178,17 +186,17 @@ export class Dataset {
     return this.vectors.vectorMemory();
   }
 
-  /** The stored JSON text of each record at ascending positions, in order. */
+  /** The stored JSON text of each record at the positions given, in order. */
   recordTexts(positions: ArrayLike<number>): string[] {
     return this.guard('records', () => this.source.texts(positions));
   }
 
-  /** The stored JSON text of each record as UTF-8 bytes (no decoding), at ascending positions, in order. */
+  /** The stored JSON text of each record as UTF-8 bytes (no decoding), at the positions given, in order. */
   recordBytes(positions: ArrayLike<number>): Buffer[] {
     return this.guard('records', () => this.source.bytes(positions)) as Buffer[];
   }
 
-  /** Full records (values in catalog order) at ascending positions. */
+  /** Full records (values in catalog order) at the positions given. */
   fullRows(positions: ArrayLike<number>): Row[] {
     return this.guard('records', () => this.source.texts(positions).map((text) => JSON.parse(text) as Row));
   }
@@ -206,7 +214,7 @@ export class Dataset {
     }
   }
 
-  /** Some fields (catalog indexes, ascending) of records at ascending positions. */
+  /** Some fields (catalog indexes, ascending) of records at the positions given. */
   valuesOf(positions: ArrayLike<number>, indexes: readonly number[]): RecordValues[] {
     return this.guard('records', () => this.valuesAt(positions, indexes));
   }
@@ -227,6 +235,19 @@ export class Dataset {
    */
   householdSplits(): ReadonlyMap<number, number> | null {
     return this.households.splits();
+  }
+
+  /** Whether a state's positions are in PID order (else in household order, with PID ranks stored). */
+  get inPidOrder(): boolean {
+    return !this.pidRanks.stored;
+  }
+
+  /**
+   * A state's PID order: at index r, the offset (position - range.first) of its r-th lowest PID; null
+   * when its positions are in PID order already. Read for the call (4 bytes a person), not kept.
+   */
+  pidOrder(range: StateRange): Uint32Array | null {
+    return this.guard('the PID ranks', () => this.pidRanks.order(range.first, range.count));
   }
 
   /** Whether the file has list keys this version uses (written since they were added, under its rules). */
@@ -259,13 +280,13 @@ export class Dataset {
     return this.guard(`the list keys of ${field}`, () => reader.read(field, range.first, range.count, own.values, zip));
   }
 
-  /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at ascending positions. */
+  /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at the positions given. */
   previewRows(positions: ArrayLike<number>): Row[] {
     return this.valuesOf(positions, PREVIEW_INDEXES);
   }
 
   /**
-   * Values at `indexes` of records at ascending positions: most wanted fields sit in a record's
+   * Values at `indexes` of records at the positions given: most wanted fields sit in a record's
    * first characters, so those are read, and a whole record only when they do not reach.
    */
   private valuesAt(positions: ArrayLike<number>, indexes: readonly number[]): RecordValues[] {
@@ -293,6 +314,14 @@ export class Dataset {
       const keys = this.listKeyReader.verifySteps();
       while (!this.guard('the list keys', () => keys.next()).done) yield;
     }
+    const ranks = this.pidRanks.verifySteps();
+    while (!this.guard('the PID ranks', () => ranks.next()).done) yield;
+    // Each state's ranks a permutation of its records: else pages would skip or repeat people.
+    if (this.pidRanks.stored)
+      for (const range of this.states.values()) {
+        this.pidOrder(range);
+        yield;
+      }
   }
 
   /** Runs a read; damage becomes `dataset_damaged` and is remembered in `damage`. */

@@ -12,7 +12,7 @@ import { copyCoordinates } from './coordinateVectors';
 import type { ColumnVector, PositionRange, StateRange } from './dataset';
 import { datasetDamaged } from './damage';
 import { KeptVectors } from './keptVectors';
-import { DATASET_FORMAT_VERSION, WHOLE_VECTORS_FORMAT_VERSION } from './schema';
+import { CHUNKED_VECTOR_FORMATS, WHOLE_VECTORS_FORMAT_VERSION } from './schema';
 import { ChunkLayout, type VectorHeader } from './vectorChunks';
 
 /** Runs a read of the file; damage becomes `dataset_damaged`, which the dataset remembers. */
@@ -60,16 +60,16 @@ export class DatasetVectors {
   ) {
     this.columns = new KeptVectors(budgetBytes);
     this.stored = new Set(db.prepare('SELECT name FROM columns').pluck().all() as string[]);
-    // What each format keeps in `columns`: format 5 a header (the values are chunks of their own),
+    // What each format keeps in `columns`: formats 5 and 6 a header (the values are chunks of their own),
     // format 4 the whole compressed vector, format 3 the raw vector without length or checksum.
     this.columnStmt = db.prepare(
-      formatVersion === DATASET_FORMAT_VERSION
+      CHUNKED_VECTOR_FORMATS.includes(formatVersion)
         ? 'SELECT name, encoding, kind, length, dict, crc FROM columns WHERE name = ?'
         : formatVersion === WHOLE_VECTORS_FORMAT_VERSION
           ? 'SELECT name, encoding, kind, length, dict, crc, data FROM columns WHERE name = ?'
           : 'SELECT name, encoding, kind, NULL AS length, dict, NULL AS crc, data FROM columns WHERE name = ?',
     );
-    if (formatVersion === DATASET_FORMAT_VERSION) {
+    if (CHUNKED_VECTOR_FORMATS.includes(formatVersion)) {
       // meta is under its checksum: a size it does not state is a writer's, not damage.
       this.chunks = ChunkLayout.fromMeta(meta.vector_chunk);
       if (!this.chunks) throw new AppError('unavailable', `The dataset file ${path} states no vector chunk size this version reads.`);

@@ -1,4 +1,5 @@
-// Writes a new dataset file (format 4, docs/dataset-format.md) from records in (STATE, PID) order:
+// Writes a new dataset file (format 6, docs/dataset-format.md) from records state by state, each
+// state in PID order or, with each record's PID rank, in an order of the caller's (pidRanks.ts):
 // the records (compressed blocks), the per-field vectors and the state ranges go to `<target>.building-<pid>`, which is published (synced, renamed over
 // the target: atomicFile.ts) only once complete, so a crash or cancel leaves the old file or none.
 import { rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { HHID_COLLISIONS_KEY, HHID_SPLITS_KEY, HouseholdCollisions } from './hou
 import { encodeRecordBlock, RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from './blockCodec';
 import { ChunkLayout, VECTOR_CHUNK } from './vectorChunks';
 import { VectorSpill } from './vectorSpill';
+import { RANKED_ORDER, PID_ORDER, PidRankWriter, RECORD_ORDER_KEY } from './pidRanks';
 import { LIST_KEY_SOURCES, LIST_KEYS_KEY, ListKeyWriter, listKeysMeta } from './listKeys';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from './schema';
@@ -51,6 +53,9 @@ export class DatasetWriter {
   private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
   private readonly households = new HouseholdCollisions();
   private readonly listKeys: ListKeyWriter;
+  private readonly ranks: PidRankWriter;
+  /** Whether records come with PID ranks (set by the first record; all or none do). */
+  private ranked: boolean | undefined;
   private lastState = '';
   private lastPid = '';
   private pending = 0;
@@ -81,24 +86,29 @@ export class DatasetWriter {
     this.insertBlock = this.db.prepare('INSERT INTO record_blocks (block, crc, data) VALUES (?, ?, ?)');
     const insertListKeys = this.db.prepare('INSERT INTO list_keys (name, chunk, crc, data) VALUES (?, ?, ?, ?)');
     this.listKeys = new ListKeyWriter(this.vectorChunks, (field, chunk, crc, data) => insertListKeys.run(field, chunk, crc, data));
+    const insertRanks = this.db.prepare('INSERT INTO pid_ranks (chunk, crc, data) VALUES (?, ?, ?)');
+    this.ranks = new PidRankWriter(this.vectorChunks, (chunk, crc, data) => insertRanks.run(chunk, crc, data));
     this.db.exec('BEGIN');
   }
 
-  /** Appends one record; records must come in ascending (STATE, PID) order with unique PIDs. */
-  append(values: RecordValues): void {
-    this.appendWithJson(values, JSON.stringify(values));
+  /**
+   * Appends one record; records come state by state (ascending), and within a state in ascending
+   * PID order with unique PIDs, or in any order with `rank`, the PID's rank in the state (0 = lowest).
+   */
+  append(values: RecordValues, rank?: number): void {
+    this.appendWithJson(values, JSON.stringify(values), rank);
   }
 
   /**
    * append() for a caller that already has the record's text, `json` = JSON.stringify(values)
    * exactly (the import serialises each row once, on its reading thread): saves a second stringify.
    */
-  appendWithJson(values: RecordValues, json: string): void {
+  appendWithJson(values: RecordValues, json: string, rank?: number): void {
     if (!this.columns) {
       if (this.count > 0) throw new Error('Records were appended without their values: their vectors go to finish().');
       this.columns = this.newColumnSet();
     }
-    this.appendText(values[STATE_INDEX] as string, values[PID_INDEX] as string, json, (i) => values[i]);
+    this.appendText(values[STATE_INDEX] as string, values[PID_INDEX] as string, json, (i) => values[i], rank);
     this.columns.push(values);
   }
 
@@ -116,10 +126,15 @@ export class DatasetWriter {
    * Appends one record by its text alone: its vectors are built elsewhere and given to finish().
    * `pid` null: the caller has sorted the records itself (the order is then checked by state only).
    * `known`: the record's values of the fields the writer reads (HHID, the list keys' sources) when
-   * the caller has them at hand, else they are read from `json`.
+   * the caller has them at hand, else they are read from `json`. `rank`: as for append().
    */
-  appendText(state: string, pid: string | null, json: string, known?: FieldValue): void {
-    this.next(state, pid, 1);
+  appendText(state: string, pid: string | null, json: string, known?: FieldValue, rank?: number): void {
+    const ranked = rank !== undefined;
+    if (this.ranked !== undefined && this.ranked !== ranked)
+      throw new Error('Records were appended with and without PID ranks: all or none have one.');
+    this.ranked = ranked;
+    const newState = this.next(state, ranked ? null : pid, 1);
+    if (ranked) this.ranks.add(rank, newState);
     const value = known ?? readFields(json);
     const hhid = value(HHID_INDEX);
     if (typeof hhid !== 'string') throw new Error('A record without an HHID string was appended.');
@@ -142,14 +157,16 @@ export class DatasetWriter {
     this.waiting = [];
   }
 
-  /** Order check and state ranges for `count` records of `state` (pid: the first's, when known). */
-  private next(state: string, pid: string | null, count: number): void {
+  /** Order check and state ranges for `count` records of `state` (pid: the first's, when known); whether a state begins. */
+  private next(state: string, pid: string | null, count: number): boolean {
     if (state < this.lastState || (pid !== null && state === this.lastState && pid <= this.lastPid))
       throw new Error(`Records must arrive in ascending (STATE, PID) order: ${state} ${pid ?? ''} after ${this.lastState} ${this.lastPid}`);
-    if (state !== this.lastState) this.stateRanges.push({ state, first: this.count, count: 0 });
+    const begins = state !== this.lastState;
+    if (begins) this.stateRanges.push({ state, first: this.count, count: 0 });
     this.stateRanges[this.stateRanges.length - 1]!.count += count;
     this.lastState = state;
     this.lastPid = pid ?? this.lastPid;
+    return begins;
   }
 
   /**
@@ -161,6 +178,7 @@ export class DatasetWriter {
     if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
     if (this.waiting.length > 0) this.writeBlock();
     this.listKeys.finish();
+    if (this.ranked) this.ranks.finish();
     this.compressor.close();
     const built = columns ?? this.columns?.finished() ?? new ColumnSet(this.dictionaryLimit).finish();
     this.columns = undefined;
@@ -196,6 +214,7 @@ export class DatasetWriter {
       [HHID_COLLISIONS_KEY]: JSON.stringify(this.households.collisions()),
       [HHID_SPLITS_KEY]: JSON.stringify(this.households.splits()),
       [LIST_KEYS_KEY]: listKeysMeta(),
+      [RECORD_ORDER_KEY]: this.ranked ? RANKED_ORDER : PID_ORDER,
     };
     meta.checksum = tablesChecksum(meta, this.stateRanges);
     for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);

@@ -1,19 +1,29 @@
-// The dataset file's tables (format 5; docs/dataset-format.md is the contract). Written once
-// (generator or import), then only read: records in (STATE, PID) order, so a state is one range of
-// positions. Records are kept as compressed blocks of consecutive positions (blockCodec.ts), each
+// The dataset file's tables (format 6; docs/dataset-format.md is the contract). Written once
+// (generator or import), then only read: records state by state, so a state is one range of
+// positions; within a state in PID order, or in an order of their own (households by ZIP) with each
+// position's PID rank stored (pidRanks.ts). Records are kept as compressed blocks of consecutive positions (blockCodec.ts), each
 // with a checksum; every filterable field has a compressed, checksummed vector. Ad-hoc SQL over
 // every field as a typed column goes through datasetSql.ts, which decompresses the records into a
 // temporary `people` view (SQLite itself cannot read zstd).
 // README, "Design for speed", has the measurements behind this.
 import { FIELDS } from '../../shared/fields';
 
-export const DATASET_FORMAT_VERSION = '5';
+export const DATASET_FORMAT_VERSION = '6';
+/** Format 5: as 6, but always in PID order within a state (no pid_ranks). Still read, never written. */
+export const PID_ORDER_FORMAT_VERSION = '5';
 /** Format 4: as 5, but each vector one frame over every position. Still read, never written. */
 export const WHOLE_VECTORS_FORMAT_VERSION = '4';
 /** The format before records were compressed: still read (textRecords.ts), never written. */
 export const LEGACY_FORMAT_VERSION = '3';
 /** Every format this version opens, oldest first. */
-export const READABLE_FORMAT_VERSIONS = [LEGACY_FORMAT_VERSION, WHOLE_VECTORS_FORMAT_VERSION, DATASET_FORMAT_VERSION] as const;
+export const READABLE_FORMAT_VERSIONS = [
+  LEGACY_FORMAT_VERSION,
+  WHOLE_VECTORS_FORMAT_VERSION,
+  PID_ORDER_FORMAT_VERSION,
+  DATASET_FORMAT_VERSION,
+] as const;
+/** The formats whose vectors are stored in chunks (vector_chunks). */
+export const CHUNKED_VECTOR_FORMATS: readonly string[] = [PID_ORDER_FORMAT_VERSION, DATASET_FORMAT_VERSION];
 
 export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -44,4 +54,8 @@ CREATE TABLE vector_chunks (name TEXT NOT NULL, chunk INTEGER NOT NULL, crc INTE
 -- their bases at positions [c * vector_chunk, ...), u32, zstd-compressed; a chunk not stored is zeros.
 CREATE TABLE list_keys (name TEXT NOT NULL, chunk INTEGER NOT NULL, crc INTEGER NOT NULL, data BLOB NOT NULL,
   PRIMARY KEY (name, chunk));
+-- Format 6, a file whose states are not in PID order (meta record_order 'ranked'): chunk c of each
+-- position's PID rank within its state (0 = its lowest PID) at positions [c * vector_chunk, ...), u32,
+-- zstd-compressed. No rows: every state is in PID order.
+CREATE TABLE pid_ranks (chunk INTEGER PRIMARY KEY, crc INTEGER NOT NULL, data BLOB NOT NULL);
 `;

@@ -4,7 +4,7 @@
 // parse them again; shared counters keep this thread at most IN_FLIGHT batches ahead.
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { ColumnSet } from '../dataset/columnSet';
-import { generateRecords } from './generateRecords';
+import { generateStored } from './generateRecords';
 import { POSTED, SEPARATOR, TAKEN, type GenerateMessage } from './workerRecords';
 
 const BATCH_RECORDS = 1000;
@@ -25,6 +25,7 @@ try {
   let texts: string[] = [];
   let strings: string[] = [];
   let numbers = new Float64Array(BATCH_RECORDS * numberFields.length);
+  let ranks = new Uint32Array(BATCH_RECORDS);
   const values: string[] = new Array<string>(stringFields.length);
   const send = (): void => {
     // Wait while the taker is IN_FLIGHT batches behind.
@@ -33,12 +34,18 @@ try {
       if (posted - taken < IN_FLIGHT) break;
       Atomics.wait(counters, TAKEN, taken, 1000);
     }
-    post({ texts: texts.join('\n'), strings: strings.join('\n'), numbers }, [numbers.buffer as ArrayBuffer]); // JSON text never holds a raw line break
+    // JSON text never holds a raw line break.
+    post({ texts: texts.join('\n'), strings: strings.join('\n'), numbers, ranks }, [
+      numbers.buffer as ArrayBuffer,
+      ranks.buffer as ArrayBuffer,
+    ]);
     texts = [];
     strings = [];
     numbers = new Float64Array(BATCH_RECORDS * numberFields.length);
+    ranks = new Uint32Array(BATCH_RECORDS);
   };
-  for (const record of generateRecords(rows, seed)) {
+  for (const { record, rank } of generateStored(rows, seed)) {
+    ranks[texts.length] = rank;
     const at = texts.length * numberFields.length;
     texts.push(JSON.stringify(record));
     for (let k = 0; k < stringFields.length; k++) values[k] = record[stringFields[k]!] as string;

@@ -34,6 +34,14 @@ export class KeyedPermutation {
     return x;
   }
 
+  /** The `j` whose image is `y` (0 <= y < n): the rounds run backwards, walking the same cycle. */
+  inverse(y: number): number {
+    let x = y;
+    do x = this.stepBack(x);
+    while (x >= this.n);
+    return x;
+  }
+
   private step(x: number): number {
     const size = this.mask + 1;
     let left = Math.floor(x / size);
@@ -42,6 +50,18 @@ export class KeyedPermutation {
       const next = (left ^ (hash32((right ^ this.keys[r]!) >>> 0) & this.mask)) >>> 0;
       left = right;
       right = next;
+    }
+    return left * size + right;
+  }
+
+  private stepBack(x: number): number {
+    const size = this.mask + 1;
+    let left = Math.floor(x / size);
+    let right = x % size;
+    for (let r = ROUNDS - 1; r >= 0; r--) {
+      const previous = (right ^ (hash32((left ^ this.keys[r]!) >>> 0) & this.mask)) >>> 0;
+      right = left;
+      left = previous;
     }
     return left * size + right;
   }

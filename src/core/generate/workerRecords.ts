@@ -1,6 +1,6 @@
 // The generated records, made on a worker thread (generateWorker.ts) and taken here a batch at a
 // time, synchronously: generateDataset stays a plain function while generating uses the second
-// core. The texts are exactly JSON.stringify of generateRecords(rows, seed), in order. Without a
+// core. The texts are exactly JSON.stringify of generateStored(rows, seed)'s records, in order. Without a
 // worker (config.ts: generateWorker off, or no worker module beside this one, as in the desktop
 // bundle) the caller generates on its own thread.
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
@@ -14,11 +14,12 @@ export const TAKEN = 1;
 /** Between the string values of one record in a batch (the generator's values never hold it). */
 export const SEPARATOR = '\u0001';
 
-/** A batch: texts and string values of its records joined by '\n'; integers and coordinates record after record. */
+/** A batch: texts and string values of its records joined by '\n'; integers and coordinates record after record; each record's PID rank. */
 export interface GeneratedBatch {
   texts: string;
   strings: string;
   numbers: Float64Array;
+  ranks: Uint32Array;
 }
 
 export type GenerateMessage = GeneratedBatch | { done: true } | { error: string };

@@ -31,6 +31,7 @@ import { matchedMarks } from './matchedPeople';
 import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
 import { matchRange } from './scanKernels';
 import { TwoCoreScan } from './twoCoreScan';
+import { ascendingBatches, inPidOrder, OrderedRangeSelection } from './pidOrder';
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
 
 const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
@@ -139,11 +140,14 @@ export class EmbeddedEngine implements AudienceEngine {
   /** The matching positions of a state's filters alone. */
   private selectFiltered(audience: Audience, checkBudget: () => void): Selection {
     const range = this.dataset.stateRange(audience.state);
-    if (audience.filters.length === 0) return new RangeSelection(range.first, range.count);
+    if (audience.filters.length === 0) {
+      const order = this.pidOrderOf(range);
+      return order ? new OrderedRangeSelection(range.first, order) : new RangeSelection(range.first, range.count);
+    }
     const key = audienceKey(audience);
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const selection = this.evaluate(audience, range.first, range.first + range.count, checkBudget);
+    const selection = this.evaluate(audience, range, checkBudget);
     this.cache.set(key, selection);
     return selection;
   }
@@ -241,10 +245,18 @@ export class EmbeddedEngine implements AudienceEngine {
     return keptPerState(this.derived, `households|${range.state}`, () => householdNumbers(this.dataset, range));
   }
 
-  private evaluate(audience: Audience, first: number, end: number, checkBudget: () => void): Selection {
-    const n = this.match(audience, first, end, false, checkBudget);
+  private evaluate(audience: Audience, range: StateRange, checkBudget: () => void): Selection {
+    const n = this.match(audience, range.first, range.first + range.count, false, checkBudget);
+    if (n === 0) return EMPTY_SELECTION;
+    const order = this.pidOrderOf(range);
     // Keep a right-sized copy so the cache does not hold a whole state's worth per audience.
-    return n === 0 ? EMPTY_SELECTION : new ListSelection(this.scratch.slice(0, n));
+    return new ListSelection(order ? inPidOrder(this.scratch, n, range.first, order) : this.scratch.slice(0, n));
+  }
+
+  /** A state's PID order (rank to offset) when its positions are not in PID order, kept while the budget allows. */
+  private pidOrderOf(range: StateRange): Uint32Array | null {
+    if (this.dataset.inPidOrder) return null;
+    return keptPerState(this.derived, `pidOrder|${range.state}`, () => this.dataset.pidOrder(range)!);
   }
 
   /**
@@ -352,9 +364,15 @@ export class EmbeddedEngine implements AudienceEngine {
   records(audience: Audience): RecordStream {
     const selection = this.select(audience);
     const dataset = this.dataset;
+    const range = dataset.stateRange(audience.state);
     return {
       total: selection.total,
       async *batches(batchSize: number): AsyncIterable<string[]> {
+        // Storage order: in a file stored by household, PID order would read every block once a record.
+        if (!dataset.inPidOrder) {
+          for (const positions of ascendingBatches(selection, range.first, range.count, batchSize)) yield dataset.recordTexts(positions);
+          return;
+        }
         for (let skip = 0; skip < selection.total; skip += batchSize) yield dataset.recordTexts(selection.page(skip, batchSize));
       },
     };

@@ -1,6 +1,7 @@
 // The list controls of extensions.md over a state's matched positions, in its order: contact and
-// exclusions narrow, then one person a household, then the sample. Positions ascend in PID order
-// within a state, so "the lowest PID" is the first position and "PID order" is position order.
+// exclusions narrow, then one person a household, then the sample. The list comes in PID order (a
+// selection's order, whatever the file's: query/pidOrder.ts), so "the lowest PID" is the first of a
+// household in the list and "PID order" is list order.
 import { EARTH_RADIUS_MILES, type Sample } from '../../shared/listControls';
 import { fieldIndex } from '../../shared/fields';
 import type { ColumnVector, Dataset, StateRange } from '../dataset/dataset';

@@ -1,0 +1,113 @@
+// A file stored in household order (the generator's: a state's households by ZIP, with PID ranks,
+// dataset/pidRanks.ts) answers exactly as the same records written in PID order: counts, pages at
+// every depth, search records, list controls (one a household, samples of both kinds, near,
+// contact) and cross-state totals; only an export's order differs, storage order, whose records
+// are the same. The household file is also the smaller one (what the order is for).
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dataset } from '../../src/core/dataset/dataset';
+import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
+import { generateDataset, generateRecords } from '../../src/core/generate';
+import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
+import { fieldIndex } from '../../src/shared/fields';
+import { engineAudience } from '../support/audienceQueries';
+
+const ROWS = 24_000;
+const SEED = 61;
+const [PID, ZIP, STATE] = ['PID', 'ZIP', 'STATE'].map(fieldIndex) as [number, number, number];
+
+let dir: string;
+let householdPath: string;
+let pidPath: string;
+let stored: EmbeddedEngine;
+let inPidOrder: EmbeddedEngine;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'audience-desk-order-'));
+  householdPath = join(dir, 'household.sqlite');
+  pidPath = join(dir, 'pid.sqlite');
+  generateDataset({ rows: ROWS, seed: SEED, out: householdPath });
+  const writer = new DatasetWriter(pidPath, { seed: String(SEED) });
+  for (const record of generateRecords(ROWS, SEED)) writer.append(record);
+  writer.finish();
+  // No selection cache: every page is worked out again, through the order, not remembered.
+  const options = { backgroundVerify: false, selectionCacheBytes: 0, scanSplitFrom: 0 };
+  stored = new EmbeddedEngine(Dataset.open(householdPath), options);
+  inPidOrder = new EmbeddedEngine(Dataset.open(pidPath), options);
+}, 180_000);
+afterAll(() => {
+  stored?.close();
+  inPidOrder?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const REQUESTS: Array<Record<string, unknown>> = [
+  { state: 'CA', filters: [] },
+  { state: 'TX', filters: [['GENDER', ['F']]] },
+  { state: 'CA', filters: [['AGE', ['30-34', '55-59']]] },
+  { state: 'NY', filters: [['MARRIEDCD', ['M']]], households: 'one' },
+  { state: 'CA', filters: [], households: 'one' },
+  { state: 'FL', filters: [['GENDER', ['M']]], sample: { every: 7 } },
+  { state: 'CA', filters: [['AGE', ['20-24', '25-29', '45-49']]], sample: { size: 300, seed: 9 } },
+  { state: 'TX', filters: [], near: { lat: 29.76, lon: -95.37, miles: 40 } },
+  { state: 'CA', filters: [], contact: { phone: 'callable', mail: 'deliverable' }, households: 'one', sample: { size: 50, seed: 2 } },
+  { state: 'WY', filters: [] },
+];
+
+async function answers(engine: EmbeddedEngine, request: Record<string, unknown>) {
+  const audience = await engineAudience(engine, request);
+  const total = engine.count(audience);
+  const pages = [0, 1, 37, Math.floor(total / 2), Math.max(0, total - 3)].map((skip) => engine.previewPage(audience, skip, 25));
+  const records = engine.recordPage(audience, Math.floor(total / 3), 10).records.map((b) => b.toString('utf8'));
+  return { total, pages, records, steps: engine.steps(audience) };
+}
+
+async function exported(engine: EmbeddedEngine, request: Record<string, unknown>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const batch of engine.records(await engineAudience(engine, request)).batches(500)) out.push(...batch);
+  return out;
+}
+
+describe('records stored in household order', () => {
+  it('are stored that way: by ZIP within a state, with the PID order kept beside them', () => {
+    const dataset = stored.dataset;
+    expect(dataset.inPidOrder).toBe(false);
+    expect(inPidOrder.dataset.inPidOrder).toBe(true);
+    for (const range of dataset.stateCounts()) {
+      const order = dataset.pidOrder(range)!;
+      const rows = dataset.valuesOf(
+        Array.from({ length: range.count }, (_, k) => range.first + k),
+        [PID, ZIP],
+      );
+      // The positions in the stored order read ZIPs ascending...
+      for (let k = 1; k < rows.length; k++) expect(rows[k]![1]! >= rows[k - 1]![1]!).toBe(true);
+      // ...and the PID order read through the ranks, PIDs ascending.
+      for (let r = 1; r < order.length; r++) expect(rows[order[r]!]![0]! > rows[order[r - 1]!]![0]!).toBe(true);
+    }
+    expect(statSync(householdPath).size).toBeLessThan(statSync(pidPath).size * 0.85);
+  });
+
+  it('answer every count, page, search and list control as the same records in PID order', async () => {
+    for (const request of REQUESTS) {
+      const expected = await answers(inPidOrder, request);
+      expect(expected.total, JSON.stringify(request)).toBeGreaterThan(0);
+      expect(await answers(stored, request), JSON.stringify(request)).toEqual(expected);
+    }
+  });
+
+  it('export the same records, in storage order', async () => {
+    for (const request of [REQUESTS[0]!, REQUESTS[3]!, REQUESTS[6]!]) {
+      const fromStored = await exported(stored, request);
+      const fromPidOrder = await exported(inPidOrder, request);
+      expect(fromStored.length).toBe(fromPidOrder.length);
+      expect([...fromStored].sort()).toEqual([...fromPidOrder].sort());
+      const rows = fromStored.map((t) => JSON.parse(t) as Array<string | number>);
+      expect(rows.every((r) => r[STATE] === request.state)).toBe(true);
+      for (let k = 1; k < rows.length; k++) expect(rows[k]![ZIP]! >= rows[k - 1]![ZIP]!).toBe(true);
+      // And not by accident in PID order too.
+      expect(rows.some((r, k) => k > 0 && r[PID]! < rows[k - 1]![PID]!)).toBe(true);
+    }
+  });
+});
