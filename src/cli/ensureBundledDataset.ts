@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { Dataset } from '../core/dataset/dataset';
 import { DATASET_FORMAT_VERSION } from '../core/dataset/schema';
 import { GENERATOR_VERSION, generateDataset } from '../core/generate';
-import { BUNDLED_DATASET_PATH, BUNDLED_ROWS, BUNDLED_SEED, RESOURCES_DIR } from './bundledDataset';
+import { BUNDLED_DATASET_PATH, BUNDLED_RECORD_LEVEL, BUNDLED_ROWS, BUNDLED_SEED, RESOURCES_DIR } from './bundledDataset';
 
 function isCurrent(): boolean {
   if (!existsSync(BUNDLED_DATASET_PATH)) return false;
@@ -23,6 +23,8 @@ function isCurrent(): boolean {
       dataset.householdSplits() !== null &&
       // Nor, before list keys, what lets a suppression list read only its candidates' records.
       dataset.hasListKeys &&
+      // Nor, before format 6, in household order at the shipped zstd level.
+      dataset.meta.record_level === String(BUNDLED_RECORD_LEVEL) &&
       dataset.meta.generator_version === GENERATOR_VERSION;
     dataset.close();
     return ok;
@@ -35,6 +37,6 @@ if (isCurrent()) {
   console.log(`bundled dataset: ${BUNDLED_DATASET_PATH} (up to date)`);
 } else {
   mkdirSync(RESOURCES_DIR, { recursive: true });
-  const result = generateDataset({ rows: BUNDLED_ROWS, seed: BUNDLED_SEED, out: BUNDLED_DATASET_PATH });
+  const result = generateDataset({ rows: BUNDLED_ROWS, seed: BUNDLED_SEED, out: BUNDLED_DATASET_PATH, recordLevel: BUNDLED_RECORD_LEVEL });
   console.log(`bundled dataset: ${result.records} records in ${result.seconds.toFixed(1)} s -> ${BUNDLED_DATASET_PATH}`);
 }

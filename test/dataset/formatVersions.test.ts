@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constants, zstdCompressSync } from 'node:zlib';
-import { RECORDS_PER_BLOCK, tablesChecksum, vectorCrc } from '../../src/core/dataset/blockCodec';
+import { RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum, vectorCrc } from '../../src/core/dataset/blockCodec';
 import { vectorToBlob } from '../../src/core/dataset/columnVector';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { openDatasetSql } from '../../src/core/dataset/datasetSql';
@@ -139,6 +139,8 @@ describe('dataset formats', () => {
       expect(meta.record_order).toBe('ranked');
       expect(db.prepare('SELECT count(*) FROM pid_ranks').pluck().get()).toBe(Math.ceil(ROWS / CHUNK));
       expect(meta.block_records).toBe(String(RECORDS_PER_BLOCK));
+      expect(meta.record_level).toBe(String(RECORD_LEVEL));
+      expect(db.pragma('page_size', { simple: true })).toBe(4096);
       expect(meta.vector_chunk).toBe(String(CHUNK));
       // A vector for every field: the filterable ones, and LATITUDE and LONGITUDE (for `near`) since 27 November 2026.
       expect(db.prepare('SELECT count(*) FROM columns').pluck().get()).toBe(FIELDS.length);
@@ -187,6 +189,27 @@ describe('dataset formats', () => {
       });
       expect(pages[0]!.records).toHaveLength(40);
       expect(pages[1]).toEqual(pages[0]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('a file written at a higher zstd level (as the bundled sample is) is smaller and reads the same records', () => {
+    const high = join(dir, 'level15.sqlite');
+    generateDataset({ rows: ROWS, seed: 3, out: high, vectorChunk: CHUNK, recordLevel: 15 });
+    const [a, b] = [Dataset.open(v6), Dataset.open(high)];
+    try {
+      expect(b.meta.record_level).toBe('15');
+      const all = Uint32Array.from({ length: ROWS }, (_, k) => k);
+      expect(b.recordTexts(all)).toEqual(a.recordTexts(all));
+      const blockBytes = (path: string) => {
+        const db = openSqlite(path, { readonly: true });
+        const n = db.prepare('SELECT sum(length(data)) FROM record_blocks').pluck().get() as number;
+        db.close();
+        return n;
+      };
+      expect(blockBytes(high)).toBeLessThan(blockBytes(v6) * 0.95);
     } finally {
       a.close();
       b.close();

@@ -25,12 +25,14 @@ export interface GenerateOptions {
   dictionaryLimit?: number;
   /** Passed to DatasetWriter (positions a vector chunk holds; tests lower it). */
   vectorChunk?: number;
+  /** Passed to DatasetWriter (zstd level of the record blocks). */
+  recordLevel?: number;
 }
 
 const PROGRESS_EVERY = 10_000;
 
 /** Generates `rows` records into a new dataset file at `out` (atomically, via DatasetWriter). */
-export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, vectorChunk }: GenerateOptions): {
+export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, vectorChunk, recordLevel }: GenerateOptions): {
   records: number;
   seconds: number;
 } {
@@ -40,6 +42,7 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, 
     { generator: 'audience-desk', generator_version: GENERATOR_VERSION, seed: String(seed), rows: String(rows) },
     dictionaryLimit,
     vectorChunk === undefined ? undefined : new ChunkLayout(vectorChunk),
+    recordLevel,
   );
   try {
     let done = 0;
