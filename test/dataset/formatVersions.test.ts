@@ -140,7 +140,7 @@ describe('dataset formats', () => {
       expect(db.prepare('SELECT count(*) FROM pid_ranks').pluck().get()).toBe(Math.ceil(ROWS / CHUNK));
       expect(meta.block_records).toBe(String(RECORDS_PER_BLOCK));
       expect(meta.record_level).toBe(String(RECORD_LEVEL));
-      expect(db.pragma('page_size', { simple: true })).toBe(4096);
+      expect(db.pragma('page_size', { simple: true })).toBe(2048);
       expect(meta.vector_chunk).toBe(String(CHUNK));
       // A vector for every field: the filterable ones, and LATITUDE and LONGITUDE (for `near`) since 27 November 2026.
       expect(db.prepare('SELECT count(*) FROM columns').pluck().get()).toBe(FIELDS.length);

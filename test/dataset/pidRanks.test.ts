@@ -79,7 +79,7 @@ describe('PID ranks', () => {
       const california = dataset.stateRange('CA');
       expect(california.count).toBeGreaterThan(CHUNK);
       for (const range of dataset.stateCounts()) {
-        const order = dataset.pidOrder(range)!;
+        const { order, ranks } = dataset.pidOrder(range)!;
         const pids = dataset
           .valuesOf(
             Array.from(order, (offset) => range.first + offset),
@@ -87,6 +87,8 @@ describe('PID ranks', () => {
           )
           .map((v) => v[0]);
         expect(pids).toEqual(records.filter((r) => r[STATE] === range.state).map((r) => r[PID]));
+        // Each position's rank as the writer was given it.
+        expect([...ranks]).toEqual(shuffled.filter((r) => r.record[STATE] === range.state).map((r) => r.rank));
       }
       expect(() => {
         for (const step of dataset.verifySteps()) void step;

@@ -57,7 +57,7 @@ describe('export → import round trip', () => {
       /** Each position of `d` in PID order, state by state. */
       const inPidOrder = (d: Dataset): number[] =>
         d.stateCounts().flatMap((range) => {
-          const order = d.pidOrder(range);
+          const order = d.pidOrder(range)?.order;
           return Array.from({ length: range.count }, (_, r) => range.first + (order ? order[r]! : r));
         });
       const orderA = inPidOrder(a);

@@ -76,7 +76,7 @@ describe('records stored in household order', () => {
     expect(dataset.inPidOrder).toBe(false);
     expect(inPidOrder.dataset.inPidOrder).toBe(true);
     for (const range of dataset.stateCounts()) {
-      const order = dataset.pidOrder(range)!;
+      const { order } = dataset.pidOrder(range)!;
       const rows = dataset.valuesOf(
         Array.from({ length: range.count }, (_, k) => range.first + k),
         [PID, ZIP],

@@ -16,7 +16,7 @@ import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
 import { HouseholdLists } from './householdCollisions';
 import { DatasetVectors } from './datasetVectors';
-import { RANKED_ORDER, PID_ORDER, PidRankReader, RECORD_ORDER_KEY } from './pidRanks';
+import { RANKED_ORDER, PID_ORDER, PidRankReader, RECORD_ORDER_KEY, type StateOrder } from './pidRanks';
 import { LIST_KEYS_KEY, ListKeyReader, listKeysUsable, type ListKeyField } from './listKeys';
 import { parseStoredValues, type RecordValues } from './recordFormat';
 import type { RecordSource } from './recordSource';
@@ -243,10 +243,11 @@ export class Dataset {
   }
 
   /**
-   * A state's PID order: at index r, the offset (position - range.first) of its r-th lowest PID; null
-   * when its positions are in PID order already. Read for the call (4 bytes a person), not kept.
+   * A state's PID order (`order`: at index r, the offset of its r-th lowest PID from range.first) and
+   * its positions' ranks; null when its positions are in PID order already. Read for the call (8 bytes
+   * a person), not kept.
    */
-  pidOrder(range: StateRange): Uint32Array | null {
+  pidOrder(range: StateRange): StateOrder | null {
     return this.guard('the PID ranks', () => this.pidRanks.order(range.first, range.count));
   }
 

@@ -77,6 +77,18 @@ export class PidRankWriter {
   }
 }
 
+/** A state's order both ways: its positions' PID ranks (offset to rank) and its PID order (rank to offset). */
+export class StateOrder {
+  constructor(
+    readonly ranks: Uint32Array,
+    readonly order: Uint32Array,
+  ) {}
+
+  get byteLength(): number {
+    return this.ranks.byteLength + this.order.byteLength;
+  }
+}
+
 /** A file's PID ranks, read for a state's range at a time. */
 export class PidRankReader {
   private readonly chunkStmt: Statement | null;
@@ -109,10 +121,10 @@ export class PidRankReader {
   }
 
   /**
-   * For a state at [first, first + count): the offset (position - first) of its r-th lowest PID at
-   * index r, or null when it is in PID order. A rank the state cannot have is damage.
+   * For a state at [first, first + count): its positions' ranks, and the offset (position - first)
+   * of its r-th lowest PID at index r; null when it is in PID order. A rank the state cannot have is damage.
    */
-  order(first: number, count: number): Uint32Array | null {
+  order(first: number, count: number): StateOrder | null {
     const ranks = this.ranks(first, count);
     if (!ranks) return null;
     const order = new Uint32Array(count).fill(0xffffffff);
@@ -122,7 +134,7 @@ export class PidRankReader {
         throw datasetDamaged(this.path, `its PID ranks are not a permutation of a state's ${count} records`);
       order[r] = k;
     }
-    return order;
+    return new StateOrder(ranks, order);
   }
 
   /** Checks every chunk (cli verify, the background verify): a step a chunk. */

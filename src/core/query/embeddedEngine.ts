@@ -20,6 +20,7 @@ import {
 import { availableParallelism } from 'node:os';
 import { settings } from '../config';
 import type { Dataset, StateRange } from '../dataset/dataset';
+import type { StateOrder } from '../dataset/pidRanks';
 import { stringHash } from '../dataset/columnVector';
 import { uint32Set } from '../dataset/uint32Table';
 import { startBackgroundVerify } from '../dataset/verify';
@@ -68,7 +69,7 @@ function budgetCheck(budgetMs: number | undefined): () => void {
 /** An array over one state's positions, kept under `key` in an LRU with the other derived arrays. */
 interface Derived {
   bytes: number;
-  array: Uint8Array | Uint32Array | Float64Array;
+  array: Uint8Array | Uint32Array | Float64Array | StateOrder;
 }
 
 /**
@@ -141,8 +142,8 @@ export class EmbeddedEngine implements AudienceEngine {
   private selectFiltered(audience: Audience, checkBudget: () => void): Selection {
     const range = this.dataset.stateRange(audience.state);
     if (audience.filters.length === 0) {
-      const order = this.pidOrderOf(range);
-      return order ? new OrderedRangeSelection(range.first, order) : new RangeSelection(range.first, range.count);
+      const state = this.pidOrderOf(range);
+      return state ? new OrderedRangeSelection(range.first, state.order) : new RangeSelection(range.first, range.count);
     }
     const key = audienceKey(audience);
     const cached = this.cache.get(key);
@@ -253,8 +254,8 @@ export class EmbeddedEngine implements AudienceEngine {
     return new ListSelection(order ? inPidOrder(this.scratch, n, range.first, order) : this.scratch.slice(0, n));
   }
 
-  /** A state's PID order (rank to offset) when its positions are not in PID order, kept while the budget allows. */
-  private pidOrderOf(range: StateRange): Uint32Array | null {
+  /** A state's PID order and ranks when its positions are not in PID order, kept while the budget allows. */
+  private pidOrderOf(range: StateRange): StateOrder | null {
     if (this.dataset.inPidOrder) return null;
     return keptPerState(this.derived, `pidOrder|${range.state}`, () => this.dataset.pidOrder(range)!);
   }

@@ -3,6 +3,7 @@
 // state's PID order (rank to offset) without reading a record. An export reads in storage order
 // instead: a page of PID order is scattered over the whole state's blocks, storage order reads each
 // block once (docs/dataset-format.md, "Record order").
+import type { StateOrder } from '../dataset/pidRanks';
 import type { Selection } from './selection';
 
 /** A whole state in PID order: page k is the state's k-th lowest PID's position. */
@@ -28,28 +29,36 @@ export class OrderedRangeSelection implements Selection {
   }
 }
 
-/** One bit an offset of a state: the positions listed. */
-function bitsOf(positions: ArrayLike<number>, n: number, first: number, count: number): Uint8Array {
-  const bits = new Uint8Array((count + 7) >>> 3);
+/** Sets the bit of each of the first `n` positions' offset from `first`. */
+function mark(bits: Uint8Array, positions: ArrayLike<number>, n: number, first: number): void {
   for (let k = 0; k < n; k++) {
     const offset = positions[k]! - first;
     bits[offset >>> 3]! |= 1 << (offset & 7);
   }
-  return bits;
 }
 
 /**
- * The first `n` of `positions` (any order, each once, all in the state at `first` with PID order
- * `order`) in PID order: a walk of the state's order against a bit a person (a state's worth of
- * work whatever n, ~2 ms for California at 10M; the bits fit the CPU's cache where a byte a person would not).
+ * The first `n` of `positions` (any order, each once, all in the state at `first`) in PID order: a
+ * bit a rank set from each position's rank, then the set bits read a 32-bit word at a time and
+ * turned back into positions. n lookups and a pass over count/32 words: ~1 ms for 75,000 matches in
+ * California at 10M, where walking the whole order against a bit a person took 3.4 ms.
  */
-export function inPidOrder(positions: ArrayLike<number>, n: number, first: number, order: Uint32Array): Uint32Array {
-  const bits = bitsOf(positions, n, first, order.length);
+export function inPidOrder(positions: ArrayLike<number>, n: number, first: number, state: StateOrder): Uint32Array {
+  const { ranks, order } = state;
+  const words = new Int32Array((order.length + 31) >>> 5);
+  for (let k = 0; k < n; k++) {
+    const r = ranks[positions[k]! - first]!;
+    words[r >>> 5]! |= 1 << (r & 31);
+  }
   const out = new Uint32Array(n);
   let j = 0;
-  for (let r = 0; r < order.length && j < n; r++) {
-    const offset = order[r]!;
-    if (bits[offset >>> 3]! & (1 << (offset & 7))) out[j++] = first + offset;
+  for (let w = 0; w < words.length; w++) {
+    let bits = words[w]!;
+    while (bits !== 0) {
+      const lowest = bits & -bits;
+      out[j++] = first + order[(w << 5) + 31 - Math.clz32(lowest)]!;
+      bits ^= lowest;
+    }
   }
   return out;
 }
@@ -59,10 +68,7 @@ export function* ascendingBatches(selection: Selection, first: number, count: nu
   const bits = new Uint8Array((count + 7) >>> 3);
   for (let skip = 0; skip < selection.total; skip += 65536) {
     const page = selection.page(skip, 65536);
-    for (let k = 0; k < page.length; k++) {
-      const offset = page[k]! - first;
-      bits[offset >>> 3]! |= 1 << (offset & 7);
-    }
+    mark(bits, page, page.length, first);
   }
   let batch = new Uint32Array(Math.min(size, selection.total));
   let filled = 0;
