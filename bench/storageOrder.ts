@@ -1,7 +1,7 @@
 // `npx tsx bench/storageOrder.ts FILE [--records N]`: what the order of the records and the coding
 // of the record blocks would do to a file's size, on whole states from the file's first records.
-// For each state the records are taken in the file's order (STATE, PID) and again in household
-// order (ZIP, ADDRESS, HHID, PID), and three parts are measured in bytes a record:
+// For each state the records are taken in PID order and again in household order (ZIP, ADDRESS,
+// HHID, PID), whatever order the file stores them in, and three parts are measured in bytes a record:
 // - record blocks as the format stores them (JSON texts, blocks of 32, zstd level 3);
 // - "coded" blocks: the vectors' own codes of the 32 records (one column after another, at each
 //   vector's width) and the JSON texts of the fields no code rebuilds (hashed identifiers,
@@ -101,7 +101,7 @@ for (const state of dataset.stateCounts().sort((a, b) => a.first - b.first)) {
   }
   records += rows.length;
   for (const [order, inOrder] of [
-    ['pid', rows],
+    ['pid', [...rows].sort((a, b) => (a[PID]! < b[PID]! ? -1 : a[PID]! > b[PID]! ? 1 : 0))],
     ['household', [...rows].sort(compare)],
   ] as const) {
     const s = measure(inOrder);

@@ -40,7 +40,7 @@ function mark(bits: Uint8Array, positions: ArrayLike<number>, n: number, first: 
 /**
  * The first `n` of `positions` (any order, each once, all in the state at `first`) in PID order: a
  * bit a rank set from each position's rank, then the set bits read a 32-bit word at a time and
- * turned back into positions. n lookups and a pass over count/32 words: ~1 ms for 75,000 matches in
+ * turned back into positions. n lookups and a pass over count/32 words: 1.8 ms for 75,000 matches in
  * California at 10M, where walking the whole order against a bit a person took 3.4 ms.
  */
 export function inPidOrder(positions: ArrayLike<number>, n: number, first: number, state: StateOrder): Uint32Array {
