@@ -69,24 +69,37 @@ export function decodeRecordBlock(
   data: Uint8Array,
   decompressor: ZstdDecompressor,
 ): RecordBlock {
-  const where = `records ${block * RECORDS_PER_BLOCK} to ${block * RECORDS_PER_BLOCK + count - 1}`;
-  if (recordBlockCrc(block, count, data) !== crc) throw datasetDamaged(path, `${where} fail their checksum`);
-  const size = frameContentSize(data);
-  if (size < 0 || size > MAX_BLOCK_BYTES) throw datasetDamaged(path, `${where} do not decompress`);
+  const size = checkedBlockSize(path, block, count, crc, data);
   let bytes: Buffer;
   try {
     bytes = decompressor.decompress(data, size);
   } catch {
-    throw datasetDamaged(path, `${where} do not decompress`);
+    throw datasetDamaged(path, `${blockRecords(block, count)} do not decompress`);
   }
+  return recordBlockOf(path, block, count, bytes);
+}
+
+const blockRecords = (block: number, count: number): string =>
+  `records ${block * RECORDS_PER_BLOCK} to ${block * RECORDS_PER_BLOCK + count - 1}`;
+
+/** Checks a stored block's checksum and the size its frame states: the size, or `dataset_damaged`. */
+export function checkedBlockSize(path: string, block: number, count: number, crc: number, data: Uint8Array): number {
+  if (recordBlockCrc(block, count, data) !== crc) throw datasetDamaged(path, `${blockRecords(block, count)} fail their checksum`);
+  const size = frameContentSize(data);
+  if (size < 0 || size > MAX_BLOCK_BYTES) throw datasetDamaged(path, `${blockRecords(block, count)} do not decompress`);
+  return size;
+}
+
+/** A block's decompressed `bytes` cut into its `count` records: fewer or more is `dataset_damaged`. */
+export function recordBlockOf(path: string, block: number, count: number, bytes: Buffer): RecordBlock {
   const starts = new Uint32Array(count + 1);
   let at = 0;
   for (let k = 1; k < count; k++) {
     at = bytes.indexOf(NEWLINE, at);
-    if (at < 0) throw datasetDamaged(path, `${where} hold fewer records than they should`);
+    if (at < 0) throw datasetDamaged(path, `${blockRecords(block, count)} hold fewer records than they should`);
     starts[k] = ++at;
   }
-  if (bytes.indexOf(NEWLINE, at) >= 0) throw datasetDamaged(path, `${where} hold more records than they should`);
+  if (bytes.indexOf(NEWLINE, at) >= 0) throw datasetDamaged(path, `${blockRecords(block, count)} hold more records than they should`);
   starts[count] = bytes.length + 1;
   return { bytes, starts };
 }

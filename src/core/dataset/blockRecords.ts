@@ -5,8 +5,19 @@
 // lookup; a read that needs more blocks than that takes them a group at a time, so its memory stays
 // bounded whatever the number of positions (export).
 import type { Db, Statement } from '../sqlite';
-import { decodeRecordBlock, RECORDS_PER_BLOCK, type RecordBlock } from './blockCodec';
+import { checkedBlockSize, decodeRecordBlock, recordBlockOf, RECORDS_PER_BLOCK, type RecordBlock } from './blockCodec';
 import { datasetDamaged } from './damage';
+import {
+  awaitFirstClaim,
+  awaitInflated,
+  BY_READER,
+  BY_WORKER,
+  inflateClaimed,
+  InflateSpace,
+  statusOf,
+  workerTarget,
+  type BlockInflater,
+} from './inflateJob';
 import { PREVIEW_CHARS, type RecordSource } from './recordSource';
 import { ZstdDecompressor } from './zstdContext';
 
@@ -16,6 +27,13 @@ const CACHE_BYTES = 32 * 1024 * 1024;
 const GROUP = 64;
 // UTF-8 bytes of a record the preview decodes: at least PREVIEW_CHARS characters.
 const PREVIEW_BYTES = PREVIEW_CHARS;
+/**
+ * Blocks one read needs before they are shared with the scan worker: handing a job over and waking
+ * on its answer costs ~0.1-0.2 ms here, about three blocks' decompression.
+ */
+const SHARE_FROM = 8;
+/** How long the reading thread waits for blocks the worker claimed before it decompresses them itself. */
+const WORKER_PATIENCE_MS = 2000;
 
 interface StoredBlock {
   block: number;
@@ -28,6 +46,13 @@ export class BlockRecords implements RecordSource {
   private cachedBytes = 0;
   private readonly statements = new Map<number | 'range', Statement>();
   private readonly decompressor = new ZstdDecompressor();
+  /** The second core, when the engine has one running (query/twoCoreScan.ts), and the memory its jobs share. */
+  private inflater: BlockInflater | null = null;
+  private readonly space = new InflateSpace();
+  /** Reads whose blocks the worker helped decompress (tests read it). */
+  sharedReads = 0;
+  /** Tests: a shared read waits for the worker's first claim before claiming any, so the worker surely takes part. */
+  workerFirst = false;
 
   constructor(
     private readonly db: Db,
@@ -35,6 +60,11 @@ export class BlockRecords implements RecordSource {
     private readonly records: number,
     private readonly perBlock = RECORDS_PER_BLOCK,
   ) {}
+
+  /** Lets reads of many blocks share their decompression with `inflater` (null: this thread alone). */
+  useInflater(inflater: BlockInflater | null): void {
+    this.inflater = inflater;
+  }
 
   texts(positions: ArrayLike<number>): string[] {
     const out = new Array<string>(positions.length);
@@ -118,11 +148,18 @@ export class BlockRecords implements RecordSource {
     if (missing.length === 0) return out;
     // Positions in PID order of a file stored in household order ask for blocks in any order, and a block twice.
     const ascending = [...new Set(missing)].sort((a, b) => a - b);
-    for (const row of this.fetch(ascending)) {
-      const block = this.decode(row);
-      out.set(row.block, block);
-      this.remember(row.block, block);
-    }
+    const rows = this.fetch(ascending);
+    // Scattered blocks only (a page of records in PID order): a run of neighbours (an export, a
+    // state read in order) reads ~32 records a block, and decompression is a small part of its time.
+    const scattered = ascending[ascending.length - 1]! - ascending[0]! + 1 > 2 * ascending.length;
+    const decoded =
+      this.inflater && scattered && rows.length >= SHARE_FROM
+        ? this.decodeOnTwoCores(rows, this.inflater)
+        : rows.map((r) => this.decode(r));
+    rows.forEach((row, i) => {
+      out.set(row.block, decoded[i]!);
+      this.remember(row.block, decoded[i]!);
+    });
     for (const b of missing)
       if (!out.has(b))
         throw datasetDamaged(this.path, `the block of records ${b * this.perBlock} to ${(b + 1) * this.perBlock - 1} is missing`);
@@ -130,15 +167,55 @@ export class BlockRecords implements RecordSource {
   }
 
   private decode(row: StoredBlock): RecordBlock {
+    return decodeRecordBlock(this.path, row.block, this.countOf(row), row.crc, row.data, this.decompressor);
+  }
+
+  /** The records a stored row must hold; a row that is not a block of this file is damage. */
+  private countOf(row: StoredBlock): number {
     const count = Math.min(this.perBlock, this.records - row.block * this.perBlock);
     if (!(count > 0) || !(row.data instanceof Uint8Array) || typeof row.crc !== 'number')
       throw datasetDamaged(this.path, `the block numbered ${row.block} is not one of this file's`);
-    return decodeRecordBlock(this.path, row.block, count, row.crc, row.data, this.decompressor);
+    return count;
+  }
+
+  /**
+   * decode() of every row, the decompression shared with the worker (inflateJob.ts). Checksums are
+   * checked here first; a block the worker did not finish, or that did not decompress, is decoded
+   * here, which reports damage as a read on one core does.
+   */
+  private decodeOnTwoCores(rows: StoredBlock[], inflater: BlockInflater): RecordBlock[] {
+    const counts = rows.map((r) => this.countOf(r));
+    const sizes = rows.map((r, i) => checkedBlockSize(this.path, r.block, counts[i]!, r.crc, r.data));
+    const job = this.space.job(
+      rows.map((r) => r.data),
+      sizes,
+    );
+    if (!inflater.postInflate(job)) return rows.map((r) => this.decode(r));
+    const own: Buffer[] = [];
+    if (this.workerFirst) awaitFirstClaim(job, WORKER_PATIENCE_MS);
+    inflateClaimed(job, this.decompressor, false, (i) => (own[i] = Buffer.allocUnsafe(sizes[i]!)));
+    if (!awaitInflated(job, WORKER_PATIENCE_MS)) this.space.abandon();
+    let workerDid = false;
+    const decoded = rows.map((row, i) => {
+      const status = statusOf(job, i);
+      if (status !== BY_READER && status !== BY_WORKER) return this.decode(row);
+      workerDid ||= status === BY_WORKER;
+      // The worker's block is copied out: a cached block must not keep the job's shared memory alive.
+      const bytes = status === BY_READER ? own[i]! : Buffer.from(workerTarget(job, i));
+      return recordBlockOf(this.path, row.block, counts[i]!, bytes);
+    });
+    if (workerDid) this.sharedReads++;
+    return decoded;
   }
 
   /** Frees the kept zstd context and the cached blocks (the dataset closed). */
   close(): void {
     this.decompressor.close();
+    this.clearCache();
+  }
+
+  /** Drops the cached blocks (close(); tests that must read blocks again). */
+  clearCache(): void {
     this.cache.clear();
     this.cachedBytes = 0;
   }

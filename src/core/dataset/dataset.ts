@@ -64,6 +64,8 @@ export class Dataset {
   private readonly states: Map<string, StateRange>;
   private readonly vectors: DatasetVectors;
   private readonly source: RecordSource;
+  /** The record blocks (formats 4 to 6); null for format 3's rows of text. */
+  readonly blocks: BlockRecords | null = null;
   private closed = false;
   private readonly closers: Array<() => void> = [];
   private readonly households: HouseholdLists;
@@ -109,6 +111,7 @@ export class Dataset {
       const blocks = new BlockRecords(db, path, this.records, Number(meta.block_records));
       this.closers.push(() => blocks.close());
       this.source = blocks;
+      this.blocks = blocks;
     }
   }
 

@@ -1,13 +1,24 @@
 // The second core's share of a filter scan (twoCoreScan.ts): it claims pieces of the state beside
 // the calling thread (scanJob.ts). The vectors arrive as views of the dataset's shared memory, so
-// nothing is copied; the positions of the pieces it scans go into the job's shared list.
+// nothing is copied; the positions of the pieces it scans go into the job's shared list. Between
+// scans it also decompresses record blocks of a read of many (dataset/inflateJob.ts), claimed the same way.
 import { parentPort } from 'node:worker_threads';
+import { inflateClaimed, workerTarget, type InflateJob } from '../dataset/inflateJob';
+import { ZstdDecompressor } from '../dataset/zstdContext';
 import { SCAN_WORKER_READY, scanPieces, type ScanJob } from './scanJob';
 import { warmUpScans } from './scanKernels';
 
-parentPort!.on('message', (job: ScanJob) => {
+/** Its own zstd context: a page's record blocks are decompressed here too (dataset/inflateJob.ts). */
+const decompressor = new ZstdDecompressor();
+
+parentPort!.on('message', (job: ScanJob | InflateJob) => {
+  if ('kind' in job && job.kind === 'inflate') {
+    // A block that fails is marked so; the reading thread decompresses it again and reports the damage.
+    inflateClaimed(job, decompressor, true, (i) => workerTarget(job, i));
+    return;
+  }
   try {
-    scanPieces(job, job.out, true);
+    scanPieces(job as ScanJob, (job as ScanJob).out, true);
   } catch {
     // The piece's count says -1: the calling thread scans it again and finds the error itself.
   }

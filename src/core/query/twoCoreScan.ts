@@ -7,6 +7,7 @@
 // of the engine. When the worker is not there (it failed to start, has not started yet, or died),
 // a state is small, or a vector is not shared (older formats), the whole scan runs here.
 import type { Worker } from 'node:worker_threads';
+import type { InflateJob } from '../dataset/inflateJob';
 import { startWorker } from '../workers/startWorker';
 import { matchRange, type ScanPredicate } from './scanKernels';
 import {
@@ -177,6 +178,16 @@ export class TwoCoreScan {
     }
     if (workerDid) this.jobsDone++;
     return total;
+  }
+
+  /**
+   * Hands a page's block decompression to the worker (dataset/inflateJob.ts), which claims blocks
+   * beside the reading thread; false when it is not up, and the reading thread does them all.
+   */
+  postInflate(job: InflateJob): boolean {
+    if (!this.ready || !this.worker) return false;
+    this.worker.postMessage(job);
+    return true;
   }
 
   /** Stops the worker; scans then run on one core. */
