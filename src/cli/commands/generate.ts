@@ -12,8 +12,8 @@ export function generateCommand(argv: string[]): void {
   try {
     result = generateDataset({ rows, seed, out });
   } catch (e) {
-    // The writer removed its own files; say how much the dataset would need (format 5: ~530 bytes a
-    // record at 1M and 10M, README "Performance"; rounded up for the file being built beside it).
+    // The writer removed its own files; say how much the dataset would need (format 6: ~382 bytes a
+    // record at 10M, ~540 in PID order, README "Performance"; rounded up for the file being built beside it).
     rethrowDiskFull(e, out, () => rows * 600);
   }
   console.log(

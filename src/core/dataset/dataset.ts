@@ -174,7 +174,7 @@ export class Dataset {
     return this.vectors.columnInfo(index);
   }
 
-  /** Whether the file has coordinate vectors (written since 27 November 2026; format 5 only). */
+  /** Whether the file has coordinate vectors (written since 27 November 2026; formats 5 and 6). */
   get hasCoordinates(): boolean {
     return this.vectors.hasCoordinates;
   }

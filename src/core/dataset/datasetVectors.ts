@@ -18,7 +18,7 @@ import { ChunkLayout, type VectorHeader } from './vectorChunks';
 /** Runs a read of the file; damage becomes `dataset_damaged`, which the dataset remembers. */
 export type GuardedRead = <T>(what: string, read: () => T) => T;
 
-/** A vector as far as it is loaded: format 5 loads it a chunk at a time, older formats whole. */
+/** A vector as far as it is loaded: formats 5 and 6 load it a chunk at a time, older formats whole. */
 interface LoadedColumn {
   vector: ColumnVector;
   header: VectorHeader;
@@ -28,7 +28,7 @@ interface LoadedColumn {
   bytes: number;
 }
 
-/** A `columns` row: format 5 has no data (its chunks are rows of their own), format 3 no length or crc. */
+/** A `columns` row: formats 5 and 6 have no data (its chunks are rows of their own), format 3 no length or crc. */
 interface StoredColumn {
   name: string;
   encoding: ColumnVector['encoding'];
@@ -85,7 +85,7 @@ export class DatasetVectors {
   /**
    * The vector of a filterable field, with at least the values at `range` loaded (and checked):
    * a caller reads `data` inside the range it named, nowhere else ('all': everywhere). Loaded
-   * values are kept; format 5 loads the chunks a range needs, older formats the whole vector.
+   * values are kept; formats 5 and 6 load the chunks a range needs, older formats the whole vector.
    */
   column(index: number, range: PositionRange | 'all'): ColumnVector {
     const column = this.loadedColumn(index);
@@ -112,7 +112,7 @@ export class DatasetVectors {
     return { field, encoding, dict };
   }
 
-  /** Whether the file has coordinate vectors (written since 27 November 2026; format 5 only). */
+  /** Whether the file has coordinate vectors (written since 27 November 2026; formats 5 and 6). */
   get hasCoordinates(): boolean {
     return this.chunks !== null && this.stored.has('LATITUDE') && this.stored.has('LONGITUDE');
   }
