@@ -133,7 +133,9 @@ export class DatasetWriter {
    * Appends one record by its text alone: its vectors are built elsewhere and given to finish().
    * `pid` null: the caller has sorted the records itself (the order is then checked by state only).
    * `known`: the record's values of the fields the writer reads (HHID, the list keys' sources) when
-   * the caller has them at hand, else they are read from `json`. `rank`: as for append().
+   * the caller has them at hand, else they are read from `json`. `rank`: as for append(); the writer
+   * checks that a state's ranks are 0..count-1 each once, not that they follow the PIDs (that would
+   * hold every PID of a state in memory): that is the caller's word, and the generator's tests'.
    */
   appendText(state: string, pid: string | null, json: string, known?: FieldValue, rank?: number): void {
     const ranked = rank !== undefined;
