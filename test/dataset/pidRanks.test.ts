@@ -15,6 +15,7 @@ import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
 import { RECORD_ORDER_KEY } from '../../src/core/dataset/pidRanks';
 import { ChunkLayout } from '../../src/core/dataset/vectorChunks';
 import { generateRecords } from '../../src/core/generate';
+import { randomFrom } from '../../src/core/query/listSteps';
 import { fieldIndex } from '../../src/shared/fields';
 import { copyWithMeta } from '../support/datasetMeta';
 
@@ -27,15 +28,9 @@ let records: Array<Array<string | number>>;
 let shuffled: Array<{ record: Array<string | number>; rank: number }>;
 let rankedPath: string;
 
-/** A fixed shuffle (mulberry32), so a failure can be run again. */
+/** A fixed shuffle (the engine's seeded generator), so a failure can be run again. */
 function shuffle<T>(items: T[], seed: number): T[] {
-  let a = seed;
-  const random = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = randomFrom(seed);
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [items[i], items[j]] = [items[j]!, items[i]!];

@@ -318,9 +318,8 @@ export class Dataset {
       const keys = this.listKeyReader.verifySteps();
       while (!this.guard('the list keys', () => keys.next()).done) yield;
     }
-    const ranks = this.pidRanks.verifySteps();
-    while (!this.guard('the PID ranks', () => ranks.next()).done) yield;
-    // Each state's ranks a permutation of its records: else pages would skip or repeat people.
+    // Each state's ranks (every chunk checked as it is read, the states covering every position) and
+    // that they are a permutation of its records: else pages would skip or repeat people.
     if (this.pidRanks.stored)
       for (const range of this.states.values()) {
         this.pidOrder(range);

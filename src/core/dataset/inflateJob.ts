@@ -16,8 +16,7 @@ export interface BlockInflater {
 const NEXT = 0;
 const DONE = 1;
 const STATUS_AT = 2;
-/** A block's status: not finished, decompressed by the reading thread, by the worker, or failed. */
-export const PENDING = 0;
+/** A block's status (0 while not finished): decompressed by the reading thread, by the worker, or failed. */
 export const BY_READER = 1;
 export const BY_WORKER = 2;
 export const FAILED = -1;

@@ -137,15 +137,6 @@ export class PidRankReader {
     return new StateOrder(ranks, order);
   }
 
-  /** Checks every chunk (cli verify, the background verify): a step a chunk. */
-  *verifySteps(): Generator<void, void, void> {
-    if (!this.layout || !this.stored) return;
-    for (let c = 0; c < this.layout.count(this.records); c++) {
-      this.chunk(c);
-      yield;
-    }
-  }
-
   private chunk(c: number): Uint32Array {
     const stored = this.chunkStmt!.get(c) as { crc: number; data: Uint8Array } | undefined;
     if (!stored) throw datasetDamaged(this.path, `chunk ${c} of its PID ranks is missing`);

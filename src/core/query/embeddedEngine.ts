@@ -27,6 +27,7 @@ import { startBackgroundVerify } from '../dataset/verify';
 import { crossTabCounts } from './crossTab';
 import { applySample, callableTest, deliverableTest, keepNear, keepWhere, onePerHousehold, stateCoordinates } from './listSteps';
 import { householdNumbers } from './householdNumbers';
+import { keptPerState, type Derived } from './derivedArrays';
 import { LruCache } from './lruCache';
 import { matchedMarks } from './matchedPeople';
 import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
@@ -64,25 +65,6 @@ function budgetCheck(budgetMs: number | undefined): () => void {
     if (performance.now() - started >= budgetMs)
       throw new AppError('unavailable', `The query exceeded its time budget of ${budgetMs} ms; use more selective filters or try again.`);
   };
-}
-
-/** An array over one state's positions, kept under `key` in an LRU with the other derived arrays. */
-interface Derived {
-  bytes: number;
-  array: Uint8Array | Uint32Array | Float64Array | StateOrder;
-}
-
-/**
- * A structure of one state's positions, built on first use and kept while it fits the budget of
- * derived arrays: national California's coordinates alone are ~460 MB, and each list excluded in it
- * ~29 MB, so keeping every one for the life of the dataset grew without bound.
- */
-function keptPerState<T extends Derived['array']>(kept: LruCache<Derived>, key: string, build: () => T): T {
-  const hit = kept.get(key);
-  if (hit) return hit.array as T;
-  const array = build();
-  kept.set(key, { bytes: array.byteLength, array });
-  return array;
 }
 
 /** Whether the controls change anything (all defaults: the filtered positions are the answer). */
