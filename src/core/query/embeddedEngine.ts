@@ -33,7 +33,7 @@ import { matchedMarks } from './matchedPeople';
 import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
 import { matchRange } from './scanKernels';
 import { TwoCoreScan } from './twoCoreScan';
-import { ascendingBatches, inPidOrder, OrderedRangeSelection } from './pidOrder';
+import { ascendingBatches, OrderedRangeSelection, orderedSelection } from './pidOrder';
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
 
 const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
@@ -235,7 +235,7 @@ export class EmbeddedEngine implements AudienceEngine {
     if (n === 0) return EMPTY_SELECTION;
     const order = this.pidOrderOf(range);
     // Keep a right-sized copy so the cache does not hold a whole state's worth per audience.
-    return new ListSelection(order ? inPidOrder(this.scratch, n, range.first, order) : this.scratch.slice(0, n));
+    return order ? orderedSelection(this.scratch, n, range.first, order) : new ListSelection(this.scratch.slice(0, n));
   }
 
   /** A state's PID order and ranks when its positions are not in PID order, kept while the budget allows. */
