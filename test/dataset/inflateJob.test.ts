@@ -57,8 +57,9 @@ describe('record blocks decompressed on two cores', () => {
       for (const skip of [0, 17, Math.floor(total / 2), total - 100]) {
         // Blocks cached by an earlier page would not be read again: a fresh cache a page.
         shared.dataset.blocks!.clearCache();
-        const a = single.recordPage(audience, skip, 100).records.map((b) => b.toString('utf8'));
-        const b = shared.recordPage(audience, skip, 100).records.map((b) => b.toString('utf8'));
+        // 20 records of a state of ~45 blocks are scattered over it (a page of 100 is most of its blocks, read as a run).
+        const a = single.recordPage(audience, skip, 20).records.map((b) => b.toString('utf8'));
+        const b = shared.recordPage(audience, skip, 20).records.map((b) => b.toString('utf8'));
         expect(b).toEqual(a);
       }
       expect(await exported(shared, body)).toEqual(await exported(single, body));
@@ -77,6 +78,15 @@ describe('record blocks decompressed on two cores', () => {
       expect(await engine.twoCores!.whenRunning()).toBe(true);
       const all = Array.from({ length: 40 * 32 }, (_, k) => k);
       expect(() => engine.dataset.recordTexts(all)).toThrow(/records 160 to 191 fail their checksum/);
+      // Scattered blocks go to the worker as they are fetched: the damaged one is found while fetching.
+      const scattered = Array.from({ length: 40 }, (_, k) => (2 + 3 * k) * 32 + 7);
+      expect(() => engine.dataset.recordTexts(scattered)).toThrow(/records 160 to 191 fail their checksum/);
+      // The read after it, without the damaged block, is whole, with the worker's help.
+      engine.dataset.blocks!.workerFirst = true;
+      const before = engine.dataset.blocks!.sharedReads;
+      const others = scattered.map((p) => p + 32);
+      expect(engine.dataset.recordTexts(others)).toEqual(single.dataset.recordTexts(others));
+      expect(engine.dataset.blocks!.sharedReads).toBe(before + 1);
     } finally {
       engine.close();
     }

@@ -1,11 +1,12 @@
 // Format 4's records: compressed blocks of RECORDS_PER_BLOCK consecutive positions (blockCodec.ts),
-// each checked against its checksum when read, all decompressed by one kept zstd context (each into
-// a buffer of its own size). Decompressed blocks are kept in an LRU with a byte budget, so paging
-// through an audience, a search and the preview re-read what they just read for the cost of a
-// lookup; a read that needs more blocks than that takes them a group at a time, so its memory stays
-// bounded whatever the number of positions (export).
+// each checked against its checksum when read, all decompressed by one kept zstd context. A block
+// is decompressed into a slot of reused shared memory (blockSlots.ts) and kept there in an LRU, so
+// paging through an audience, a search and the preview re-read what they just read for the cost of
+// a lookup; a read that needs more blocks than that takes them a group at a time, so its memory
+// stays bounded whatever the number of positions (export).
 import type { Db, Statement } from '../sqlite';
 import { checkedBlockSize, decodeRecordBlock, recordBlockOf, RECORDS_PER_BLOCK, type RecordBlock } from './blockCodec';
+import { BlockSlots, SLOT_BYTES } from './blockSlots';
 import { datasetDamaged } from './damage';
 import {
   awaitFirstClaim,
@@ -14,25 +15,26 @@ import {
   BY_WORKER,
   inflateClaimed,
   InflateSpace,
+  publish,
   statusOf,
-  workerTarget,
+  withholdRest,
   type BlockInflater,
 } from './inflateJob';
 import { PREVIEW_CHARS, type RecordSource } from './recordSource';
 import { ZstdDecompressor } from './zstdContext';
 
-/** Decompressed bytes kept for recent blocks (about 750 blocks of 32 records). */
-const CACHE_BYTES = 32 * 1024 * 1024;
-/** Blocks one read fetches and holds at once: the bound on a read's own memory (~2.7 MB). */
-const GROUP = 64;
+/** Blocks kept (48 MB of slots: ~768 blocks of 32 records, about what 32 MB of exact-size buffers held). */
+const SLOTS = 768;
+/** Blocks one read fetches and holds at once (fewer than the slots: a read's blocks are never evicted during it). */
+const GROUP = 128;
 // UTF-8 bytes of a record the preview decodes: at least PREVIEW_CHARS characters.
 const PREVIEW_BYTES = PREVIEW_CHARS;
 /**
  * Blocks one read needs before they are shared with the scan worker: handing a job over and waking
- * on its answer costs ~0.1-0.2 ms here, about three blocks' decompression.
+ * on its answer costs ~0.1-0.2 ms here, about one block's fetch and decompression.
  */
 const SHARE_FROM = 8;
-/** How long the reading thread waits for blocks the worker claimed before it decompresses them itself. */
+/** How long a thread waits for the other: the reader for blocks the worker claimed, the worker for a block to be published. */
 const WORKER_PATIENCE_MS = 2000;
 
 interface StoredBlock {
@@ -41,9 +43,19 @@ interface StoredBlock {
   data: Uint8Array;
 }
 
+/** A decompressed block, in slot `slot` of the slots' memory as it was when `generation` was current (-1: a buffer of its own). */
+interface Decoded {
+  block: number;
+  records: RecordBlock;
+  slot: number;
+  generation: number;
+}
+
 export class BlockRecords implements RecordSource {
-  private readonly cache = new Map<number, RecordBlock>();
-  private cachedBytes = 0;
+  private readonly cache = new Map<number, Decoded>();
+  private readonly slots: BlockSlots;
+  /** Distinct blocks a read takes at a time. */
+  private readonly group: number;
   private readonly statements = new Map<number | 'range', Statement>();
   private readonly decompressor = new ZstdDecompressor();
   /** The second core, when the engine has one running (query/twoCoreScan.ts), and the memory its jobs share. */
@@ -59,7 +71,13 @@ export class BlockRecords implements RecordSource {
     private readonly path: string,
     private readonly records: number,
     private readonly perBlock = RECORDS_PER_BLOCK,
-  ) {}
+    /** Blocks kept (tests keep a few, to see them evicted and their slots reused). */
+    private readonly kept = SLOTS,
+  ) {
+    this.slots = new BlockSlots(kept);
+    // A read's own blocks (those it found and those it adds) then always fit: none is evicted during it.
+    this.group = Math.max(1, Math.min(GROUP, Math.floor(kept / 2)));
+  }
 
   /** Lets reads of many blocks share their decompression with `inflater` (null: this thread alone). */
   useInflater(inflater: BlockInflater | null): void {
@@ -74,8 +92,8 @@ export class BlockRecords implements RecordSource {
 
   bytes(positions: ArrayLike<number>): Uint8Array[] {
     const out = new Array<Uint8Array>(positions.length);
-    // Views into the cached block: they keep it alive only as long as the caller holds them.
-    this.each(positions, (k, b, i) => (out[k] = b.bytes.subarray(b.starts[i]!, b.starts[i + 1]! - 1)));
+    // Copies: a slot is reused once its block is evicted.
+    this.each(positions, (k, b, i) => (out[k] = Buffer.from(b.bytes.subarray(b.starts[i]!, b.starts[i + 1]! - 1))));
     return out;
   }
 
@@ -99,7 +117,7 @@ export class BlockRecords implements RecordSource {
       for (let b = from, r = 0; b < to; b++, r++) {
         const row = rows[r];
         if (!row || row.block !== b) throw datasetDamaged(this.path, `the block of records ${b * this.perBlock} is missing`);
-        this.decode(row);
+        decodeRecordBlock(this.path, row.block, this.countOf(row), row.crc, row.data, this.decompressor);
       }
       yield;
     }
@@ -111,7 +129,7 @@ export class BlockRecords implements RecordSource {
     const per = this.perBlock;
     let k = 0;
     while (k < n) {
-      // The next GROUP distinct blocks the positions need, and where their positions end.
+      // The next group of distinct blocks the positions need, and where their positions end.
       const wanted: number[] = [];
       let end = k;
       while (end < n) {
@@ -119,7 +137,7 @@ export class BlockRecords implements RecordSource {
         if (!(p >= 0 && p < this.records)) throw new RangeError(`Position ${p} is outside the dataset.`);
         const b = Math.floor(p / per);
         if (wanted[wanted.length - 1] !== b) {
-          if (wanted.length === GROUP) break;
+          if (wanted.length === this.group) break;
           wanted.push(b);
         }
         end++;
@@ -142,32 +160,60 @@ export class BlockRecords implements RecordSource {
       if (hit) {
         this.cache.delete(b);
         this.cache.set(b, hit);
-        out.set(b, hit);
+        out.set(b, hit.records);
       } else missing.push(b);
     }
     if (missing.length === 0) return out;
     // Positions in PID order of a file stored in household order ask for blocks in any order, and a block twice.
     const ascending = [...new Set(missing)].sort((a, b) => a - b);
-    const rows = this.fetch(ascending);
     // Scattered blocks only (a page of records in PID order): a run of neighbours (an export, a
     // state read in order) reads ~32 records a block, and decompression is a small part of its time.
     const scattered = ascending[ascending.length - 1]! - ascending[0]! + 1 > 2 * ascending.length;
     const decoded =
-      this.inflater && scattered && rows.length >= SHARE_FROM
-        ? this.decodeOnTwoCores(rows, this.inflater)
-        : rows.map((r) => this.decode(r));
-    rows.forEach((row, i) => {
-      out.set(row.block, decoded[i]!);
-      this.remember(row.block, decoded[i]!);
-    });
-    for (const b of missing)
-      if (!out.has(b))
-        throw datasetDamaged(this.path, `the block of records ${b * this.perBlock} to ${(b + 1) * this.perBlock - 1} is missing`);
+      this.inflater && scattered && ascending.length >= SHARE_FROM
+        ? this.readOnTwoCores(ascending, this.inflater)
+        : this.fetch(ascending).map((r) => this.decode(r));
+    for (const d of decoded) {
+      out.set(d.block, d.records);
+      this.remember(d);
+    }
+    for (const b of missing) if (!out.has(b)) throw this.blockMissing(b);
     return out;
   }
 
-  private decode(row: StoredBlock): RecordBlock {
-    return decodeRecordBlock(this.path, row.block, this.countOf(row), row.crc, row.data, this.decompressor);
+  private blockMissing(b: number): Error {
+    return datasetDamaged(this.path, `the block of records ${b * this.perBlock} to ${(b + 1) * this.perBlock - 1} is missing`);
+  }
+
+  /** A stored block checked and decompressed here, into a free slot when there is one. */
+  private decode(row: StoredBlock, size = checkedBlockSize(this.path, row.block, this.countOf(row), row.crc, row.data)): Decoded {
+    const slot = this.slotFor(size);
+    return this.decodeInto(row, slot, slot >= 0 ? this.slots.view(slot, size) : Buffer.allocUnsafe(size));
+  }
+
+  /** A checked block's frame decompressed into `bytes` (its size exactly), and cut into its records. */
+  private decodeInto(row: StoredBlock, slot: number, bytes: Buffer): Decoded {
+    const generation = this.slots.generation;
+    try {
+      this.decompressor.decompressInto(row.data, bytes);
+    } catch {
+      this.release(slot, generation);
+      throw datasetDamaged(
+        this.path,
+        `records ${row.block * this.perBlock} to ${row.block * this.perBlock + this.countOf(row) - 1} do not decompress`,
+      );
+    }
+    return this.decoded(row, slot, bytes, generation);
+  }
+
+  /** A block's decompressed bytes cut into its records; a block that does not cut right is damage (its slot freed). */
+  private decoded(row: StoredBlock, slot: number, bytes: Buffer, generation: number): Decoded {
+    try {
+      return { block: row.block, records: recordBlockOf(this.path, row.block, this.countOf(row), bytes), slot, generation };
+    } catch (e) {
+      this.release(slot, generation);
+      throw e;
+    }
   }
 
   /** The records a stored row must hold; a row that is not a block of this file is damage. */
@@ -179,33 +225,80 @@ export class BlockRecords implements RecordSource {
   }
 
   /**
-   * decode() of every row, the decompression shared with the worker (inflateJob.ts). Checksums are
-   * checked here first; a block the worker did not finish, or that did not decompress, is decoded
-   * here, which reports damage as a read on one core does.
+   * The blocks (ascending) read and decoded with the worker (inflateJob.ts): each is fetched and its
+   * checksum checked here, then published, so the worker decompresses while the rest are fetched,
+   * straight into the block's slot. A block the worker did not finish, or that did not decompress,
+   * is decoded here, which reports damage as a read on one core does.
    */
-  private decodeOnTwoCores(rows: StoredBlock[], inflater: BlockInflater): RecordBlock[] {
-    const counts = rows.map((r) => this.countOf(r));
-    const sizes = rows.map((r, i) => checkedBlockSize(this.path, r.block, counts[i]!, r.crc, r.data));
-    const job = this.space.job(
-      rows.map((r) => r.data),
-      sizes,
-    );
-    if (!inflater.postInflate(job)) return rows.map((r) => this.decode(r));
-    const own: Buffer[] = [];
+  private readOnTwoCores(blocks: readonly number[], inflater: BlockInflater): Decoded[] {
+    const job = this.space.job(blocks.length, this.slots.shared);
+    if (!inflater.postInflate(job)) return this.fetch(blocks).map((r) => this.decode(r));
+    const generation = this.slots.generation;
+    const rows: StoredBlock[] = [];
+    const sizes: number[] = [];
+    const slots: number[] = [];
+    const one = this.statement(1);
+    try {
+      blocks.forEach((b, i) => {
+        const row = one.get(b) as StoredBlock | undefined;
+        if (!row) throw this.blockMissing(b);
+        const size = checkedBlockSize(this.path, row.block, this.countOf(row), row.crc, row.data);
+        const slot = this.slotFor(size);
+        publish(job, i, slot >= 0 ? row.data : null, slot * SLOT_BYTES, size);
+        rows.push(row);
+        sizes.push(size);
+        slots.push(slot);
+      });
+    } catch (e) {
+      // Damage found before the worker saw the block: it is told the rest are not coming, and
+      // the memory it was given is left to it.
+      withholdRest(job);
+      this.abandonSlots();
+      throw e;
+    }
     if (this.workerFirst) awaitFirstClaim(job, WORKER_PATIENCE_MS);
-    inflateClaimed(job, this.decompressor, false, (i) => (own[i] = Buffer.allocUnsafe(sizes[i]!)));
-    if (!awaitInflated(job, WORKER_PATIENCE_MS)) this.space.abandon();
+    inflateClaimed(job, this.decompressor, false, WORKER_PATIENCE_MS);
+    // A worker that has not finished may still use its memory: it is left to it.
+    if (!awaitInflated(job, WORKER_PATIENCE_MS)) this.abandonSlots();
     let workerDid = false;
     const decoded = rows.map((row, i) => {
       const status = statusOf(job, i);
-      if (status !== BY_READER && status !== BY_WORKER) return this.decode(row);
+      const slot = slots[i]!;
+      const bytes = slot >= 0 ? Buffer.from(job.out.buffer, slot * SLOT_BYTES, sizes[i]!) : Buffer.allocUnsafe(sizes[i]!);
       workerDid ||= status === BY_WORKER;
-      // The worker's block is copied out: a cached block must not keep the job's shared memory alive.
-      const bytes = status === BY_READER ? own[i]! : Buffer.from(workerTarget(job, i));
-      return recordBlockOf(this.path, row.block, counts[i]!, bytes);
+      if (status === BY_READER || status === BY_WORKER) return this.decoded(row, slot, bytes, generation);
+      // Not shared, failed or unfinished: decompressed here, in its own buffer if the slots were left to the worker.
+      return generation === this.slots.generation
+        ? this.decodeInto(row, slot, bytes)
+        : this.decodeInto(row, -1, Buffer.allocUnsafe(sizes[i]!));
     });
     if (workerDid) this.sharedReads++;
     return decoded;
+  }
+
+  /** A free slot for a block of `size` bytes, the least recently used block evicted for it if need be; -1 if it does not fit one. */
+  private slotFor(size: number): number {
+    if (size > SLOT_BYTES) return -1;
+    let slot = this.slots.take();
+    for (const [b, evicted] of this.cache) {
+      if (slot >= 0) break;
+      this.cache.delete(b);
+      this.release(evicted.slot, evicted.generation);
+      slot = this.slots.take();
+    }
+    return slot;
+  }
+
+  /** Frees a slot of the slots' current memory. */
+  private release(slot: number, generation: number): void {
+    if (slot >= 0 && generation === this.slots.generation) this.slots.give(slot);
+  }
+
+  /** New memory for the frames and the slots, and no cache: the worker may still read and write the old. */
+  private abandonSlots(): void {
+    this.space.abandon();
+    this.cache.clear();
+    this.slots.reset();
   }
 
   /** Frees the kept zstd context and the cached blocks (the dataset closed). */
@@ -217,7 +310,7 @@ export class BlockRecords implements RecordSource {
   /** Drops the cached blocks (close(); tests that must read blocks again). */
   clearCache(): void {
     this.cache.clear();
-    this.cachedBytes = 0;
+    this.slots.freeAll();
   }
 
   /**
@@ -247,13 +340,14 @@ export class BlockRecords implements RecordSource {
     return stmt;
   }
 
-  private remember(b: number, block: RecordBlock): void {
-    this.cache.set(b, block);
-    this.cachedBytes += block.bytes.byteLength;
-    for (const [key, value] of this.cache) {
-      if (this.cachedBytes <= CACHE_BYTES) break;
-      this.cache.delete(key);
-      this.cachedBytes -= value.bytes.byteLength;
+  /** Keeps a decoded block, unless its slot's memory was abandoned meanwhile; at most `kept` blocks. */
+  private remember(d: Decoded): void {
+    if (d.slot >= 0 && d.generation !== this.slots.generation) return;
+    this.cache.set(d.block, d);
+    for (const [b, evicted] of this.cache) {
+      if (this.cache.size <= this.kept) break;
+      this.cache.delete(b);
+      this.release(evicted.slot, evicted.generation);
     }
   }
 }

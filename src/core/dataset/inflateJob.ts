@@ -1,10 +1,12 @@
-// Decompressing a page's record blocks on two cores. A page of 100 scattered records in a file
-// stored by household reads ~100 blocks, each ~60 µs of zstd on this machine: most of a search's
-// time (docs/dataset-format.md, "Record order"). The reading thread checks the blocks' checksums,
-// copies the frames into shared memory and hands the job to the scan worker (query/scanWorker.ts),
-// which is idle while a page is read; both threads then claim blocks from a shared counter, as a
-// split scan claims pieces (query/scanJob.ts), so a slow or absent worker costs nothing but its
-// share, and the reading thread decompresses whatever the worker did not finish.
+// Reading a page's record blocks on two cores. A page of 100 scattered records in a file stored by
+// household reads ~100 blocks, each ~40 µs to fetch from SQLite and ~60-100 µs of zstd on this
+// machine: most of a search's time (docs/dataset-format.md, "Record order"). The job goes to the
+// scan worker (query/scanWorker.ts), idle while a page is read, before the first block is fetched:
+// the reading thread fetches and checks each block's frame and publishes it in shared memory, and
+// the worker decompresses what is published meanwhile. Once all are fetched both threads claim
+// blocks from a shared counter, as a split scan claims pieces (query/scanJob.ts), so a slow or
+// absent worker costs nothing but its share, and the reading thread decompresses whatever the
+// worker did not finish.
 import type { ZstdDecompressor } from './zstdContext';
 
 /** Who can take a job: the scan worker when it is running (query/twoCoreScan.ts); false: it cannot now. */
@@ -12,92 +14,127 @@ export interface BlockInflater {
   postInflate(job: InflateJob): boolean;
 }
 
-/** control[NEXT]: the next block to claim; control[DONE]: blocks finished; then a status a block. */
+/**
+ * control[NEXT]: the next block to claim; [DONE]: claimed blocks finished; [READY]: blocks
+ * published; then a status a block, where each frame starts (n + 1), and where each block's output
+ * starts and its size (n each).
+ */
 const NEXT = 0;
 const DONE = 1;
-const STATUS_AT = 2;
-/** A block's status (0 while not finished): decompressed by the reading thread, by the worker, or failed. */
+const READY = 2;
+const STATUS_AT = 3;
+/** A block's status (0 while not finished): decompressed by the reading thread, by the worker, failed, or kept by the reader. */
 export const BY_READER = 1;
 export const BY_WORKER = 2;
 export const FAILED = -1;
+export const NOT_SHARED = 3;
+
+/** Shared room for a block's frame (they are ~8 KB): a larger one is not shared. */
+const FRAME_ROOM = 16 * 1024;
 
 /** What the worker receives (structured clone; the buffers are SharedArrayBuffers, not copied). */
 export interface InflateJob {
   kind: 'inflate';
-  /** The blocks' zstd frames, one after another; frame i is [frameAt[i], frameAt[i + 1]). */
+  blocks: number;
+  /** The published frames, one after another. */
   frames: Uint8Array;
-  frameAt: Int32Array;
-  /** Where the worker writes block i: [outAt[i], outAt[i + 1]) of `out`, exactly its size. */
+  /** Where each block is written (the reader's block slots, blockSlots.ts), exactly its size. */
   out: Uint8Array;
-  outAt: Int32Array;
   control: Int32Array;
 }
 
+const frameAtIndex = (job: InflateJob, i: number): number => STATUS_AT + job.blocks + i;
+const outFromIndex = (job: InflateJob, i: number): number => STATUS_AT + 2 * job.blocks + 1 + i;
+const outSizeIndex = (job: InflateJob, i: number): number => STATUS_AT + 3 * job.blocks + 1 + i;
+const frameAt = (job: InflateJob, i: number): number => job.control[frameAtIndex(job, i)]!;
+
 /**
- * Shared memory a reader keeps for its jobs, grown when a job needs more: a new SharedArrayBuffer a
- * read made an export's memory climb past a gigabyte (they are freed late), so one pair is reused.
+ * Shared memory a reader keeps for the frames of its jobs, grown when a job needs more: a new
+ * SharedArrayBuffer a read made an export's memory climb past a gigabyte (they are freed late).
  */
 export class InflateSpace {
   private frames = new SharedArrayBuffer(0);
-  private out = new SharedArrayBuffer(0);
 
-  /** A job over `frames`, whose decompressed sizes are `sizes` (checked against their headers already). */
-  job(frames: readonly Uint8Array[], sizes: readonly number[]): InflateJob {
-    const frameAt = new Int32Array(frames.length + 1);
-    const outAt = new Int32Array(frames.length + 1);
-    frames.forEach((f, i) => {
-      frameAt[i + 1] = frameAt[i]! + f.byteLength;
-      outAt[i + 1] = outAt[i]! + sizes[i]!;
-    });
-    if (this.frames.byteLength < frameAt[frames.length]!) this.frames = new SharedArrayBuffer(frameAt[frames.length]! * 2);
-    if (this.out.byteLength < outAt[frames.length]!) this.out = new SharedArrayBuffer(outAt[frames.length]! * 2);
-    const shared = new Uint8Array(this.frames, 0, frameAt[frames.length]!);
-    frames.forEach((f, i) => shared.set(f, frameAt[i]!));
+  /** A job of `blocks` blocks written into `out`, none published yet. */
+  job(blocks: number, out: SharedArrayBuffer): InflateJob {
+    if (this.frames.byteLength < blocks * FRAME_ROOM) this.frames = new SharedArrayBuffer(blocks * FRAME_ROOM);
     return {
       kind: 'inflate',
-      frames: shared,
-      frameAt,
-      out: new Uint8Array(this.out, 0, outAt[frames.length]!),
-      outAt,
-      control: new Int32Array(new SharedArrayBuffer(4 * (STATUS_AT + frames.length))),
+      blocks,
+      frames: new Uint8Array(this.frames),
+      out: new Uint8Array(out),
+      control: new Int32Array(new SharedArrayBuffer(4 * (STATUS_AT + 4 * blocks + 1))),
     };
   }
 
-  /** After a job the worker did not finish in time: it may still write, so its memory is not reused. */
+  /** After a job the worker may not have finished: it may still read, so its memory is not reused. */
   abandon(): void {
     this.frames = new SharedArrayBuffer(0);
-    this.out = new SharedArrayBuffer(0);
   }
 }
 
-export const blocksOf = (job: InflateJob): number => job.frameAt.length - 1;
+/**
+ * Publishes block i (the next one): its checked frame, to be decompressed to `size` bytes at
+ * `outFrom` of job.out; or, with a null frame (or one too large for the shared room), marks it as
+ * the reader's own.
+ */
+export function publish(job: InflateJob, i: number, frame: Uint8Array | null, outFrom: number, size: number): void {
+  const from = frameAt(job, i);
+  const fits = frame !== null && from + frame.byteLength <= job.frames.byteLength && outFrom + size <= job.out.byteLength;
+  if (fits) {
+    job.frames.set(frame, from);
+    job.control[outFromIndex(job, i)] = outFrom;
+    job.control[outSizeIndex(job, i)] = size;
+  } else Atomics.store(job.control, STATUS_AT + i, NOT_SHARED);
+  job.control[frameAtIndex(job, i + 1)] = fits ? from + frame.byteLength : from;
+  Atomics.store(job.control, READY, i + 1);
+  Atomics.notify(job.control, READY);
+}
+
+/** Marks every block not yet published as the reader's own (a read that stops early: damage). */
+export function withholdRest(job: InflateJob): void {
+  for (let i = Atomics.load(job.control, READY); i < job.blocks; i++) publish(job, i, null, 0, 0);
+}
 
 export const statusOf = (job: InflateJob, i: number): number => Atomics.load(job.control, STATUS_AT + i);
 
-/**
- * Claims blocks until none is left, decompressing each into `into(i)` (the worker: its place in
- * job.out; the reading thread: a buffer of its own). A frame that does not decompress is FAILED:
- * the reading thread decompresses it again and reports the damage itself.
- */
-export function inflateClaimed(job: InflateJob, decompressor: ZstdDecompressor, byWorker: boolean, into: (i: number) => Uint8Array): void {
-  const n = blocksOf(job);
-  for (;;) {
-    const i = Atomics.add(job.control, NEXT, 1);
-    if (i >= n) return;
-    let status = byWorker ? BY_WORKER : BY_READER;
-    try {
-      decompressor.decompressInto(job.frames.subarray(job.frameAt[i]!, job.frameAt[i + 1]!), into(i));
-    } catch {
-      status = FAILED;
-    }
-    Atomics.store(job.control, STATUS_AT + i, status);
-    Atomics.add(job.control, DONE, 1);
-    Atomics.notify(job.control, DONE);
+/** Waits (up to `patienceMs`) until block i is published; false if it was not. */
+function awaitPublished(job: InflateJob, i: number, patienceMs: number): boolean {
+  const deadline = performance.now() + patienceMs;
+  for (let ready = Atomics.load(job.control, READY); ready <= i; ready = Atomics.load(job.control, READY)) {
+    const left = deadline - performance.now();
+    if (left <= 0) return false;
+    Atomics.wait(job.control, READY, ready, left);
   }
+  return true;
 }
 
-/** The worker's place for block i. */
-export const workerTarget = (job: InflateJob, i: number): Uint8Array => job.out.subarray(job.outAt[i]!, job.outAt[i + 1]!);
+/**
+ * Claims blocks until none is left, decompressing each into its place in job.out once it is
+ * published. A frame that does not decompress is FAILED: the reading thread decompresses it again
+ * and reports the damage itself. A block not published within `patienceMs` is left to the reader.
+ */
+export function inflateClaimed(job: InflateJob, decompressor: ZstdDecompressor, byWorker: boolean, patienceMs: number): void {
+  for (;;) {
+    const i = Atomics.add(job.control, NEXT, 1);
+    if (i >= job.blocks) return;
+    const published = awaitPublished(job, i, patienceMs);
+    if (published && statusOf(job, i) === 0) {
+      let status = byWorker ? BY_WORKER : BY_READER;
+      try {
+        const from = job.control[outFromIndex(job, i)]!;
+        const out = job.out.subarray(from, from + job.control[outSizeIndex(job, i)]!);
+        decompressor.decompressInto(job.frames.subarray(frameAt(job, i), frameAt(job, i + 1)), out);
+      } catch {
+        status = FAILED;
+      }
+      Atomics.store(job.control, STATUS_AT + i, status);
+    }
+    Atomics.add(job.control, DONE, 1);
+    Atomics.notify(job.control, DONE);
+    if (!published) return;
+  }
+}
 
 /** Tests: waits (up to `patienceMs`) until the worker has claimed a block, so that it surely takes part. */
 export function awaitFirstClaim(job: InflateJob, patienceMs: number): void {
@@ -110,7 +147,7 @@ export function awaitFirstClaim(job: InflateJob, patienceMs: number): void {
  * reading thread calls it after claiming until none was left, so what it waits for is the worker's.
  */
 export function awaitInflated(job: InflateJob, patienceMs: number): boolean {
-  const claimed = Math.min(Atomics.exchange(job.control, NEXT, blocksOf(job)), blocksOf(job));
+  const claimed = Math.min(Atomics.exchange(job.control, NEXT, job.blocks), job.blocks);
   const deadline = performance.now() + patienceMs;
   for (let done = Atomics.load(job.control, DONE); done < claimed; done = Atomics.load(job.control, DONE)) {
     const left = deadline - performance.now();
