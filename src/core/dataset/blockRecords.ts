@@ -8,18 +8,7 @@ import type { Db, Statement } from '../sqlite';
 import { checkedBlockSize, decodeRecordBlock, recordBlockOf, RECORDS_PER_BLOCK, type RecordBlock } from './blockCodec';
 import { BlockSlots, SLOT_BYTES } from './blockSlots';
 import { datasetDamaged } from './damage';
-import {
-  awaitFirstClaim,
-  awaitInflated,
-  BY_READER,
-  BY_WORKER,
-  inflateClaimed,
-  InflateSpace,
-  publish,
-  statusOf,
-  withholdRest,
-  type BlockInflater,
-} from './inflateJob';
+import { BY_READER, BY_WORKER, InflateSpace, readShared, type BlockInflater } from './inflateJob';
 import { PREVIEW_CHARS, type RecordSource } from './recordSource';
 import { ZstdDecompressor } from './zstdContext';
 
@@ -34,6 +23,8 @@ const PREVIEW_BYTES = PREVIEW_CHARS;
  * on its answer costs ~0.1-0.2 ms here, about one block's fetch and decompression.
  */
 const SHARE_FROM = 8;
+/** Shared room for a block's frame (they are ~8 KB): a larger one is decompressed by the reading thread. */
+const RECORD_FRAME_ROOM = 16 * 1024;
 /** How long a thread waits for the other: the reader for blocks the worker claimed, the worker for a block to be published. */
 const WORKER_PATIENCE_MS = 2000;
 
@@ -231,43 +222,40 @@ export class BlockRecords implements RecordSource {
    * is decoded here, which reports damage as a read on one core does.
    */
   private readOnTwoCores(blocks: readonly number[], inflater: BlockInflater): Decoded[] {
-    const job = this.space.job(blocks.length, this.slots.shared);
-    if (!inflater.postInflate(job)) return this.fetch(blocks).map((r) => this.decode(r));
     const generation = this.slots.generation;
+    const memory = this.slots.shared;
     const rows: StoredBlock[] = [];
     const sizes: number[] = [];
     const slots: number[] = [];
     const one = this.statement(1);
-    try {
-      blocks.forEach((b, i) => {
-        const row = one.get(b) as StoredBlock | undefined;
-        if (!row) throw this.blockMissing(b);
+    const statuses = readShared(
+      inflater,
+      this.space,
+      blocks.length,
+      memory,
+      RECORD_FRAME_ROOM,
+      (i) => {
+        const row = one.get(blocks[i]) as StoredBlock | undefined;
+        if (!row) throw this.blockMissing(blocks[i]!);
         const size = checkedBlockSize(this.path, row.block, this.countOf(row), row.crc, row.data);
         const slot = this.slotFor(size);
-        publish(job, i, slot >= 0 ? row.data : null, slot * SLOT_BYTES, size);
         rows.push(row);
         sizes.push(size);
         slots.push(slot);
-      });
-    } catch (e) {
-      // Damage found before the worker saw the block: it is told the rest are not coming, and
-      // the memory it was given is left to it.
-      withholdRest(job);
-      this.abandonSlots();
-      throw e;
-    }
-    if (this.workerFirst) awaitFirstClaim(job, WORKER_PATIENCE_MS);
-    inflateClaimed(job, this.decompressor, false, WORKER_PATIENCE_MS);
-    // A worker that has not finished may still use its memory: it is left to it.
-    if (!awaitInflated(job, WORKER_PATIENCE_MS)) this.abandonSlots();
+        return { frame: slot >= 0 ? row.data : null, outFrom: slot * SLOT_BYTES, size };
+      },
+      this.decompressor,
+      { patienceMs: WORKER_PATIENCE_MS, workerFirst: this.workerFirst, leave: () => this.leaveSlots() },
+    );
+    if (!statuses) return this.fetch(blocks).map((r) => this.decode(r));
     let workerDid = false;
     const decoded = rows.map((row, i) => {
-      const status = statusOf(job, i);
       const slot = slots[i]!;
-      const bytes = slot >= 0 ? Buffer.from(job.out.buffer, slot * SLOT_BYTES, sizes[i]!) : Buffer.allocUnsafe(sizes[i]!);
+      const bytes = slot >= 0 ? Buffer.from(memory, slot * SLOT_BYTES, sizes[i]!) : Buffer.allocUnsafe(sizes[i]!);
+      const status = statuses[i]!;
       workerDid ||= status === BY_WORKER;
       if (status === BY_READER || status === BY_WORKER) return this.decoded(row, slot, bytes, generation);
-      // Not shared, failed or unfinished: decompressed here, in its own buffer if the slots were left to the worker.
+      // Not shared, failed or unfinished: decompressed here, in a buffer of its own if the slots were left to the worker.
       return generation === this.slots.generation
         ? this.decodeInto(row, slot, bytes)
         : this.decodeInto(row, -1, Buffer.allocUnsafe(sizes[i]!));
@@ -294,9 +282,8 @@ export class BlockRecords implements RecordSource {
     if (slot >= 0 && generation === this.slots.generation) this.slots.give(slot);
   }
 
-  /** New memory for the frames and the slots, and no cache: the worker may still read and write the old. */
-  private abandonSlots(): void {
-    this.space.abandon();
+  /** New memory for the slots, and no cache: the worker may still write into the old. */
+  private leaveSlots(): void {
     this.cache.clear();
     this.slots.reset();
   }

@@ -11,6 +11,7 @@ import { settings } from '../config';
 import { openSqlite, type Db } from '../sqlite';
 import { tablesChecksum } from './blockCodec';
 import { BlockRecords } from './blockRecords';
+import type { BlockInflater } from './inflateJob';
 import type { Vector } from './columnVector';
 import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
@@ -238,6 +239,15 @@ export class Dataset {
    */
   householdSplits(): ReadonlyMap<number, number> | null {
     return this.households.splits();
+  }
+
+  /**
+   * Lets reads of many record blocks and first uses of many vector chunks share their
+   * decompression with the scan worker (inflateJob.ts); null: this thread alone.
+   */
+  useInflater(inflater: BlockInflater | null): void {
+    this.blocks?.useInflater(inflater);
+    this.vectors.useInflater(inflater);
   }
 
   /** Whether a state's positions are in PID order (else in household order, with PID ranks stored). */

@@ -26,11 +26,8 @@ const STATUS_AT = 3;
 /** A block's status (0 while not finished): decompressed by the reading thread, by the worker, failed, or kept by the reader. */
 export const BY_READER = 1;
 export const BY_WORKER = 2;
-export const FAILED = -1;
-export const NOT_SHARED = 3;
-
-/** Shared room for a block's frame (they are ~8 KB): a larger one is not shared. */
-const FRAME_ROOM = 16 * 1024;
+const FAILED = -1;
+const NOT_SHARED = 3;
 
 /** What the worker receives (structured clone; the buffers are SharedArrayBuffers, not copied). */
 export interface InflateJob {
@@ -55,9 +52,9 @@ const frameAt = (job: InflateJob, i: number): number => job.control[frameAtIndex
 export class InflateSpace {
   private frames = new SharedArrayBuffer(0);
 
-  /** A job of `blocks` blocks written into `out`, none published yet. */
-  job(blocks: number, out: SharedArrayBuffer): InflateJob {
-    if (this.frames.byteLength < blocks * FRAME_ROOM) this.frames = new SharedArrayBuffer(blocks * FRAME_ROOM);
+  /** A job of `blocks` blocks written into `out`, none published yet, with room for frames of `frameRoom` bytes each. */
+  job(blocks: number, out: SharedArrayBuffer, frameRoom: number): InflateJob {
+    if (this.frames.byteLength < blocks * frameRoom) this.frames = new SharedArrayBuffer(blocks * frameRoom);
     return {
       kind: 'inflate',
       blocks,
@@ -78,7 +75,7 @@ export class InflateSpace {
  * `outFrom` of job.out; or, with a null frame (or one too large for the shared room), marks it as
  * the reader's own.
  */
-export function publish(job: InflateJob, i: number, frame: Uint8Array | null, outFrom: number, size: number): void {
+function publish(job: InflateJob, i: number, frame: Uint8Array | null, outFrom: number, size: number): void {
   const from = frameAt(job, i);
   const fits = frame !== null && from + frame.byteLength <= job.frames.byteLength && outFrom + size <= job.out.byteLength;
   if (fits) {
@@ -92,11 +89,11 @@ export function publish(job: InflateJob, i: number, frame: Uint8Array | null, ou
 }
 
 /** Marks every block not yet published as the reader's own (a read that stops early: damage). */
-export function withholdRest(job: InflateJob): void {
+function withholdRest(job: InflateJob): void {
   for (let i = Atomics.load(job.control, READY); i < job.blocks; i++) publish(job, i, null, 0, 0);
 }
 
-export const statusOf = (job: InflateJob, i: number): number => Atomics.load(job.control, STATUS_AT + i);
+const statusOf = (job: InflateJob, i: number): number => Atomics.load(job.control, STATUS_AT + i);
 
 /** Waits (up to `patienceMs`) until block i is published; false if it was not. */
 function awaitPublished(job: InflateJob, i: number, patienceMs: number): boolean {
@@ -137,7 +134,7 @@ export function inflateClaimed(job: InflateJob, decompressor: ZstdDecompressor, 
 }
 
 /** Tests: waits (up to `patienceMs`) until the worker has claimed a block, so that it surely takes part. */
-export function awaitFirstClaim(job: InflateJob, patienceMs: number): void {
+function awaitFirstClaim(job: InflateJob, patienceMs: number): void {
   const deadline = performance.now() + patienceMs;
   while (Atomics.load(job.control, NEXT) === 0 && performance.now() < deadline) Atomics.wait(job.control, NEXT, 0, 1);
 }
@@ -146,7 +143,7 @@ export function awaitFirstClaim(job: InflateJob, patienceMs: number): void {
  * Waits until every claimed block is finished, or `patienceMs` passed; true when all were. The
  * reading thread calls it after claiming until none was left, so what it waits for is the worker's.
  */
-export function awaitInflated(job: InflateJob, patienceMs: number): boolean {
+function awaitInflated(job: InflateJob, patienceMs: number): boolean {
   const claimed = Math.min(Atomics.exchange(job.control, NEXT, job.blocks), job.blocks);
   const deadline = performance.now() + patienceMs;
   for (let done = Atomics.load(job.control, DONE); done < claimed; done = Atomics.load(job.control, DONE)) {
@@ -155,4 +152,54 @@ export function awaitInflated(job: InflateJob, patienceMs: number): boolean {
     Atomics.wait(job.control, DONE, done, left);
   }
   return true;
+}
+
+/** What a shared read asks of its caller for item i: fetch and check it, and say where it goes. */
+export interface SharedItem {
+  /** The checked frame, or null for an item the reading thread keeps for itself. */
+  frame: Uint8Array | null;
+  /** Where in the job's `out` it decompresses to, and its exact size. */
+  outFrom: number;
+  size: number;
+}
+
+/**
+ * A read of `count` items on two cores: the job is posted first, then each item is fetched
+ * (`fetch(i)`, which throws on damage) and published, so the worker decompresses while the rest are
+ * fetched; then both threads claim what is left. Returns each item's status (BY_READER or
+ * BY_WORKER: decompressed into its place; anything else: the caller decompresses it itself), or
+ * null when the worker cannot take a job now. When a fetch throws or the worker is late, the
+ * frames' memory and `out` are left to the worker (`leave()` is called for `out`).
+ */
+export function readShared(
+  inflater: BlockInflater,
+  space: InflateSpace,
+  count: number,
+  out: SharedArrayBuffer,
+  frameRoom: number,
+  fetch: (i: number) => SharedItem,
+  decompressor: ZstdDecompressor,
+  options: { patienceMs: number; workerFirst: boolean; leave: () => void },
+): Int32Array | null {
+  const job = space.job(count, out, frameRoom);
+  if (!inflater.postInflate(job)) return null;
+  try {
+    for (let i = 0; i < count; i++) {
+      const { frame, outFrom, size } = fetch(i);
+      publish(job, i, frame, outFrom, size);
+    }
+  } catch (e) {
+    // Damage found before the worker saw the item: it is told the rest are not coming.
+    withholdRest(job);
+    space.abandon();
+    options.leave();
+    throw e;
+  }
+  if (options.workerFirst) awaitFirstClaim(job, options.patienceMs);
+  inflateClaimed(job, decompressor, false, options.patienceMs);
+  if (!awaitInflated(job, options.patienceMs)) {
+    space.abandon();
+    options.leave();
+  }
+  return Int32Array.from({ length: count }, (_, i) => statusOf(job, i));
 }

@@ -93,16 +93,21 @@ export class ChunkLayout {
    * Damage (a checksum, a frame that does not decompress or has the wrong size) is `dataset_damaged`.
    */
   decode(path: string, header: VectorHeader, chunk: number, stored: { crc: number; data: Uint8Array }, out: Uint8Array): void {
+    this.check(path, header, chunk, stored, out);
+    try {
+      chunkDecompressor.decompressInto(stored.data, out);
+    } catch {
+      throw datasetDamaged(path, `chunk ${chunk} of the vector of ${header.name} does not decompress`);
+    }
+  }
+
+  /** decode()'s checks before decompressing: of the room, the chunk's place and its checksum. */
+  check(path: string, header: VectorHeader, chunk: number, stored: { crc: number; data: Uint8Array }, out: Uint8Array): void {
     const values = this.values(chunk, header.length);
     const where = `chunk ${chunk} of the vector of ${header.name}`;
     if (values === 0) throw datasetDamaged(path, `${where} lies past the vector's end`);
     if (out.byteLength !== values * VECTOR_TYPES[header.kind].BYTES_PER_ELEMENT) throw new Error(`No room of the right size for ${where}.`);
     if (chunkCrc(header.name, chunk, values, stored.data) !== stored.crc) throw datasetDamaged(path, `${where} fails its checksum`);
-    try {
-      chunkDecompressor.decompressInto(stored.data, out);
-    } catch {
-      throw datasetDamaged(path, `${where} does not decompress`);
-    }
   }
 }
 

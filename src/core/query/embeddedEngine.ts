@@ -106,8 +106,8 @@ export class EmbeddedEngine implements AudienceEngine {
     if (options.backgroundVerify ?? settings().backgroundVerify) startBackgroundVerify(dataset);
     const splitFrom = options.scanSplitFrom ?? settings().scanSplitFrom;
     this.twoCores = splitFrom > 0 && availableParallelism() > 1 ? new TwoCoreScan(splitFrom) : null;
-    // The same worker decompresses half of a page's record blocks while it is idle (dataset/inflateJob.ts).
-    dataset.blocks?.useInflater(this.twoCores);
+    // The same worker decompresses record blocks of a page and vector chunks of a first use while it is idle (dataset/inflateJob.ts).
+    dataset.useInflater(this.twoCores);
     dataset.onClose(() => this.twoCores?.stop());
     // Up before the first count when some state will be split, so that count does not run on one core.
     if (this.twoCores && dataset.stateCounts().some((s) => s.count >= splitFrom)) this.twoCores.start();
