@@ -266,7 +266,7 @@ export class EmbeddedEngine implements AudienceEngine {
     const n =
       this.twoCores?.match(predicates, first, end, this.scratch, tallyOnly, checkBudget) ??
       matchRange(predicates, first, end, this.scratch, tallyOnly, checkBudget);
-    return verified ? verifyHashed(this.dataset, predicates, this.scratch, n) : n;
+    return verified ? verifyHashed(this.dataset, predicates, this.scratch, n, checkBudget) : n;
   }
 
   summary(): DatasetSummary {

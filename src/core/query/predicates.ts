@@ -110,22 +110,49 @@ export function bySelectivity(predicates: Predicate[], first: number, end: numbe
     .map(({ p }) => p);
 }
 
+/** Candidates whose records are read at a time: a parsed record is ~20 KB of heap, so memory stays bounded. */
+const VERIFY_BATCH = 2048;
+
 /**
  * Hash matches are candidates: keeps, in place, those whose records really hold one of the values
- * (or are empty where "" was asked for). Runs after every other filter, on the few survivors.
+ * (or are empty where "" was asked for). Runs after every other filter, on the survivors. Only an
+ * empty value hashes to 0, so a candidate whose hashes are all 0 is settled without its record: a
+ * filter of "" and a value matched every empty record, and reading them all at once (a million in
+ * California at 10M) ran the process out of memory. The rest are read a batch at a time, within
+ * the query's budget.
  */
-export function verifyHashed(dataset: Dataset, predicates: Predicate[], list: Uint32Array, n: number): number {
+export function verifyHashed(
+  dataset: Dataset,
+  predicates: Predicate[],
+  list: Uint32Array,
+  n: number,
+  checkBudget: () => void = () => undefined,
+): number {
   const checks = predicates.filter((p) => p.verify);
   if (checks.length === 0 || n === 0) return n;
-  const records = dataset.fullRows(list.subarray(0, n));
+  const settled = (pos: number) => checks.every((p) => p.data[pos] === 0);
   let kept = 0;
-  for (let k = 0; k < n; k++) {
-    const record = records[k]!;
-    const ok = checks.every((p) => {
-      const value = record[p.verify!.index] as string;
-      return value === '' ? p.hashes!.has(0) : p.verify!.values.has(value);
-    });
-    if (ok) list[kept++] = list[k]!;
+  for (let from = 0; from < n; from += VERIFY_BATCH) {
+    checkBudget();
+    const to = Math.min(n, from + VERIFY_BATCH);
+    const unsettled: number[] = [];
+    for (let k = from; k < to; k++) if (!settled(list[k]!)) unsettled.push(list[k]!);
+    const records = unsettled.length > 0 ? dataset.fullRows(unsettled) : [];
+    let r = 0;
+    // Written at or before where it is read: kept <= k.
+    for (let k = from; k < to; k++) {
+      const pos = list[k]!;
+      if (settled(pos)) {
+        list[kept++] = pos;
+        continue;
+      }
+      const record = records[r++]!;
+      const ok = checks.every((p) => {
+        const value = record[p.verify!.index] as string;
+        return value === '' ? p.hashes!.has(0) : p.verify!.values.has(value);
+      });
+      if (ok) list[kept++] = pos;
+    }
   }
   return kept;
 }
