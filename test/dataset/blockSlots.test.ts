@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockRecords } from '../../src/core/dataset/blockRecords';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { generateDataset } from '../../src/core/generate';
+import { datasetIdentity } from '../../src/core/dataset/pieceFetch';
 import { openSqlite, type Db } from '../../src/core/sqlite';
 import { randomFrom } from '../../src/core/query/listSteps';
 
@@ -25,7 +26,7 @@ beforeAll(() => {
   generateDataset({ rows: ROWS, seed: 5, out: path });
   plain = Dataset.open(path);
   db = openSqlite(path, { readonly: true });
-  few = new BlockRecords(db, path, ROWS, 32, 6);
+  few = new BlockRecords(db, path, ROWS, 32, datasetIdentity(plain.meta), 6);
 }, 60_000);
 afterAll(() => {
   few?.close();

@@ -1,9 +1,10 @@
-// A read of many record blocks shares their decompression with the scan worker (inflateJob.ts,
-// blockRecords.ts, scanWorker.ts): on a real household-ordered file, scattered pages, whole-state
-// reads and exports give exactly the bytes one core gives, and the worker is seen to have taken
-// blocks; a damaged block is still `dataset_damaged` naming its records, found before the worker
-// sees it; with the worker stopped the reads go on alone with the same answers.
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+// A read of many record blocks is shared with the scan worker, which reads blocks through its own
+// connection (inflateJob.ts, pieceFetch.ts, blockRecords.ts, scanWorker.ts): on a real
+// household-ordered file, scattered pages, whole-state reads and exports give exactly the bytes one
+// core gives, and the worker is seen to have taken blocks; a damaged block is still
+// `dataset_damaged` naming its records, whichever thread met it; a file replaced at the same path
+// is not read by the worker; with the worker stopped the reads go on alone with the same answers.
+import { copyFileSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -67,7 +68,7 @@ describe('record blocks decompressed on two cores', () => {
     expect(shared.dataset.blocks!.sharedReads).toBeGreaterThan(before);
   });
 
-  it('find a damaged block before the worker sees it, and name its records', async () => {
+  it('find a damaged block, whichever thread reads it, and name its records', async () => {
     const damaged = join(dir, 'damaged.sqlite');
     copyFileSync(path, damaged);
     const db = new Database(damaged);
@@ -78,7 +79,7 @@ describe('record blocks decompressed on two cores', () => {
       expect(await engine.twoCores!.whenRunning()).toBe(true);
       const all = Array.from({ length: 40 * 32 }, (_, k) => k);
       expect(() => engine.dataset.recordTexts(all)).toThrow(/records 160 to 191 fail their checksum/);
-      // Scattered blocks go to the worker as they are fetched: the damaged one is found while fetching.
+      // Scattered blocks are read on both threads: the damaged one is read again here and named.
       const scattered = Array.from({ length: 40 }, (_, k) => (2 + 3 * k) * 32 + 7);
       expect(() => engine.dataset.recordTexts(scattered)).toThrow(/records 160 to 191 fail their checksum/);
       // The read after it, without the damaged block, is whole, with the worker's help.
@@ -87,6 +88,24 @@ describe('record blocks decompressed on two cores', () => {
       const others = scattered.map((p) => p + 32);
       expect(engine.dataset.recordTexts(others)).toEqual(single.dataset.recordTexts(others));
       expect(engine.dataset.blocks!.sharedReads).toBe(before + 1);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('are not read by the worker from another file put at the same path', async () => {
+    const moved = join(dir, 'moved.sqlite');
+    const other = join(dir, 'other.sqlite');
+    copyFileSync(path, moved);
+    generateDataset({ rows: 12_000, seed: 22, out: other });
+    const engine = new EmbeddedEngine(Dataset.open(moved), { backgroundVerify: false, scanSplitFrom: 1 });
+    try {
+      expect(await engine.twoCores!.whenRunning()).toBe(true);
+      // Replaced before the worker ever opened it: the reader keeps its file, the worker finds another.
+      renameSync(other, moved);
+      const scattered = Array.from({ length: 40 }, (_, k) => (2 + 3 * k) * 32 + 7);
+      expect(engine.dataset.recordTexts(scattered)).toEqual(single.dataset.recordTexts(scattered));
+      expect(engine.dataset.blocks!.sharedReads).toBe(0);
     } finally {
       engine.close();
     }

@@ -1,7 +1,7 @@
 // The first use of a field in a state of many vector chunks shares their decompression with the
 // scan worker (datasetVectors.ts, inflateJob.ts): every filterable field's values are exactly those
 // one core loads, the worker is seen to have taken chunks, and a damaged chunk is still
-// `dataset_damaged` naming it, found before the worker sees it.
+// `dataset_damaged` naming it, whichever thread met it.
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,10 +5,11 @@
 // a lookup; a read that needs more blocks than that takes them a group at a time, so its memory
 // stays bounded whatever the number of positions (export).
 import type { Db, Statement } from '../sqlite';
-import { checkedBlockSize, decodeRecordBlock, recordBlockOf, RECORDS_PER_BLOCK, type RecordBlock } from './blockCodec';
+import { checkedBlockSize, decodeRecordBlock, recordBlockOf, type RecordBlock } from './blockCodec';
 import { BlockSlots, SLOT_BYTES } from './blockSlots';
 import { datasetDamaged } from './damage';
-import { BY_READER, BY_WORKER, InflateSpace, readShared, type BlockInflater } from './inflateJob';
+import { BY_READER, BY_WORKER, inflateJob, readShared, sizeOf, statusOf, type BlockInflater, type PieceFetch } from './inflateJob';
+import { BLOCK_SQL, blockFetch, type PieceSource } from './pieceFetch';
 import { PREVIEW_CHARS, type RecordSource } from './recordSource';
 import { ZstdDecompressor } from './zstdContext';
 
@@ -23,8 +24,6 @@ const PREVIEW_BYTES = PREVIEW_CHARS;
  * on its answer costs ~0.1-0.2 ms here, about one block's fetch and decompression.
  */
 const SHARE_FROM = 8;
-/** Shared room for a block's frame (they are ~8 KB): a larger one is decompressed by the reading thread. */
-const RECORD_FRAME_ROOM = 16 * 1024;
 /** How long a thread waits for the other: the reader for blocks the worker claimed, the worker for a block to be published. */
 const WORKER_PATIENCE_MS = 2000;
 
@@ -51,7 +50,9 @@ export class BlockRecords implements RecordSource {
   private readonly decompressor = new ZstdDecompressor();
   /** The second core, when the engine has one running (query/twoCoreScan.ts), and the memory its jobs share. */
   private inflater: BlockInflater | null = null;
-  private readonly space = new InflateSpace();
+  /** What the worker needs to read this file's blocks itself, and this thread's own fetch of one. */
+  private readonly source: PieceSource;
+  private readonly fetchOne: PieceFetch;
   /** Reads whose blocks the worker helped decompress (tests read it). */
   sharedReads = 0;
   /** Tests: a shared read waits for the worker's first claim before claiming any, so the worker surely takes part. */
@@ -61,10 +62,14 @@ export class BlockRecords implements RecordSource {
     private readonly db: Db,
     private readonly path: string,
     private readonly records: number,
-    private readonly perBlock = RECORDS_PER_BLOCK,
+    private readonly perBlock: number,
+    /** What identifies the file's contents (pieceFetch.ts datasetIdentity): the worker checks it is reading the same file. */
+    identity: string,
     /** Blocks kept (tests keep a few, to see them evicted and their slots reused). */
     private readonly kept = SLOTS,
   ) {
+    this.source = { kind: 'blocks', path, identity, records, perBlock };
+    this.fetchOne = blockFetch(db.prepare(BLOCK_SQL), path, records, perBlock);
     this.slots = new BlockSlots(kept);
     // A read's own blocks (those it found and those it adds) then always fit: none is evicted during it.
     this.group = Math.max(1, Math.min(GROUP, Math.floor(kept / 2)));
@@ -194,13 +199,14 @@ export class BlockRecords implements RecordSource {
         `records ${row.block * this.perBlock} to ${row.block * this.perBlock + this.countOf(row) - 1} do not decompress`,
       );
     }
-    return this.decoded(row, slot, bytes, generation);
+    return this.decoded(row.block, slot, bytes, generation);
   }
 
   /** A block's decompressed bytes cut into its records; a block that does not cut right is damage (its slot freed). */
-  private decoded(row: StoredBlock, slot: number, bytes: Buffer, generation: number): Decoded {
+  private decoded(block: number, slot: number, bytes: Buffer, generation: number): Decoded {
     try {
-      return { block: row.block, records: recordBlockOf(this.path, row.block, this.countOf(row), bytes), slot, generation };
+      const count = Math.min(this.perBlock, this.records - block * this.perBlock);
+      return { block, records: recordBlockOf(this.path, block, count, bytes), slot, generation };
     } catch (e) {
       this.release(slot, generation);
       throw e;
@@ -216,49 +222,38 @@ export class BlockRecords implements RecordSource {
   }
 
   /**
-   * The blocks (ascending) read and decoded with the worker (inflateJob.ts): each is fetched and its
-   * checksum checked here, then published, so the worker decompresses while the rest are fetched,
-   * straight into the block's slot. A block the worker did not finish, or that did not decompress,
-   * is decoded here, which reports damage as a read on one core does.
+   * The blocks (ascending) read and decoded with the worker (inflateJob.ts): both threads fetch,
+   * check and decompress blocks, each straight into the slot it was given. A block the worker did
+   * not finish, or found damaged, or that outgrew its slot, is read again here, which reports damage
+   * as a read on one core does.
    */
   private readOnTwoCores(blocks: readonly number[], inflater: BlockInflater): Decoded[] {
     const generation = this.slots.generation;
     const memory = this.slots.shared;
-    const rows: StoredBlock[] = [];
-    const sizes: number[] = [];
-    const slots: number[] = [];
-    const one = this.statement(1);
-    const statuses = readShared(
-      inflater,
-      this.space,
-      blocks.length,
+    const slots = blocks.map(() => this.slotFor(SLOT_BYTES));
+    const job = inflateJob(
+      this.source,
+      blocks,
       memory,
-      RECORD_FRAME_ROOM,
-      (i) => {
-        const row = one.get(blocks[i]) as StoredBlock | undefined;
-        if (!row) throw this.blockMissing(blocks[i]!);
-        const size = checkedBlockSize(this.path, row.block, this.countOf(row), row.crc, row.data);
-        const slot = this.slotFor(size);
-        rows.push(row);
-        sizes.push(size);
-        slots.push(slot);
-        return { frame: slot >= 0 ? row.data : null, outFrom: slot * SLOT_BYTES, size };
-      },
-      this.decompressor,
-      { patienceMs: WORKER_PATIENCE_MS, workerFirst: this.workerFirst, leave: () => this.leaveSlots() },
+      slots.map((slot) => ({ from: Math.max(0, slot) * SLOT_BYTES, room: slot >= 0 ? SLOT_BYTES : 0 })),
     );
-    if (!statuses) return this.fetch(blocks).map((r) => this.decode(r));
+    const options = { patienceMs: WORKER_PATIENCE_MS, workerFirst: this.workerFirst, leave: () => this.leaveSlots() };
+    if (!readShared(inflater, job, this.fetchOne, this.decompressor, options)) {
+      slots.forEach((slot) => this.release(slot, generation));
+      return this.fetch(blocks).map((r) => this.decode(r));
+    }
     let workerDid = false;
-    const decoded = rows.map((row, i) => {
+    const decoded = blocks.map((block, i) => {
       const slot = slots[i]!;
-      const bytes = slot >= 0 ? Buffer.from(memory, slot * SLOT_BYTES, sizes[i]!) : Buffer.allocUnsafe(sizes[i]!);
-      const status = statuses[i]!;
+      const status = statusOf(job, i);
       workerDid ||= status === BY_WORKER;
-      if (status === BY_READER || status === BY_WORKER) return this.decoded(row, slot, bytes, generation);
-      // Not shared, failed or unfinished: decompressed here, in a buffer of its own if the slots were left to the worker.
-      return generation === this.slots.generation
-        ? this.decodeInto(row, slot, bytes)
-        : this.decodeInto(row, -1, Buffer.allocUnsafe(sizes[i]!));
+      if (status === BY_READER || status === BY_WORKER)
+        return this.decoded(block, slot, Buffer.from(memory, slot * SLOT_BYTES, sizeOf(job, i)), generation);
+      // Unfinished, damaged or too large for its slot: read again here, in a buffer of its own.
+      this.release(slot, generation);
+      const row = this.statement(1).get(block) as StoredBlock | undefined;
+      if (!row) throw this.blockMissing(block);
+      return this.decode(row);
     });
     if (workerDid) this.sharedReads++;
     return decoded;

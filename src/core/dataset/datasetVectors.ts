@@ -11,7 +11,8 @@ import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind 
 import { copyCoordinates } from './coordinateVectors';
 import type { ColumnVector, PositionRange, StateRange } from './dataset';
 import { datasetDamaged } from './damage';
-import { BY_READER, BY_WORKER, InflateSpace, readShared, type BlockInflater } from './inflateJob';
+import { BY_READER, BY_WORKER, inflateJob, readShared, statusOf, type BlockInflater } from './inflateJob';
+import { chunkFetch } from './pieceFetch';
 import { KeptVectors } from './keptVectors';
 import { CHUNKED_VECTOR_FORMATS, WHOLE_VECTORS_FORMAT_VERSION } from './schema';
 import { ChunkLayout, type VectorHeader } from './vectorChunks';
@@ -19,8 +20,6 @@ import { ZstdDecompressor } from './zstdContext';
 
 /** Chunks a first use needs before they are shared with the scan worker (handing a job over costs ~0.1-0.2 ms). */
 const SHARE_FROM = 4;
-/** A compressed chunk may be a little larger than its values (zstd's frame and block headers). */
-const FRAME_SLACK = 1024;
 /** How long a thread waits for the other (inflateJob.ts). */
 const WORKER_PATIENCE_MS = 2000;
 
@@ -59,7 +58,6 @@ export class DatasetVectors {
   readonly chunks: ChunkLayout | null = null;
   /** The scan worker, when the engine has one running, the memory its jobs share and this thread's zstd context. */
   private inflater: BlockInflater | null = null;
-  private readonly space = new InflateSpace();
   private readonly decompressor = new ZstdDecompressor();
   /** First uses whose chunks the worker helped decompress (tests read it). */
   sharedLoads = 0;
@@ -74,6 +72,8 @@ export class DatasetVectors {
     meta: Readonly<Record<string, string>>,
     budgetBytes: number,
     private readonly guard: GuardedRead,
+    /** What identifies the file's contents (pieceFetch.ts): the worker checks it reads the same file. */
+    private readonly identity: string,
   ) {
     this.columns = new KeptVectors(budgetBytes);
     this.stored = new Set(db.prepare('SELECT name FROM columns').pluck().all() as string[]);
@@ -227,39 +227,35 @@ export class DatasetVectors {
 
   /**
    * Reads and checks chunks of a format 5 or 6 vector, each decompressed straight into its place;
-   * their bytes. Several go to the scan worker as they are read (inflateJob.ts): a field's first use
-   * in California at 10M decompresses 19 chunks, ~10 ms of zstd for a 32-bit vector on one core.
+   * their bytes. Several are read with the scan worker (inflateJob.ts): a field's first use in
+   * California at 10M reads 19 chunks, ~11 ms of SQLite and checksums and up to ~10 ms of zstd on
+   * one core for a 32-bit vector.
    */
   private loadChunks(column: LoadedColumn, chunks: readonly number[]): number {
     const places = chunks.map((c) => this.chunks!.place(column.vector.data, c));
-    const stored: Array<{ crc: number; data: Uint8Array }> = [];
     const memory = column.vector.data.buffer;
-    const statuses =
-      this.inflater && chunks.length >= SHARE_FROM && memory instanceof SharedArrayBuffer
-        ? readShared(
-            this.inflater,
-            this.space,
-            chunks.length,
-            memory,
-            this.chunks!.size * VECTOR_TYPES[column.header.kind].BYTES_PER_ELEMENT + FRAME_SLACK,
-            (i) => {
-              const piece = this.storedChunk(column.header, chunks[i]!);
-              this.chunks!.check(this.path, column.header, chunks[i]!, piece, places[i]!);
-              stored.push(piece);
-              return { frame: piece.data, outFrom: places[i]!.byteOffset, size: places[i]!.byteLength };
-            },
-            this.decompressor,
-            // A late worker writes the very bytes this thread writes, into the same place: nothing to leave.
-            { patienceMs: WORKER_PATIENCE_MS, workerFirst: this.workerFirst, leave: () => undefined },
-          )
-        : null;
+    let statuses: number[] | null = null;
+    if (this.inflater && chunks.length >= SHARE_FROM && memory instanceof SharedArrayBuffer) {
+      // The dictionary is not the worker's business (a ZIP's is ~300 KB of text to copy).
+      const header = { ...column.header, dict: null };
+      const source = { kind: 'chunks' as const, path: this.path, identity: this.identity, header, chunkSize: this.chunks!.size };
+      const job = inflateJob(
+        source,
+        chunks,
+        memory,
+        places.map((p) => ({ from: p.byteOffset, room: p.byteLength })),
+      );
+      const fetch = chunkFetch(this.chunkStmt!, this.path, this.chunks!, column.header);
+      // A late worker writes the very bytes this thread writes, into the same place: nothing to leave.
+      const options = { patienceMs: WORKER_PATIENCE_MS, workerFirst: this.workerFirst, leave: () => undefined };
+      if (readShared(this.inflater, job, fetch, this.decompressor, options)) statuses = chunks.map((_, i) => statusOf(job, i));
+    }
     if (statuses?.includes(BY_WORKER)) this.sharedLoads++;
     let bytes = 0;
     chunks.forEach((c, i) => {
       const status = statuses?.[i];
-      // Not shared, failed or unfinished: read (if need be) and decompressed here, which reports damage.
-      if (status !== BY_READER && status !== BY_WORKER)
-        this.chunks!.decode(this.path, column.header, c, stored[i] ?? this.storedChunk(column.header, c), places[i]!);
+      // Not shared, unfinished or damaged: read and decompressed here, which reports damage.
+      if (status !== BY_READER && status !== BY_WORKER) this.readChunk(column.header, c, places[i]!);
       bytes += places[i]!.byteLength;
     });
     return bytes;

@@ -1,12 +1,13 @@
-// Reading a page's record blocks on two cores. A page of 100 scattered records in a file stored by
-// household reads ~100 blocks, each ~40 µs to fetch from SQLite and ~60-100 µs of zstd on this
-// machine: most of a search's time (docs/dataset-format.md, "Record order"). The job goes to the
-// scan worker (query/scanWorker.ts), idle while a page is read, before the first block is fetched:
-// the reading thread fetches and checks each block's frame and publishes it in shared memory, and
-// the worker decompresses what is published meanwhile. Once all are fetched both threads claim
-// blocks from a shared counter, as a split scan claims pieces (query/scanJob.ts), so a slow or
-// absent worker costs nothing but its share, and the reading thread decompresses whatever the
-// worker did not finish.
+// Reading many compressed pieces of a dataset on two cores: the record blocks of a page of scattered
+// records (~100 at 10M, each ~40 µs to fetch from SQLite and ~60-100 µs of zstd on this machine) and
+// the vector chunks of a field's first use in a state (19 in California at 10M, ~0.6 ms each to
+// fetch and check for a 32-bit vector). The job goes to the scan worker (query/scanWorker.ts), idle
+// while a query reads, and both threads claim pieces from a shared counter, as a split scan claims
+// its pieces (query/scanJob.ts): each fetches a piece from its own connection to the file
+// (pieceFetch.ts), checks it and decompresses it straight into its place in shared memory. So a slow
+// or absent worker costs nothing but its share, and whatever the worker did not finish, or found
+// damaged, the reading thread reads again itself, which reports the damage.
+import type { PieceSource } from './pieceFetch';
 import type { ZstdDecompressor } from './zstdContext';
 
 /** Who can take a job: the scan worker when it is running (query/twoCoreScan.ts); false: it cannot now. */
@@ -14,137 +15,97 @@ export interface BlockInflater {
   postInflate(job: InflateJob): boolean;
 }
 
-/**
- * control[NEXT]: the next block to claim; [DONE]: claimed blocks finished; [READY]: blocks
- * published; then a status a block, where each frame starts (n + 1), and where each block's output
- * starts and its size (n each).
- */
+/** control[NEXT]: the next piece to claim; [DONE]: claimed pieces finished; then a record a piece. */
 const NEXT = 0;
 const DONE = 1;
-const READY = 2;
-const STATUS_AT = 3;
-/** A block's status (0 while not finished): decompressed by the reading thread, by the worker, failed, or kept by the reader. */
+const HEADER = 2;
+/** A piece's record: its status, where its output starts, the room there, and the size written. */
+const STATUS = 0;
+const OUT_FROM = 1;
+const ROOM = 2;
+const SIZE = 3;
+const RECORD = 4;
+/** A piece's status (0 while not finished): decompressed by the reading thread or by the worker; anything else, not. */
 export const BY_READER = 1;
 export const BY_WORKER = 2;
 const FAILED = -1;
-const NOT_SHARED = 3;
+const TOO_LARGE = -2;
 
-/** What the worker receives (structured clone; the buffers are SharedArrayBuffers, not copied). */
+/** What the worker receives (structured clone; `out` and `control` are SharedArrayBuffers, not copied). */
 export interface InflateJob {
   kind: 'inflate';
-  blocks: number;
-  /** The published frames, one after another. */
-  frames: Uint8Array;
-  /** Where each block is written (the reader's block slots, blockSlots.ts), exactly its size. */
+  source: PieceSource;
+  /** The pieces: block numbers, or chunk numbers of the source's vector. */
+  keys: number[];
   out: Uint8Array;
   control: Int32Array;
 }
 
-const frameAtIndex = (job: InflateJob, i: number): number => STATUS_AT + job.blocks + i;
-const outFromIndex = (job: InflateJob, i: number): number => STATUS_AT + 2 * job.blocks + 1 + i;
-const outSizeIndex = (job: InflateJob, i: number): number => STATUS_AT + 3 * job.blocks + 1 + i;
-const frameAt = (job: InflateJob, i: number): number => job.control[frameAtIndex(job, i)]!;
+/** Fetches a piece by its key from the file and checks it: its frame and its decompressed size. Throws on damage. */
+export type PieceFetch = (key: number) => { frame: Uint8Array; size: number };
+
+const at = (i: number, field: number): number => HEADER + i * RECORD + field;
+
+/** A job of reading the pieces `keys` of `source`, piece i decompressed into `out` at places[i].from, within places[i].room bytes. */
+export function inflateJob(
+  source: PieceSource,
+  keys: readonly number[],
+  out: SharedArrayBuffer,
+  places: ReadonlyArray<{ from: number; room: number }>,
+): InflateJob {
+  const control = new Int32Array(new SharedArrayBuffer(4 * (HEADER + keys.length * RECORD)));
+  places.forEach((place, i) => {
+    control[at(i, OUT_FROM)] = place.from;
+    control[at(i, ROOM)] = place.room;
+  });
+  return { kind: 'inflate', source, keys: [...keys], out: new Uint8Array(out), control };
+}
+
+/** What was done with piece i (BY_READER, BY_WORKER, or not done) and the bytes it decompressed to. */
+export const statusOf = (job: InflateJob, i: number): number => Atomics.load(job.control, at(i, STATUS));
+export const sizeOf = (job: InflateJob, i: number): number => job.control[at(i, SIZE)]!;
 
 /**
- * Shared memory a reader keeps for the frames of its jobs, grown when a job needs more: a new
- * SharedArrayBuffer a read made an export's memory climb past a gigabyte (they are freed late).
+ * Claims pieces until none is left, fetching each (`fetch`, this thread's own connection),
+ * decompressing it into its place. A piece that fails its checks or does not decompress is FAILED,
+ * one larger than its room TOO_LARGE: the reading thread reads those again itself.
  */
-export class InflateSpace {
-  private frames = new SharedArrayBuffer(0);
-
-  /** A job of `blocks` blocks written into `out`, none published yet, with room for frames of `frameRoom` bytes each. */
-  job(blocks: number, out: SharedArrayBuffer, frameRoom: number): InflateJob {
-    if (this.frames.byteLength < blocks * frameRoom) this.frames = new SharedArrayBuffer(blocks * frameRoom);
-    return {
-      kind: 'inflate',
-      blocks,
-      frames: new Uint8Array(this.frames),
-      out: new Uint8Array(out),
-      control: new Int32Array(new SharedArrayBuffer(4 * (STATUS_AT + 4 * blocks + 1))),
-    };
-  }
-
-  /** After a job the worker may not have finished: it may still read, so its memory is not reused. */
-  abandon(): void {
-    this.frames = new SharedArrayBuffer(0);
-  }
-}
-
-/**
- * Publishes block i (the next one): its checked frame, to be decompressed to `size` bytes at
- * `outFrom` of job.out; or, with a null frame (or one too large for the shared room), marks it as
- * the reader's own.
- */
-function publish(job: InflateJob, i: number, frame: Uint8Array | null, outFrom: number, size: number): void {
-  const from = frameAt(job, i);
-  const fits = frame !== null && from + frame.byteLength <= job.frames.byteLength && outFrom + size <= job.out.byteLength;
-  if (fits) {
-    job.frames.set(frame, from);
-    job.control[outFromIndex(job, i)] = outFrom;
-    job.control[outSizeIndex(job, i)] = size;
-  } else Atomics.store(job.control, STATUS_AT + i, NOT_SHARED);
-  job.control[frameAtIndex(job, i + 1)] = fits ? from + frame.byteLength : from;
-  Atomics.store(job.control, READY, i + 1);
-  Atomics.notify(job.control, READY);
-}
-
-/** Marks every block not yet published as the reader's own (a read that stops early: damage). */
-function withholdRest(job: InflateJob): void {
-  for (let i = Atomics.load(job.control, READY); i < job.blocks; i++) publish(job, i, null, 0, 0);
-}
-
-const statusOf = (job: InflateJob, i: number): number => Atomics.load(job.control, STATUS_AT + i);
-
-/** Waits (up to `patienceMs`) until block i is published; false if it was not. */
-function awaitPublished(job: InflateJob, i: number, patienceMs: number): boolean {
-  const deadline = performance.now() + patienceMs;
-  for (let ready = Atomics.load(job.control, READY); ready <= i; ready = Atomics.load(job.control, READY)) {
-    const left = deadline - performance.now();
-    if (left <= 0) return false;
-    Atomics.wait(job.control, READY, ready, left);
-  }
-  return true;
-}
-
-/**
- * Claims blocks until none is left, decompressing each into its place in job.out once it is
- * published. A frame that does not decompress is FAILED: the reading thread decompresses it again
- * and reports the damage itself. A block not published within `patienceMs` is left to the reader.
- */
-export function inflateClaimed(job: InflateJob, decompressor: ZstdDecompressor, byWorker: boolean, patienceMs: number): void {
+export function claimPieces(job: InflateJob, fetch: PieceFetch, decompressor: ZstdDecompressor, byWorker: boolean): void {
+  const n = job.keys.length;
   for (;;) {
     const i = Atomics.add(job.control, NEXT, 1);
-    if (i >= job.blocks) return;
-    const published = awaitPublished(job, i, patienceMs);
-    if (published && statusOf(job, i) === 0) {
-      let status = byWorker ? BY_WORKER : BY_READER;
-      try {
-        const from = job.control[outFromIndex(job, i)]!;
-        const out = job.out.subarray(from, from + job.control[outSizeIndex(job, i)]!);
-        decompressor.decompressInto(job.frames.subarray(frameAt(job, i), frameAt(job, i + 1)), out);
-      } catch {
-        status = FAILED;
+    if (i >= n) return;
+    let status = byWorker ? BY_WORKER : BY_READER;
+    try {
+      const { frame, size } = fetch(job.keys[i]!);
+      if (size > job.control[at(i, ROOM)]!) status = TOO_LARGE;
+      else {
+        const from = job.control[at(i, OUT_FROM)]!;
+        decompressor.decompressInto(frame, job.out.subarray(from, from + size));
+        job.control[at(i, SIZE)] = size;
       }
-      Atomics.store(job.control, STATUS_AT + i, status);
+    } catch {
+      status = FAILED;
     }
+    Atomics.store(job.control, at(i, STATUS), status);
     Atomics.add(job.control, DONE, 1);
     Atomics.notify(job.control, DONE);
-    if (!published) return;
   }
 }
 
-/** Tests: waits (up to `patienceMs`) until the worker has claimed a block, so that it surely takes part. */
+/** Tests: waits (up to `patienceMs`) until the worker has claimed a piece, so that it surely takes part. */
 function awaitFirstClaim(job: InflateJob, patienceMs: number): void {
   const deadline = performance.now() + patienceMs;
   while (Atomics.load(job.control, NEXT) === 0 && performance.now() < deadline) Atomics.wait(job.control, NEXT, 0, 1);
 }
 
 /**
- * Waits until every claimed block is finished, or `patienceMs` passed; true when all were. The
+ * Waits until every claimed piece is finished, or `patienceMs` passed; true when all were. The
  * reading thread calls it after claiming until none was left, so what it waits for is the worker's.
  */
-function awaitInflated(job: InflateJob, patienceMs: number): boolean {
-  const claimed = Math.min(Atomics.exchange(job.control, NEXT, job.blocks), job.blocks);
+function awaitClaimed(job: InflateJob, patienceMs: number): boolean {
+  const n = job.keys.length;
+  const claimed = Math.min(Atomics.exchange(job.control, NEXT, n), n);
   const deadline = performance.now() + patienceMs;
   for (let done = Atomics.load(job.control, DONE); done < claimed; done = Atomics.load(job.control, DONE)) {
     const left = deadline - performance.now();
@@ -154,52 +115,21 @@ function awaitInflated(job: InflateJob, patienceMs: number): boolean {
   return true;
 }
 
-/** What a shared read asks of its caller for item i: fetch and check it, and say where it goes. */
-export interface SharedItem {
-  /** The checked frame, or null for an item the reading thread keeps for itself. */
-  frame: Uint8Array | null;
-  /** Where in the job's `out` it decompresses to, and its exact size. */
-  outFrom: number;
-  size: number;
-}
-
 /**
- * A read of `count` items on two cores: the job is posted first, then each item is fetched
- * (`fetch(i)`, which throws on damage) and published, so the worker decompresses while the rest are
- * fetched; then both threads claim what is left. Returns each item's status (BY_READER or
- * BY_WORKER: decompressed into its place; anything else: the caller decompresses it itself), or
- * null when the worker cannot take a job now. When a fetch throws or the worker is late, the
- * frames' memory and `out` are left to the worker (`leave()` is called for `out`).
+ * The reading thread's part of a job: posts it, claims pieces beside the worker, and waits for the
+ * worker's. False when the worker cannot take a job now (nothing was read). When the worker is late,
+ * `leave()` is called: it may still write into `out`, which must not be reused.
  */
 export function readShared(
   inflater: BlockInflater,
-  space: InflateSpace,
-  count: number,
-  out: SharedArrayBuffer,
-  frameRoom: number,
-  fetch: (i: number) => SharedItem,
+  job: InflateJob,
+  fetch: PieceFetch,
   decompressor: ZstdDecompressor,
   options: { patienceMs: number; workerFirst: boolean; leave: () => void },
-): Int32Array | null {
-  const job = space.job(count, out, frameRoom);
-  if (!inflater.postInflate(job)) return null;
-  try {
-    for (let i = 0; i < count; i++) {
-      const { frame, outFrom, size } = fetch(i);
-      publish(job, i, frame, outFrom, size);
-    }
-  } catch (e) {
-    // Damage found before the worker saw the item: it is told the rest are not coming.
-    withholdRest(job);
-    space.abandon();
-    options.leave();
-    throw e;
-  }
+): boolean {
+  if (!inflater.postInflate(job)) return false;
   if (options.workerFirst) awaitFirstClaim(job, options.patienceMs);
-  inflateClaimed(job, decompressor, false, options.patienceMs);
-  if (!awaitInflated(job, options.patienceMs)) {
-    space.abandon();
-    options.leave();
-  }
-  return Int32Array.from({ length: count }, (_, i) => statusOf(job, i));
+  claimPieces(job, fetch, decompressor, false);
+  if (!awaitClaimed(job, options.patienceMs)) options.leave();
+  return true;
 }

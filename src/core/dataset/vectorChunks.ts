@@ -93,7 +93,8 @@ export class ChunkLayout {
    * Damage (a checksum, a frame that does not decompress or has the wrong size) is `dataset_damaged`.
    */
   decode(path: string, header: VectorHeader, chunk: number, stored: { crc: number; data: Uint8Array }, out: Uint8Array): void {
-    this.check(path, header, chunk, stored, out);
+    const size = this.checked(path, header, chunk, stored);
+    if (out.byteLength !== size) throw new Error(`No room of the right size for chunk ${chunk} of the vector of ${header.name}.`);
     try {
       chunkDecompressor.decompressInto(stored.data, out);
     } catch {
@@ -101,13 +102,13 @@ export class ChunkLayout {
     }
   }
 
-  /** decode()'s checks before decompressing: of the room, the chunk's place and its checksum. */
-  check(path: string, header: VectorHeader, chunk: number, stored: { crc: number; data: Uint8Array }, out: Uint8Array): void {
+  /** decode()'s checks before decompressing (the chunk's place and its checksum): the bytes of its values. */
+  checked(path: string, header: VectorHeader, chunk: number, stored: { crc: number; data: Uint8Array }): number {
     const values = this.values(chunk, header.length);
     const where = `chunk ${chunk} of the vector of ${header.name}`;
     if (values === 0) throw datasetDamaged(path, `${where} lies past the vector's end`);
-    if (out.byteLength !== values * VECTOR_TYPES[header.kind].BYTES_PER_ELEMENT) throw new Error(`No room of the right size for ${where}.`);
     if (chunkCrc(header.name, chunk, values, stored.data) !== stored.crc) throw datasetDamaged(path, `${where} fails its checksum`);
+    return values * VECTOR_TYPES[header.kind].BYTES_PER_ELEMENT;
   }
 }
 

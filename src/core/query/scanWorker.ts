@@ -1,25 +1,25 @@
 // The second core's share of a filter scan (twoCoreScan.ts): it claims pieces of the state beside
 // the calling thread (scanJob.ts). The vectors arrive as views of the dataset's shared memory, so
 // nothing is copied; the positions of the pieces it scans go into the job's shared list. Between
-// scans it also decompresses record blocks of a read of many as they are fetched (dataset/inflateJob.ts),
-// claimed the same way.
+// scans it also reads record blocks of a page and vector chunks of a field's first use
+// (dataset/inflateJob.ts), claimed the same way, through a connection of its own to the file.
 import { parentPort } from 'node:worker_threads';
-import { inflateClaimed, type InflateJob } from '../dataset/inflateJob';
+import { claimPieces, type InflateJob } from '../dataset/inflateJob';
+import { WorkerSources } from '../dataset/pieceFetch';
 import { ZstdDecompressor } from '../dataset/zstdContext';
 import { SCAN_WORKER_READY, scanPieces, type ScanJob } from './scanJob';
 import { warmUpScans } from './scanKernels';
 
-/** How long the worker waits for a claimed block to be published before leaving it to the reader. */
-const PUBLISH_PATIENCE_MS = 2000;
-
-/** Its own zstd context: a page's record blocks are decompressed here too (dataset/inflateJob.ts). */
+/** Its own zstd context and connections to the files it reads pieces of. */
 const decompressor = new ZstdDecompressor();
+const sources = new WorkerSources();
 
 parentPort!.on('message', (job: ScanJob | InflateJob) => {
   if ('kind' in job && job.kind === 'inflate') {
-    // A block that fails is marked so; the reading thread decompresses it again and reports the damage.
-    // The reader publishes blocks as it fetches them, always all of them (or says the rest are its own).
-    inflateClaimed(job, decompressor, true, PUBLISH_PATIENCE_MS);
+    // A piece that fails is marked so; the reading thread reads it again and reports the damage. A
+    // file the worker cannot read as the reader's, it leaves alone: the reader claims every piece.
+    const fetch = sources.fetchFor(job.source);
+    if (fetch) claimPieces(job, fetch, decompressor, true);
     return;
   }
   try {
