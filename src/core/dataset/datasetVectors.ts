@@ -11,6 +11,7 @@ import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind 
 import { copyCoordinates } from './coordinateVectors';
 import type { ColumnVector, PositionRange, StateRange } from './dataset';
 import { datasetDamaged } from './damage';
+import { parseDictionary } from './dictionaryText';
 import { BY_READER, BY_WORKER, inflateJob, readShared, statusOf, type BlockInflater } from './inflateJob';
 import { chunkFetch } from './pieceFetch';
 import { KeptVectors } from './keptVectors';
@@ -220,7 +221,7 @@ export class DatasetVectors {
           : blobToVector(row.kind, row.data);
       if (data.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
     }
-    const dict = row.dict === null ? null : (JSON.parse(row.dict) as string[]);
+    const dict = row.dict === null ? null : parseDictionary(row.dict);
     const bytes = (row.dict?.length ?? 0) + (loaded ? 0 : data.byteLength);
     return { vector: { field, encoding: row.encoding, data, dict }, header, loaded, bytes };
   }
