@@ -2,11 +2,12 @@
 // With a handful of slots, reads far larger than them (scattered, in order, repeated) give exactly
 // the records a plain dataset gives, and what a read returned stays what it was after the slots it
 // came from hold other blocks.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockRecords } from '../../src/core/dataset/blockRecords';
+import { BlockSlots } from '../../src/core/dataset/blockSlots';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { generateDataset } from '../../src/core/generate';
 import { datasetIdentity } from '../../src/core/dataset/pieceFetch';
@@ -54,5 +55,38 @@ describe('record blocks in a few reused slots', () => {
     few.texts(Array.from({ length: 2000 }, (_, k) => 3000 + k));
     expect(bytes.map((b) => Buffer.from(b).toString('utf8'))).toEqual(copies);
     expect(copies).toEqual(plain.recordTexts(first));
+  });
+
+  it('after a damaged block, go on giving every record right', () => {
+    const damaged = join(dir, 'damaged.sqlite');
+    copyFileSync(join(dir, 'd.sqlite'), damaged);
+    const writable = openSqlite(damaged);
+    writable.prepare('UPDATE record_blocks SET data = zeroblob(length(data)) WHERE block = 40').run();
+    writable.close();
+    const db2 = openSqlite(damaged, { readonly: true });
+    const blocks = new BlockRecords(db2, damaged, ROWS, 32, datasetIdentity(plain.meta), 6);
+    try {
+      for (let round = 0; round < 5; round++) {
+        // Blocks 38 to 40 in one read: the first two decode, then the third fails its checksum.
+        expect(() => blocks.texts([38 * 32, 39 * 32, 40 * 32 + 1])).toThrow(/records 1280 to 1311 fail their checksum/);
+        const positions = Array.from({ length: 400 }, (_, k) => (k * 97 + round * 13) % (38 * 32));
+        expect(blocks.texts(positions)).toEqual(plain.recordTexts(positions));
+      }
+    } finally {
+      blocks.close();
+      db2.close();
+    }
+  });
+});
+
+describe('block slots', () => {
+  it('free a slot given back twice once', () => {
+    const slots = new BlockSlots(2);
+    const a = slots.take();
+    slots.give(a);
+    slots.give(a);
+    const taken = [slots.take(), slots.take(), slots.take()];
+    expect(taken.slice(0, 2).sort()).toEqual([0, 1]);
+    expect(taken[2]).toBe(-1);
   });
 });

@@ -24,7 +24,7 @@ const PREVIEW_BYTES = PREVIEW_CHARS;
  * on its answer costs ~0.1-0.2 ms here, about one block's fetch and decompression.
  */
 const SHARE_FROM = 8;
-/** How long a thread waits for the other: the reader for blocks the worker claimed, the worker for a block to be published. */
+/** How long the reading thread waits for blocks the worker claimed before it reads them itself. */
 const WORKER_PATIENCE_MS = 2000;
 
 interface StoredBlock {
@@ -168,7 +168,7 @@ export class BlockRecords implements RecordSource {
     const decoded =
       this.inflater && scattered && ascending.length >= SHARE_FROM
         ? this.readOnTwoCores(ascending, this.inflater)
-        : this.fetch(ascending).map((r) => this.decode(r));
+        : this.decodeAll(this.fetch(ascending));
     for (const d of decoded) {
       out.set(d.block, d.records);
       this.remember(d);
@@ -240,23 +240,47 @@ export class BlockRecords implements RecordSource {
     const options = { patienceMs: WORKER_PATIENCE_MS, workerFirst: this.workerFirst, leave: () => this.leaveSlots() };
     if (!readShared(inflater, job, this.fetchOne, this.decompressor, options)) {
       slots.forEach((slot) => this.release(slot, generation));
-      return this.fetch(blocks).map((r) => this.decode(r));
+      return this.decodeAll(this.fetch(blocks));
     }
     let workerDid = false;
-    const decoded = blocks.map((block, i) => {
-      const slot = slots[i]!;
-      const status = statusOf(job, i);
-      workerDid ||= status === BY_WORKER;
-      if (status === BY_READER || status === BY_WORKER)
-        return this.decoded(block, slot, Buffer.from(memory, slot * SLOT_BYTES, sizeOf(job, i)), generation);
-      // Unfinished, damaged or too large for its slot: read again here, in a buffer of its own.
-      this.release(slot, generation);
-      const row = this.statement(1).get(block) as StoredBlock | undefined;
-      if (!row) throw this.blockMissing(block);
-      return this.decode(row);
-    });
+    const decoded: Decoded[] = [];
+    try {
+      blocks.forEach((block, i) => {
+        const slot = slots[i]!;
+        const status = statusOf(job, i);
+        workerDid ||= status === BY_WORKER;
+        // From here the block's slot is its Decoded's, or freed by whatever fails (decoded(), decode()).
+        slots[i] = -1;
+        if (status === BY_READER || status === BY_WORKER) {
+          decoded.push(this.decoded(block, slot, Buffer.from(memory, slot * SLOT_BYTES, sizeOf(job, i)), generation));
+          return;
+        }
+        // Unfinished, damaged or too large for its slot: read again here (which names any damage).
+        this.release(slot, generation);
+        const row = this.statement(1).get(block) as StoredBlock | undefined;
+        if (!row) throw this.blockMissing(block);
+        decoded.push(this.decode(row));
+      });
+    } catch (e) {
+      // Damage: the slots of this read's blocks, decoded or not, are free again.
+      for (const d of decoded) this.release(d.slot, d.generation);
+      for (const slot of slots) this.release(slot, generation);
+      throw e;
+    }
     if (workerDid) this.sharedReads++;
     return decoded;
+  }
+
+  /** decode() of each row; when one is damaged, the slots of those decoded before it are free again. */
+  private decodeAll(rows: readonly StoredBlock[]): Decoded[] {
+    const decoded: Decoded[] = [];
+    try {
+      for (const row of rows) decoded.push(this.decode(row));
+      return decoded;
+    } catch (e) {
+      for (const d of decoded) this.release(d.slot, d.generation);
+      throw e;
+    }
   }
 
   /** A free slot for a block of `size` bytes, the least recently used block evicted for it if need be; -1 if it does not fit one. */

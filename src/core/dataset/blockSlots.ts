@@ -11,10 +11,12 @@ export const SLOT_BYTES = 64 * 1024;
 export class BlockSlots {
   private memory: SharedArrayBuffer | null = null;
   private free: number[] = [];
+  private readonly taken: Uint8Array;
   /** Counts the memories: a slot number means a place in one of them only. */
   generation = 0;
 
   constructor(readonly count: number) {
+    this.taken = new Uint8Array(count);
     this.reset();
   }
 
@@ -26,10 +28,15 @@ export class BlockSlots {
 
   /** A free slot, or -1 when every one is taken. */
   take(): number {
-    return this.free.pop() ?? -1;
+    const slot = this.free.pop() ?? -1;
+    if (slot >= 0) this.taken[slot] = 1;
+    return slot;
   }
 
+  /** Frees a taken slot; a slot given back twice is free once (two blocks must never share one). */
   give(slot: number): void {
+    if (this.taken[slot] !== 1) return;
+    this.taken[slot] = 0;
     this.free.push(slot);
   }
 
@@ -41,6 +48,7 @@ export class BlockSlots {
   /** Every slot free (the cache dropped). */
   freeAll(): void {
     this.free = Array.from({ length: this.count }, (_, k) => this.count - 1 - k);
+    this.taken.fill(0);
   }
 
   /** Every slot free, in new memory: after a read whose worker did not finish, which may still write into the slots it was given. */
