@@ -182,24 +182,23 @@ export class BlockRecords implements RecordSource {
   }
 
   /** A stored block checked and decompressed here, into a free slot when there is one. */
-  private decode(row: StoredBlock, size = checkedBlockSize(this.path, row.block, this.countOf(row), row.crc, row.data)): Decoded {
-    const slot = this.slotFor(size);
-    return this.decodeInto(row, slot, slot >= 0 ? this.slots.view(slot, size) : Buffer.allocUnsafe(size));
+  private decode(row: StoredBlock): Decoded {
+    return this.decodeFrame(row.block, row.data, checkedBlockSize(this.path, row.block, this.countOf(row), row.crc, row.data));
   }
 
-  /** A checked block's frame decompressed into `bytes` (its size exactly), and cut into its records. */
-  private decodeInto(row: StoredBlock, slot: number, bytes: Buffer): Decoded {
+  /** A checked block's frame, of `size` bytes decompressed, decompressed here into a free slot when there is one, and cut into its records. */
+  private decodeFrame(block: number, frame: Uint8Array, size: number): Decoded {
     const generation = this.slots.generation;
+    const slot = this.slotFor(size);
+    const bytes = slot >= 0 ? this.slots.view(slot, size) : Buffer.allocUnsafe(size);
     try {
-      this.decompressor.decompressInto(row.data, bytes);
+      this.decompressor.decompressInto(frame, bytes);
     } catch {
       this.release(slot, generation);
-      throw datasetDamaged(
-        this.path,
-        `records ${row.block * this.perBlock} to ${row.block * this.perBlock + this.countOf(row) - 1} do not decompress`,
-      );
+      const count = Math.min(this.perBlock, this.records - block * this.perBlock);
+      throw datasetDamaged(this.path, `records ${block * this.perBlock} to ${block * this.perBlock + count - 1} do not decompress`);
     }
-    return this.decoded(row.block, slot, bytes, generation);
+    return this.decoded(block, slot, bytes, generation);
   }
 
   /** A block's decompressed bytes cut into its records; a block that does not cut right is damage (its slot freed). */
@@ -249,7 +248,7 @@ export class BlockRecords implements RecordSource {
         const slot = slots[i]!;
         const status = statusOf(job, i);
         workerDid ||= status === BY_WORKER;
-        // From here the block's slot is its Decoded's, or freed by whatever fails (decoded(), decode()).
+        // From here the block's slot is its Decoded's, or freed by whatever fails (decoded(), decodeFrame()).
         slots[i] = -1;
         if (status === BY_READER || status === BY_WORKER) {
           decoded.push(this.decoded(block, slot, Buffer.from(memory, slot * SLOT_BYTES, sizeOf(job, i)), generation));
@@ -257,9 +256,8 @@ export class BlockRecords implements RecordSource {
         }
         // Unfinished, damaged or too large for its slot: read again here (which names any damage).
         this.release(slot, generation);
-        const row = this.statement(1).get(block) as StoredBlock | undefined;
-        if (!row) throw this.blockMissing(block);
-        decoded.push(this.decode(row));
+        const { frame, size } = this.fetchOne(block);
+        decoded.push(this.decodeFrame(block, frame, size));
       });
     } catch (e) {
       // Damage: the slots of this read's blocks, decoded or not, are free again.

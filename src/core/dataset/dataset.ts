@@ -98,16 +98,9 @@ export class Dataset {
     if (!Number.isSafeInteger(this.records) || this.records < 0) throw datasetDamaged(path, 'its record count is not a number');
     this.states = new Map(states.map((r) => [r.state, r]));
     const budget = options.vectorMemoryBytes ?? settings().vectorMemoryMb * 2 ** 20;
-    this.vectors = new DatasetVectors(
-      db,
-      path,
-      version!,
-      this.records,
-      meta,
-      budget,
-      (what, read) => this.guard(what, read),
-      datasetIdentity(meta),
-    );
+    // What a worker reading this file beside it checks it is reading (pieceFetch.ts).
+    const identity = datasetIdentity(meta);
+    this.vectors = new DatasetVectors(db, path, version!, this.records, meta, budget, (what, read) => this.guard(what, read), identity);
     // Checked by the verify whatever rules they were written with; read only under this version's.
     if (this.vectors.chunks && meta[LIST_KEYS_KEY] !== undefined)
       this.listKeyReader = new ListKeyReader(db, path, this.vectors.chunks, this.records, listKeysUsable(meta));
@@ -119,7 +112,7 @@ export class Dataset {
     if (version === LEGACY_FORMAT_VERSION) {
       this.source = new TextRecords(db, path, this.records);
     } else {
-      const blocks = new BlockRecords(db, path, this.records, Number(meta.block_records), datasetIdentity(meta));
+      const blocks = new BlockRecords(db, path, this.records, Number(meta.block_records), identity);
       this.closers.push(() => blocks.close());
       this.source = blocks;
       this.blocks = blocks;

@@ -13,7 +13,7 @@ import type { ColumnVector, PositionRange, StateRange } from './dataset';
 import { datasetDamaged } from './damage';
 import { parseDictionary } from './dictionaryText';
 import { BY_READER, BY_WORKER, inflateJob, readShared, statusOf, type BlockInflater } from './inflateJob';
-import { chunkFetch } from './pieceFetch';
+import { chunkFetch, storedChunk } from './pieceFetch';
 import { KeptVectors } from './keptVectors';
 import { CHUNKED_VECTOR_FORMATS, WHOLE_VECTORS_FORMAT_VERSION } from './schema';
 import { ChunkLayout, type VectorHeader } from './vectorChunks';
@@ -262,14 +262,8 @@ export class DatasetVectors {
     return bytes;
   }
 
-  private storedChunk(header: VectorHeader, chunk: number): { crc: number; data: Uint8Array } {
-    const stored = this.chunkStmt!.get(header.name, chunk) as { crc: number; data: Uint8Array } | undefined;
-    if (!stored) throw datasetDamaged(this.path, `chunk ${chunk} of the vector of ${header.name} is missing`);
-    return stored;
-  }
-
   private readChunk(header: VectorHeader, chunk: number, out: Uint8Array): void {
-    this.chunks!.decode(this.path, header, chunk, this.storedChunk(header, chunk), out);
+    this.chunks!.decode(this.path, header, chunk, storedChunk(this.chunkStmt!, this.path, header.name, chunk), out);
   }
 
   /** Checks every vector's header and chunks, a step at a time (Dataset.verifySteps). */

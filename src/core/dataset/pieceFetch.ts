@@ -35,11 +35,17 @@ export function blockFetch(stmt: Statement, path: string, records: number, perBl
   };
 }
 
+/** A chunk of a field's vector as stored (`stmt`: CHUNK_SQL); one that is not there is damage. */
+export function storedChunk(stmt: Statement, path: string, name: string, chunk: number): { crc: number; data: Uint8Array } {
+  const stored = stmt.get(name, chunk) as { crc: number; data: Uint8Array } | undefined;
+  if (!stored) throw datasetDamaged(path, `chunk ${chunk} of the vector of ${name} is missing`);
+  return stored;
+}
+
 /** Fetches chunks of one field's vector by number (`stmt`: CHUNK_SQL): a chunk's frame, checked, and its values' size. */
 export function chunkFetch(stmt: Statement, path: string, layout: ChunkLayout, header: VectorHeader): PieceFetch {
   return (chunk) => {
-    const stored = stmt.get(header.name, chunk) as { crc: number; data: Uint8Array } | undefined;
-    if (!stored) throw datasetDamaged(path, `chunk ${chunk} of the vector of ${header.name} is missing`);
+    const stored = storedChunk(stmt, path, header.name, chunk);
     return { frame: stored.data, size: layout.checked(path, header, chunk, stored) };
   };
 }
@@ -47,6 +53,8 @@ export function chunkFetch(stmt: Statement, path: string, layout: ChunkLayout, h
 /** The worker's connections, one a file, kept while the file at the path is the one the jobs name. */
 export class WorkerSources {
   private readonly open = new Map<string, { db: Db; identity: string; blocks: Statement; chunks: Statement }>();
+  /** Files found not to be the reader's (path and identity): not opened again for every job. */
+  private readonly refused = new Set<string>();
 
   /** A fetch for a job's source, or null when the file cannot be opened or is no longer the reader's. */
   fetchFor(source: PieceSource): PieceFetch | null {
@@ -60,6 +68,8 @@ export class WorkerSources {
   private connection(path: string, identity: string) {
     const kept = this.open.get(path);
     if (kept?.identity === identity) return kept;
+    const asked = JSON.stringify([path, identity]);
+    if (this.refused.has(asked)) return null;
     kept?.db.close();
     this.open.delete(path);
     let db: Db | undefined;
@@ -74,6 +84,7 @@ export class WorkerSources {
     } catch {
       // Not readable here, or not the reader's file (replaced, or of another format): the reader reads alone.
       db?.close();
+      this.refused.add(asked);
       return null;
     }
   }

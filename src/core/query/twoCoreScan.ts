@@ -181,8 +181,9 @@ export class TwoCoreScan {
   }
 
   /**
-   * Hands a page's block decompression to the worker (dataset/inflateJob.ts), which claims blocks
-   * beside the reading thread; false when it is not up, and the reading thread does them all.
+   * Hands a shared read (a page's record blocks, a first use's vector chunks; dataset/inflateJob.ts)
+   * to the worker, which claims pieces beside the reading thread; false when it is not up, and the
+   * reading thread reads them all.
    */
   postInflate(job: InflateJob): boolean {
     if (!this.ready || !this.worker) return false;
