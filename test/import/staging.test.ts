@@ -1,7 +1,8 @@
 // The staging file (staging.ts) on its own: rows from two readers, 75,000 in all, with PIDs that
 // come back (some under another state). dedupe() keeps the row read last of each PID, order()
-// gives the arrival of each of the rest in (STATE, PID) order, and records() the rows themselves
-// in the same order, as they came.
+// gives the arrival of each of the rest in the file's order (STATE, then household: ZIP, ADDRESS
+// hash, HHID hash, then PID), and records() the rows themselves in the same order, as they came,
+// each with its PID's rank in its state.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -12,30 +13,45 @@ import { pidOf, tempDir } from './helpers';
 const dir = tempDir('audience-desk-staging-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('keeps the row read last of each PID and gives the rest back in (STATE, PID) order', () => {
+const hex8 = (n: number): string => n.toString(16).toUpperCase().padStart(8, '0');
+
+it('keeps the row read last of each PID and gives the rest back by household, with PID ranks', () => {
   // Rows 0-69,999 come from reader 0, the rest from reader 1; rows from 60,000 on repeat the PID
-  // of the row 60,000 before them, under a state of their own.
+  // of the row 60,000 before them, under a state of their own. ZIPs spread over several buckets
+  // of a state (first three digits); households (ADDRESS and HHID hashes) share a ZIP.
   const rows = Array.from({ length: 75_000 }, (_, i) => {
     const state = STATE_CODES[(i * 7) % STATE_CODES.length]!;
     const pid = pidOf((i % 60_000) * 7919);
-    return { reader: i < 70_000 ? 0 : 1, arrival: i, state, pid, json: JSON.stringify([state, pid, i, 'é'.repeat(i % 5)]) };
+    const household = [10_000 + ((i * 31) % 800), (i * 17) % 50, i % 3];
+    const key = state + pid + household.map(hex8).join('');
+    return { reader: i < 70_000 ? 0 : 1, arrival: i, state, pid, key, json: JSON.stringify([state, pid, i, 'é'.repeat(i % 5)]) };
   });
   const staging = new Staging(join(dir, 'staging'));
   try {
     for (let at = 0; at < rows.length;) {
       const reader = rows[at]!.reader;
       const batch = rows.slice(at, at + 512).filter((r) => r.reader === reader);
-      staging.add(reader, batch.map((r) => r.state + r.pid).join(''), batch.map((r) => r.json).join('\n'), batch.length);
+      staging.add(reader, batch.map((r) => r.key).join(''), batch.map((r) => r.json).join('\n'), batch.length);
       at += batch.length;
     }
     expect(staging.readerCounts).toEqual([70_000, 5_000]);
     expect(staging.dedupe()).toEqual({ replaced: 15_000, records: 60_000 });
     const last = new Map(rows.map((r) => [r.pid, r]));
-    const expected = [...last.values()].sort((a, b) => (a.state + a.pid < b.state + b.pid ? -1 : 1));
+    // STATE, then the household words, then PID: the key with PID moved to its end.
+    const fileKey = (r: (typeof rows)[number]): string => r.state + r.key.slice(34) + r.pid;
+    const expected = [...last.values()].sort((a, b) => (fileKey(a) < fileKey(b) ? -1 : 1));
     const order = new Uint32Array(60_000);
     staging.order(order);
     expect(Array.from(order)).toEqual(expected.map((r) => r.arrival));
-    expect([...staging.records()]).toEqual(expected.map((r) => ({ state: r.state, text: r.json })));
+    const rankOf = new Map<string, number>();
+    for (const state of new Set(expected.map((r) => r.state)))
+      expected
+        .filter((r) => r.state === state)
+        .map((r) => r.pid)
+        .sort()
+        .forEach((pid, rank) => rankOf.set(pid, rank));
+    expect(new Set(expected.map((r) => r.state)).size).toBeGreaterThan(40);
+    expect([...staging.records()]).toEqual(expected.map((r) => ({ state: r.state, text: r.json, rank: rankOf.get(r.pid) })));
     expect(() => staging.order(new Uint32Array(59_999))).toThrow(/more records/i);
   } finally {
     staging.dispose();

@@ -1,7 +1,7 @@
-// One import, as phases that read top to bottom: read (rows in (STATE, PID) order are written as
-// they come; any other order is staged, on two readers), write (staged rows in order, their
-// vectors put in order beside), publish (rejects file and dataset, atomically). A reading pass that
-// cannot go on returns a restart, and the next pass reads every row again from the start.
+// One import, as phases that read top to bottom: read (every row staged, on two readers), write
+// (the staged rows in the file's order, households together with each record's PID rank; their
+// vectors put in that order beside), publish (rejects file and dataset, atomically). A reading
+// pass whose cut fell inside a quoted field returns a restart, and one reader reads every row again.
 // docs/import.md, "How it works".
 import { basename } from 'node:path';
 import { rmSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { loadSpilledColumns, type SpilledColumn } from '../dataset/vectorSpill';
 import { throwIfCancelled } from './cancelled';
 import { startFinalOrder, type FinalOrder } from './order/finalOrder';
 import { ProgressReporter, rate } from './progress';
-import { restart, type Restart, type RowBatch } from './read/batch';
+import type { Restart, RowBatch } from './read/batch';
 import { runReaders } from './read/runReaders';
 import { planShares, wholeFiles, type FilePart } from './read/splitInput';
 import type { SourceInfo } from './source/sourceFile';
@@ -21,7 +21,6 @@ import { Staging } from './stage/staging';
 import { stagingPathFor } from './tempFiles';
 import type { FileSummary, ImportProgress, ImportSummary } from './types';
 import { RejectsFile } from './write/rejectsFile';
-import { SortedWriter } from './write/sortedWriter';
 
 /** Staged records written between two looks at a cancel. */
 const RUN_LENGTH = 20_000;
@@ -38,15 +37,18 @@ export interface RunPlan {
   started: number;
 }
 
-/** What the read phase leaves: a dataset written already, or the rows staged with their vectors by reader. */
-type Read = { kind: 'written'; writer: DatasetWriter | undefined } | { kind: 'staged'; staging: Staging; columns: SpilledColumn[][] };
+/** What the read phase leaves: the rows staged, with their vectors by reader. */
+interface Read {
+  staging: Staging;
+  columns: SpilledColumn[][];
+}
 
 /** What the write phase leaves for publishing. */
 interface Written {
   writer: DatasetWriter;
-  /** The vectors of records written by text (staged), one field at a time; none when the writer built them. */
-  columns?: Iterable<BuiltColumn>;
-  /** When the writing started: rows written as they came were written over the whole reading pass. */
+  /** The vectors of the records, one field at a time. */
+  columns: Iterable<BuiltColumn>;
+  /** When the writing started. */
   since: number;
 }
 
@@ -63,7 +65,6 @@ export class ImportRun {
   private readerBytes: number[] = [];
   private passStarted = 0;
   // What a failure must abandon and the end must remove.
-  private sorted: SortedWriter | undefined;
   private staging: Staging | undefined;
   private writer: DatasetWriter | undefined;
   private finalOrder: FinalOrder | undefined;
@@ -92,17 +93,16 @@ export class ImportRun {
       const read = await this.read();
       this.reportReading(true);
       throwIfCancelled(this.plan.signal);
-      const { replaced, records } = read.kind === 'staged' ? read.staging.dedupe() : { replaced: 0, records: this.counts.imported };
+      const { replaced, records } = read.staging.dedupe();
       this.refuseIfNothingImported();
-      const written =
-        read.kind === 'staged' ? await this.writeStaged(read, records, replaced) : { writer: read.writer!, since: this.passStarted };
+      const written = await this.writeStaged(read, records, replaced);
       throwIfCancelled(this.plan.signal);
       await this.publish(written, records);
       const { out, rejectsPath } = this.plan;
       const seconds = Math.round(performance.now() - this.plan.started) / 1000;
       return { ...this.counts, replaced, records, seconds, out, rejectsPath, files: this.files };
     } catch (e) {
-      (this.writer ?? this.sorted?.dataset)?.abort();
+      this.writer?.abort();
       this.rejects.discard();
       throw e;
     } finally {
@@ -112,43 +112,19 @@ export class ImportRun {
 
   // ---- read ------------------------------------------------------------------------------------
 
-  /** Reads every row once, or more than once when a pass must start again (see Restart). */
+  /**
+   * Reads every row once, or twice when the cut between the two readers fell inside a quoted field.
+   * Rows that came in (STATE, PID) order are staged too: the file's order is by household
+   * (docs/import.md, "How it works").
+   */
   private async read(): Promise<Read> {
     const { sources } = this.plan;
-    // A file whose first rows are out of order already says that writing as they come cannot work.
-    if (sources.every((s) => s.headInOrder)) {
-      const pass = await this.readInOrder();
-      if (pass.kind !== 'restart') return pass;
-    }
     const halves = await this.readStaged(planShares(sources, 2));
-    if (halves.kind !== 'restart') return halves;
+    if (!('kind' in halves)) return halves;
     // The cut between the halves fell inside a quoted field: one reader, which has no cut.
     const whole = await this.readStaged([wholeFiles(sources)]);
-    if (whole.kind === 'restart') throw new Error('A single reader was told its cut was misaligned.');
+    if ('kind' in whole) throw new Error('A single reader was told its cut was misaligned.');
     return whole;
-  }
-
-  /** One reader; each batch written into the dataset as it comes, while the rows stay in (STATE, PID) order. */
-  private async readInOrder(): Promise<Read | Restart> {
-    this.startPass();
-    const sorted = (this.sorted = new SortedWriter(() => new DatasetWriter(this.plan.out, this.metadata)));
-    const pass = await runReaders(
-      this.plan.sources,
-      [wholeFiles(this.plan.sources)],
-      (batch, reader) => {
-        this.take(batch, reader);
-        if (batch.accepted > 0 && !sorted.add(batch.keys, batch.json.split('\n'))) return restart('not-sorted');
-        this.reportReading(false, sorted.written);
-      },
-      { signal: this.plan.signal },
-    );
-    // A PID that came back under a later state shows only now: staging decides which row stays.
-    if (pass.kind === 'restart' || !sorted.pidsUnique()) {
-      sorted.abandon();
-      this.sorted = undefined;
-      return pass.kind === 'restart' ? pass : restart('not-sorted');
-    }
-    return { kind: 'written', writer: sorted.dataset };
   }
 
   /** Every row into the staging file, each reader building the vectors of the rows it accepts. */
@@ -163,7 +139,7 @@ export class ImportRun {
       (batch, reader) => {
         this.take(batch, reader);
         if (batch.accepted > 0) staging.add(reader, batch.keys, batch.json, batch.accepted);
-        this.reportReading(false, 0);
+        this.reportReading(false);
       },
       {
         signal: this.plan.signal,
@@ -171,7 +147,7 @@ export class ImportRun {
         vectors: { spillPath: (reader) => this.spillPath(`r${reader}`), onColumns: (built, reader) => (columns[reader] = built) },
       },
     );
-    return pass.kind === 'restart' ? pass : { kind: 'staged', staging, columns };
+    return pass.kind === 'restart' ? pass : { staging, columns };
   }
 
   /** A new pass forgets what the one before it counted and rejected. */
@@ -197,13 +173,13 @@ export class ImportRun {
     this.readerBytes[reader] = batch.bytesRead;
   }
 
-  private reportReading(end: boolean, rowsWritten = this.sorted?.written ?? 0): void {
+  private reportReading(end: boolean): void {
     this.progress.report(
       {
         phase: 'reading',
         rowsRead: this.counts.read,
         bytesRead: end ? this.totalBytes : this.readerBytes.reduce((sum, b) => sum + b, 0),
-        rowsWritten,
+        rowsWritten: 0,
         rowsPerSecond: rate(this.counts.read, this.passStarted),
       },
       end,
@@ -225,8 +201,8 @@ export class ImportRun {
 
   // ---- write -----------------------------------------------------------------------------------
 
-  /** The staged records, one per PID, in (STATE, PID) order; their vectors put in that order on a worker meanwhile. */
-  private async writeStaged(read: Extract<Read, { kind: 'staged' }>, records: number, replaced: number): Promise<Written> {
+  /** The staged records, one per PID, in the file's order; their vectors put in that order on a worker meanwhile. */
+  private async writeStaged(read: Read, records: number, replaced: number): Promise<Written> {
     const { staging } = read;
     const byField = fieldParts(read.columns, staging.readerCounts);
     // Shared with the worker that puts the vectors in this order while the records are written.
@@ -241,8 +217,8 @@ export class ImportRun {
     });
     const writer = (this.writer = new DatasetWriter(this.plan.out, this.metadata));
     const started = performance.now();
-    for (const { state, text } of staging.records()) {
-      writer.appendText(state, null, text); // in (STATE, PID) order: the staging sorted them
+    for (const { state, text, rank } of staging.records()) {
+      writer.appendText(state, null, text, undefined, rank); // households together, each with its PID rank
       if (writer.count % RUN_LENGTH !== 0 && writer.count !== records) continue;
       await yieldToEventLoop(); // lets a cancel (or a signal handler) in
       throwIfCancelled(this.plan.signal);

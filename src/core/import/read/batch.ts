@@ -1,5 +1,8 @@
 // What a reader hands on: rows in batches of plain strings (they cross threads as a few strings),
 // and why a reading pass may have to start again. docs/import.md, "How it works".
+import { fieldIndex } from '../../../shared/fields';
+import { stringHash } from '../../dataset/columnVector';
+import type { RecordValues } from '../../dataset/recordFormat';
 import type { RejectedRow } from '../types';
 
 /**
@@ -7,8 +10,36 @@ import type { RejectedRow } from '../types';
  * (source/sourceFile.ts): the first batch then decides what that look predicted.
  */
 export const BATCH_ROWS = 512;
-/** A key: STATE (2 characters) then PID (32): keys compare as (STATE, PID) pairs do. */
-export const KEY_LENGTH = 34;
+/**
+ * A row's key: STATE (2 characters), PID (32 hexadecimal digits), then where its household goes in
+ * the file's order (stage/staging.ts): ZIP as a number, a hash of ADDRESS and one of HHID, 8
+ * hexadecimal digits each.
+ */
+export const KEY_LENGTH = 58;
+
+const STATE = fieldIndex('STATE');
+const PID = fieldIndex('PID');
+const ZIP = fieldIndex('ZIP');
+const ADDRESS = fieldIndex('ADDRESS');
+const HHID = fieldIndex('HHID');
+
+/** 8 upper-case hexadecimal digits, as stage/pidFingerprints.ts's hex8 reads PIDs. */
+const hex8 = (n: number): string => (n >>> 0).toString(16).toUpperCase().padStart(8, '0');
+
+/** The key of an accepted row (its values as the row checker leaves them: STATE and PID checked). */
+export function rowKey(values: RecordValues): string {
+  const zip = values[ZIP] as string;
+  // A ZIP that is not 5 digits sorts before every other of its state; the order only groups
+  // neighbours (the PID ranks keep PID order), so any fixed place will do.
+  const zipNumber = /^[0-9]{5}$/.test(zip) ? Number(zip) : 0;
+  return (
+    (values[STATE] as string) +
+    (values[PID] as string) +
+    hex8(zipNumber) +
+    hex8(stringHash(values[ADDRESS] as string)) +
+    hex8(stringHash(values[HHID] as string))
+  );
+}
 /** A row longer than this is not a row but an unclosed quote swallowing the file: the import stops. */
 export const MAX_ROW_CHARS = 1024 * 1024;
 
@@ -28,13 +59,12 @@ export interface RowBatch {
 }
 
 /**
- * A reading pass that cannot go on: rows not in (STATE, PID) order for the writer that takes them
- * as they come, or a cut between two readers that fell inside a quoted field. The import then
- * reads every row again from the start, another way (importRun.ts).
+ * A reading pass that cannot go on: a cut between two readers that fell inside a quoted field. The
+ * import then reads every row again from the start, with one reader (importRun.ts).
  */
 export interface Restart {
   kind: 'restart';
-  reason: 'not-sorted' | 'misaligned-cut';
+  reason: 'misaligned-cut';
 }
 
 export const restart = (reason: Restart['reason']): Restart => ({ kind: 'restart', reason });

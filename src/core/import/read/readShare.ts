@@ -4,18 +4,14 @@
 // state and no disk writes but the vectors' spill: it runs on a worker thread (readWorker.ts) or,
 // when none can start, on the calling thread. docs/import.md, "How it works".
 import { AppError } from '../../../shared/errors';
-import { fieldIndex } from '../../../shared/fields';
 import type { ColumnSet } from '../../dataset/columnSet';
 import { throwIfCancelled } from '../cancelled';
 import { InflatedCut } from '../source/gzipCut';
 import { RowParser } from '../source/rowParser';
 import { RowChecker } from '../source/rowRules';
 import { openText, readFailure, type SourceInfo } from '../source/sourceFile';
-import { BATCH_ROWS, MAX_ROW_CHARS, restart, type Restart, type RowBatch } from './batch';
+import { BATCH_ROWS, MAX_ROW_CHARS, restart, rowKey, type Restart, type RowBatch } from './batch';
 import { countLines, type FilePart } from './splitInput';
-
-const PID = fieldIndex('PID');
-const STATE = fieldIndex('STATE');
 
 /** Takes a batch; a Restart ends the reading (the taker cannot go on with these rows). */
 export type BatchSink = (batch: RowBatch) => Restart | void | Promise<void>;
@@ -103,7 +99,7 @@ async function readPart(
           else if (!checker.check(cells, made.upperCase))
             batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: made.rawRow() });
           else {
-            keys.push((values[STATE] as string) + (values[PID] as string));
+            keys.push(rowKey(values));
             jsons.push(JSON.stringify(values));
             columns?.push(values);
             batch.accepted++;

@@ -6,16 +6,12 @@ import { pipeline, type Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import { AppError } from '../../../shared/errors';
-import { fieldIndex } from '../../../shared/fields';
-import { BATCH_ROWS } from '../read/batch';
 import type { Delimiter } from '../types';
 import type { InflatedCut } from './gzipCut';
 import { mapHeader, type HeaderMap } from './rowRules';
 
 /** How much of a file is read to find its header line (compressed bytes for gzip). */
 const HEAD_BYTES = 256 * 1024;
-/** Rows of a file's head looked at for its order: the import's first batch, whose order decides the same. */
-const HEAD_ROWS = BATCH_ROWS;
 /** Bytes read from disk at a time; gzip inflates into chunks of the same size. */
 const CHUNK_BYTES = 1 << 20;
 
@@ -33,13 +29,6 @@ export interface SourceInfo {
   newline: Newline;
   header: string[];
   map: HeaderMap;
-  /**
-   * Whether the rows at the start of the file (up to HEAD_ROWS of those its first HEAD_BYTES
-   * hold) are in (STATE, PID) order: when not, the import stages the rows from the start rather
-   * than trying to write them as they come (write/sortedWriter.ts) and finding out at its first batch.
-   * A hint only: later rows may still break the order.
-   */
-  headInOrder: boolean;
 }
 
 const fail = (message: string): AppError => new AppError('invalid_request', message, 'files');
@@ -103,22 +92,7 @@ export function inspectSource(path: string, forced?: Delimiter): SourceInfo {
   const header = parsed.data[0] ?? [];
   if (parsed.errors.length > 0 || parsed.data.length !== 1) throw fail(`${path}: the header line is not valid CSV.`);
   const map = mapHeader(path, header);
-  return { path, size, gzip, delimiter, newline, header, map, headInOrder: headInOrder(text, delimiter, newline, map) };
-}
-
-/** Whether the whole rows of a file's head text run in ascending (STATE, PID) order. */
-function headInOrder(text: string, delimiter: Delimiter, newline: Newline, map: HeaderMap): boolean {
-  const rows = Papa.parse<string[]>(text, { delimiter, newline, quoteChar: '"', preview: HEAD_ROWS + 1 }).data.slice(1, HEAD_ROWS); // the last may be cut
-  const state = map.fieldOf.indexOf(fieldIndex('STATE'));
-  const pid = map.fieldOf.indexOf(fieldIndex('PID'));
-  let last = '';
-  for (const row of rows) {
-    if (row.length !== map.width) continue; // rejected rows take no part in the order
-    const key = (row[state] ?? '').trim().toUpperCase() + (row[pid] ?? '').trim().toUpperCase();
-    if (key <= last) return false;
-    last = key;
-  }
-  return true;
+  return { path, size, gzip, delimiter, newline, header, map };
 }
 
 /**

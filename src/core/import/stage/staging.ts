@@ -1,27 +1,37 @@
-// The scratch file where rows that do not arrive in (STATE, PID) order wait until every file is
-// read: appended as they come, grouped into buckets (one per STATE and first PID digit, which come
-// one after the other in that order), so that duplicates can be dropped (the row read last wins)
-// and the records read back in order a bucket at a time. Never synced; deleted when the import
-// ends (tempFiles.ts removes a killed import's). Rows are numbered by reader, then by arrival
-// within it: reader 0's rows come first in the input, so a larger number is always a later row.
+// The scratch file where rows wait until every file is read: appended as they come, grouped into
+// buckets (one per STATE and first three digits of ZIP, which come one after the other in that
+// order), so that duplicates can be dropped (the row read last wins) and the records read back in
+// the file's order a bucket at a time. That order is a state's households by ZIP, a household's
+// members together (docs/dataset-format.md, "Record order"): within a ZIP by a hash of ADDRESS,
+// then of HHID, then PID. Each record goes with its PID's rank in its state, so PID order is kept
+// without being the order of the file. Never synced; deleted when the import ends (tempFiles.ts
+// removes a killed import's). Rows are numbered by reader, then by arrival within it: reader 0's
+// rows come first in the input, so a larger number is always a later row.
 // docs/import.md, "Staged reading" and "Memory".
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { hex8, PidFingerprints } from './pidFingerprints';
 import { KEY_LENGTH } from '../read/batch';
 
-/** A row's header: reader, number within the reader, key (STATE's two character codes, then the PID's 128 bits as four words), text bytes. */
-const HEADER_WORDS = 8;
+/**
+ * A row's header: reader, number within the reader, key (STATE's two character codes, then the
+ * PID's 128 bits as four words), text bytes, household (ZIP as a number, the ADDRESS and HHID hashes).
+ */
+const HEADER_WORDS = 11;
 const READER = 0;
 const NUMBER = 1;
 const KEY = 2;
 const KEY_WORDS = 5;
 const LENGTH = 7;
+const HOUSEHOLD = 8;
+const HOUSEHOLD_WORDS = 3;
+/** Buckets of a state: one per first three digits of ZIP. */
+const ZIP_BUCKETS = 1000;
 const HEADER_BYTES = HEADER_WORDS * 4;
 const NEWLINE = 10;
 /** A bucket's texts are gathered up to this many bytes before they are written as one chunk. */
 const TEXT_CHUNK_BYTES = 32 * 1024;
-/** Its headers, up to this many (816 buckets at most: their buffers stay small). */
+/** Its headers, up to this many (about 900 buckets in a national file: their buffers stay small). */
 const HEADER_CHUNK_BYTES = 4 * 1024;
 
 /** Bytes of one stream of a bucket, gathered in memory and written to the file in chunks. */
@@ -34,9 +44,9 @@ class Stream {
   constructor(readonly chunkBytes: number) {}
 }
 
-/** The rows of one STATE and first PID digit. */
+/** The rows of one STATE and first three digits of ZIP. */
 interface Bucket {
-  /** STATE's two character codes and the digit, as one number: buckets sort as their keys do. */
+  /** STATE's two character codes and the ZIP's first three digits, as one number: buckets sort as their keys do. */
   id: number;
   rows: number;
   headers: Stream;
@@ -73,7 +83,7 @@ export class Staging {
 
   /**
    * Appends a batch of `reader`'s rows: `json` their record texts joined by '\n' (which JSON
-   * escapes inside a text), `keys` their keys (read/batch.ts: STATE then PID, KEY_LENGTH each).
+   * escapes inside a text), `keys` their keys (read/batch.ts, rowKey: KEY_LENGTH each).
    */
   add(reader: number, keys: string, json: string, count: number): void {
     if (this.ended) throw new Error('The staging input has ended.');
@@ -95,8 +105,9 @@ export class Staging {
       header[KEY] = (keys.charCodeAt(key) << 8) | keys.charCodeAt(key + 1);
       for (let j = 1; j < KEY_WORDS; j++) header[KEY + j] = hex8(keys, key + 2 + 8 * (j - 1));
       header[LENGTH] = end - start;
+      for (let j = 0; j < HOUSEHOLD_WORDS; j++) header[HOUSEHOLD + j] = hex8(keys, key + 34 + 8 * j);
       this.pids.add(keys, key + 2);
-      const bucket = this.bucketFor(header[KEY]! * 16 + (header[KEY + 1]! >>> 28));
+      const bucket = this.bucketFor(header[KEY]! * ZIP_BUCKETS + Math.min(ZIP_BUCKETS - 1, Math.floor(header[HOUSEHOLD]! / 100)));
       bucket.rows++;
       this.gather(bucket.headers, headerBytes, 0, HEADER_BYTES);
       this.gather(bucket.texts, batch, start, end);
@@ -144,7 +155,7 @@ export class Staging {
     return [...this.counts];
   }
 
-  /** Ends the input: every bucket written out, the buckets in (STATE, PID digit) order. */
+  /** Ends the input: every bucket written out, the buckets in (STATE, ZIP digits) order. */
   private end(): void {
     if (this.ended) return;
     this.ended = true;
@@ -201,7 +212,7 @@ export class Staging {
     return { replaced, records: total - replaced };
   }
 
-  /** After dedupe(): fills `into` with the arrival number of the record at each position in (STATE, PID) order. */
+  /** After dedupe(): fills `into` with the arrival number of the record at each position of the file. */
   order(into: Uint32Array): void {
     let p = 0;
     for (const bucket of this.buckets) {
@@ -214,20 +225,62 @@ export class Staging {
     if (p !== into.length) throw new Error(`The staging holds ${p} records; ${into.length} were expected.`);
   }
 
-  /** After dedupe(): each record's STATE and text, in (STATE, PID) order (the order order() gives). */
-  *records(): Generator<{ state: string; text: string }> {
-    for (const bucket of this.buckets) {
-      const { headers, texts, textAt } = this.load(bucket, true);
-      const key = headers[KEY]!;
-      const state = String.fromCharCode(key >>> 8, key & 0xff);
-      for (const h of this.sorted(headers)) {
-        const at = textAt[h / HEADER_WORDS]!;
-        yield { state, text: texts.toString('utf8', at, at + headers[h + LENGTH]!) };
+  /**
+   * After dedupe(): each record's STATE, text and PID rank in its state (0 = its lowest PID), in
+   * the order order() gives.
+   */
+  *records(): Generator<{ state: string; text: string; rank: number }> {
+    for (const buckets of this.states()) {
+      const ranks = this.pidRanks(buckets);
+      let p = 0;
+      for (const bucket of buckets) {
+        const { headers, texts, textAt } = this.load(bucket, true);
+        const key = headers[KEY]!;
+        const state = String.fromCharCode(key >>> 8, key & 0xff);
+        for (const h of this.sorted(headers)) {
+          const at = textAt[h / HEADER_WORDS]!;
+          yield { state, text: texts.toString('utf8', at, at + headers[h + LENGTH]!), rank: ranks[p++]! };
+        }
       }
     }
   }
 
-  /** One field's values (FIELDS index) of the records in (STATE, PID) order (see needsRebuild). */
+  /** The buckets, a state's together (they are sorted by STATE first). */
+  private *states(): Generator<Bucket[]> {
+    const stateOf = (b: number): number => Math.floor(this.buckets[b]!.id / ZIP_BUCKETS);
+    let from = 0;
+    for (let b = 1; b <= this.buckets.length; b++) {
+      if (b < this.buckets.length && stateOf(b) === stateOf(from)) continue;
+      yield this.buckets.slice(from, b);
+      from = b;
+    }
+  }
+
+  /**
+   * The PID rank of each record of one state's buckets, in the order records() gives them: its
+   * PIDs (16 bytes a record, one state at a time) sorted once.
+   */
+  private pidRanks(buckets: readonly Bucket[]): Uint32Array {
+    const rows = buckets.reduce((sum, b) => sum + b.rows, 0);
+    const pids = new Uint32Array(rows * 4);
+    let n = 0;
+    for (const bucket of buckets) {
+      const { headers } = this.load(bucket, false);
+      for (const h of this.sorted(headers)) pids.set(headers.subarray(h + KEY + 1, h + KEY + KEY_WORDS), 4 * n++);
+    }
+    const byPid = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+      for (let j = 0; j < 4; j++) {
+        const d = pids[a * 4 + j]! - pids[b * 4 + j]!;
+        if (d !== 0) return d;
+      }
+      return 0;
+    });
+    const ranks = new Uint32Array(n);
+    for (let r = 0; r < n; r++) ranks[byPid[r]!] = r;
+    return ranks;
+  }
+
+  /** One field's values (FIELDS index) of the records in the order records() gives (see needsRebuild). */
   *fieldValues(field: number): Generator<string> {
     for (const { text } of this.records()) yield (JSON.parse(text) as string[])[field]!;
   }
@@ -237,8 +290,9 @@ export class Staging {
   }
 
   /**
-   * The offsets in `headers` of a bucket's rows that stay (not replaced), sorted by PID. Within a
-   * bucket STATE is one, and after dedupe() a PID is there once.
+   * The offsets in `headers` of a bucket's rows that stay (not replaced), in the file's order: by
+   * household (ZIP, ADDRESS hash, HHID hash), then PID. Within a bucket STATE is one, and after
+   * dedupe() a PID is there once, so no two rows tie.
    */
   private sorted(headers: Uint32Array): Uint32Array {
     const dropped = this.dropped;
@@ -246,6 +300,10 @@ export class Staging {
     let n = 0;
     for (let h = 0; h < headers.length; h += HEADER_WORDS) if (!dropped?.[this.arrivalOf(headers, h)]) kept[n++] = h;
     return kept.subarray(0, n).sort((a, b) => {
+      for (let j = 0; j < HOUSEHOLD_WORDS; j++) {
+        const d = headers[a + HOUSEHOLD + j]! - headers[b + HOUSEHOLD + j]!;
+        if (d !== 0) return d;
+      }
       for (let j = 1; j < KEY_WORDS; j++) {
         const d = headers[a + KEY + j]! - headers[b + KEY + j]!;
         if (d !== 0) return d;
