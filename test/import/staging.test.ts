@@ -6,7 +6,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { KEY_HOUSEHOLD_AT, KEY_LENGTH, rowKey } from '../../src/core/import/read/batch';
 import { Staging } from '../../src/core/import/stage/staging';
+import { FIELDS, fieldIndex } from '../../src/shared/fields';
 import { STATE_CODES } from '../../src/shared/states';
 import { pidOf, tempDir } from './helpers';
 
@@ -56,4 +58,28 @@ it('keeps the row read last of each PID and gives the rest back by household, wi
   } finally {
     staging.dispose();
   }
+});
+
+it("keys a row by STATE, PID and its household: ZIP's number (0 unless 5 digits), ADDRESS and HHID hashes", () => {
+  const values = (zip: string, address: string, hhid: string, pid: string): string[] => {
+    const v = FIELDS.map(() => '');
+    v[fieldIndex('STATE')] = 'CA';
+    v[fieldIndex('PID')] = pid;
+    v[fieldIndex('ZIP')] = zip;
+    v[fieldIndex('ADDRESS')] = address;
+    v[fieldIndex('HHID')] = hhid;
+    return v;
+  };
+  const a = rowKey(values('90210', '1 MAIN ST', 'H1', pidOf(1)));
+  const b = rowKey(values('90210', '1 MAIN ST', 'H1', pidOf(2)));
+  const c = rowKey(values('90210', '1 MAIN ST', 'H2', pidOf(3)));
+  for (const key of [a, b, c]) expect(key).toHaveLength(KEY_LENGTH);
+  expect(a.slice(0, KEY_HOUSEHOLD_AT)).toBe('CA' + pidOf(1));
+  expect(a.slice(KEY_HOUSEHOLD_AT, KEY_HOUSEHOLD_AT + 8)).toBe(hex8(90210));
+  expect(a.slice(KEY_HOUSEHOLD_AT)).toBe(b.slice(KEY_HOUSEHOLD_AT)); // one household
+  expect(c.slice(KEY_HOUSEHOLD_AT, KEY_HOUSEHOLD_AT + 16)).toBe(a.slice(KEY_HOUSEHOLD_AT, KEY_HOUSEHOLD_AT + 16)); // same address
+  expect(c.slice(KEY_HOUSEHOLD_AT + 16)).not.toBe(a.slice(KEY_HOUSEHOLD_AT + 16));
+  for (const zip of ['', '9021', '902101', 'ABCDE'])
+    expect(rowKey(values(zip, 'X', 'Y', pidOf(4))).slice(KEY_HOUSEHOLD_AT, KEY_HOUSEHOLD_AT + 8)).toBe(hex8(0));
+  expect(rowKey(values('00501', 'X', 'Y', pidOf(4))).slice(KEY_HOUSEHOLD_AT, KEY_HOUSEHOLD_AT + 8)).toBe(hex8(501));
 });

@@ -1,14 +1,12 @@
-// What a reader hands on: rows in batches of plain strings (they cross threads as a few strings),
-// and why a reading pass may have to start again. docs/import.md, "How it works".
+// What a reader hands on: rows in batches of plain strings (they cross threads as a few strings)
+// with each row's key, and why a reading pass may have to start again.
+// docs/import.md, "How it works".
 import { fieldIndex } from '../../../shared/fields';
 import { stringHash } from '../../dataset/columnVector';
 import type { RecordValues } from '../../dataset/recordFormat';
 import type { RejectedRow } from '../types';
 
-/**
- * Rows a batch holds at most. Also the rows of a file's head looked at for its order
- * (source/sourceFile.ts): the first batch then decides what that look predicted.
- */
+/** Rows a batch holds at most. */
 export const BATCH_ROWS = 512;
 /**
  * A row's key: STATE (2 characters), PID (32 hexadecimal digits), then where its household goes in
@@ -16,6 +14,8 @@ export const BATCH_ROWS = 512;
  * hexadecimal digits each.
  */
 export const KEY_LENGTH = 58;
+/** Where in a key the household's three numbers start (after STATE and PID). */
+export const KEY_HOUSEHOLD_AT = 34;
 
 const STATE = fieldIndex('STATE');
 const PID = fieldIndex('PID');

@@ -11,7 +11,7 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { hex8, PidFingerprints } from './pidFingerprints';
-import { KEY_LENGTH } from '../read/batch';
+import { KEY_HOUSEHOLD_AT, KEY_LENGTH } from '../read/batch';
 
 /**
  * A row's header: reader, number within the reader, key (STATE's two character codes, then the
@@ -105,7 +105,7 @@ export class Staging {
       header[KEY] = (keys.charCodeAt(key) << 8) | keys.charCodeAt(key + 1);
       for (let j = 1; j < KEY_WORDS; j++) header[KEY + j] = hex8(keys, key + 2 + 8 * (j - 1));
       header[LENGTH] = end - start;
-      for (let j = 0; j < HOUSEHOLD_WORDS; j++) header[HOUSEHOLD + j] = hex8(keys, key + 34 + 8 * j);
+      for (let j = 0; j < HOUSEHOLD_WORDS; j++) header[HOUSEHOLD + j] = hex8(keys, key + KEY_HOUSEHOLD_AT + 8 * j);
       this.pids.add(keys, key + 2);
       const bucket = this.bucketFor(header[KEY]! * ZIP_BUCKETS + Math.min(ZIP_BUCKETS - 1, Math.floor(header[HOUSEHOLD]! / 100)));
       bucket.rows++;
