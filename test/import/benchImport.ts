@@ -1,8 +1,8 @@
 // Import speed, end to end, on files made by the app itself: generate ROWS records, export them with
 // exportAudience one CSV per state, import the 51 files. Not a test (vitest ignores it); run:
 //   export PATH=$PWD/node_modules/.bin:$PATH && tsx test/import/benchImport.ts [rows=200000] [--single] [--inputs DIR]
-// --single imports one file holding every record, in random order, instead of 51 sorted ones
-// (the first goes straight into the dataset, the second through the staging file and its sort).
+// --single imports one file holding every record, in random order, instead of 51 files in the
+// exports' order (both go through the staging file and its sort).
 // --inputs DIR keeps the generated files in DIR and reuses them on the next run (generating and
 // exporting 200,000 records takes longer than importing them).
 // The machine is shared: CPU time (this process, worker thread included) is reported beside wall
