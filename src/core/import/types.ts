@@ -22,8 +22,8 @@ export interface ImportOptions {
 
 export interface ImportProgress {
   /**
-   * 'reading': parsing and checking rows (and writing them, when they come in (STATE, PID) order);
-   * 'writing': building the dataset from the staged rows, sorted (for sorted input: its last step).
+   * 'reading': parsing, checking and staging rows;
+   * 'writing': building the dataset from the staged rows, in the file's order.
    */
   phase: 'reading' | 'writing';
   /** Data rows read so far (header and blank lines excluded), over all files. */
@@ -32,7 +32,7 @@ export interface ImportProgress {
   bytesRead: number;
   /** Size of all the files on disk. */
   totalBytes: number;
-  /** Records written into the new dataset so far (while reading too, for rows in (STATE, PID) order). */
+  /** Records written into the new dataset so far (0 while reading: every row is staged first). */
   rowsWritten: number;
   /** While writing: how many records the new dataset will hold (rows imported less those replaced). */
   rowsToWrite?: number;
