@@ -24,8 +24,6 @@ const PREVIEW_BYTES = PREVIEW_CHARS;
  * on its answer costs ~0.1-0.2 ms here, about one block's fetch and decompression.
  */
 const SHARE_FROM = 8;
-/** How long the reading thread waits for blocks the worker claimed before it reads them itself. */
-const WORKER_PATIENCE_MS = 2000;
 
 interface StoredBlock {
   block: number;
@@ -236,7 +234,7 @@ export class BlockRecords implements RecordSource {
       memory,
       slots.map((slot) => ({ from: Math.max(0, slot) * SLOT_BYTES, room: slot >= 0 ? SLOT_BYTES : 0 })),
     );
-    const options = { patienceMs: WORKER_PATIENCE_MS, workerFirst: this.workerFirst, leave: () => this.leaveSlots() };
+    const options = { workerFirst: this.workerFirst, leave: () => this.leaveSlots() };
     if (!readShared(inflater, job, this.fetchOne, this.decompressor, options)) {
       slots.forEach((slot) => this.release(slot, generation));
       return this.decodeAll(this.fetch(blocks));

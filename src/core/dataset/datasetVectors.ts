@@ -21,8 +21,6 @@ import { ZstdDecompressor } from './zstdContext';
 
 /** Chunks a first use needs before they are shared with the scan worker (handing a job over costs ~0.1-0.2 ms). */
 const SHARE_FROM = 4;
-/** How long a thread waits for the other (inflateJob.ts). */
-const WORKER_PATIENCE_MS = 2000;
 
 /** Runs a read of the file; damage becomes `dataset_damaged`, which the dataset remembers. */
 export type GuardedRead = <T>(what: string, read: () => T) => T;
@@ -248,7 +246,7 @@ export class DatasetVectors {
       );
       const fetch = chunkFetch(this.chunkStmt!, this.path, this.chunks!, column.header);
       // A late worker writes the very bytes this thread writes, into the same place: nothing to leave.
-      const options = { patienceMs: WORKER_PATIENCE_MS, workerFirst: this.workerFirst, leave: () => undefined };
+      const options = { workerFirst: this.workerFirst, leave: () => undefined };
       if (readShared(this.inflater, job, fetch, this.decompressor, options)) statuses = chunks.map((_, i) => statusOf(job, i));
     }
     if (statuses?.includes(BY_WORKER)) this.sharedLoads++;

@@ -115,6 +115,9 @@ function awaitClaimed(job: InflateJob, patienceMs: number): boolean {
   return true;
 }
 
+/** How long the reading thread waits for pieces the worker claimed before it reads them itself. */
+const WORKER_PATIENCE_MS = 2000;
+
 /**
  * The reading thread's part of a job: posts it, claims pieces beside the worker, and waits for the
  * worker's. False when the worker cannot take a job now (nothing was read). When the worker is late,
@@ -125,11 +128,11 @@ export function readShared(
   job: InflateJob,
   fetch: PieceFetch,
   decompressor: ZstdDecompressor,
-  options: { patienceMs: number; workerFirst: boolean; leave: () => void },
+  options: { workerFirst: boolean; leave: () => void },
 ): boolean {
   if (!inflater.postInflate(job)) return false;
-  if (options.workerFirst) awaitFirstClaim(job, options.patienceMs);
+  if (options.workerFirst) awaitFirstClaim(job, WORKER_PATIENCE_MS);
   claimPieces(job, fetch, decompressor, false);
-  if (!awaitClaimed(job, options.patienceMs)) options.leave();
+  if (!awaitClaimed(job, WORKER_PATIENCE_MS)) options.leave();
   return true;
 }

@@ -192,13 +192,7 @@ export class Staging {
       }
     }
     // By PID, then arrival: the last of each run of one PID is the row that stays.
-    const byPid = Uint32Array.from({ length: total }, (_, i) => i).sort((a, b) => {
-      for (let j = 0; j < 4; j++) {
-        const d = pids[a * 4 + j]! - pids[b * 4 + j]!;
-        if (d !== 0) return d;
-      }
-      return arrivals[a]! - arrivals[b]!;
-    });
+    const byPid = Uint32Array.from({ length: total }, (_, i) => i).sort((a, b) => comparePids(pids, a, b) || arrivals[a]! - arrivals[b]!);
     const dropped = (this.dropped = new Uint8Array(total));
     let replaced = 0;
     for (let i = 0; i + 1 < total; i++) {
@@ -268,13 +262,7 @@ export class Staging {
       const { headers } = this.load(bucket, false);
       for (const h of this.sorted(headers)) pids.set(headers.subarray(h + KEY + 1, h + KEY + KEY_WORDS), 4 * n++);
     }
-    const byPid = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => {
-      for (let j = 0; j < 4; j++) {
-        const d = pids[a * 4 + j]! - pids[b * 4 + j]!;
-        if (d !== 0) return d;
-      }
-      return 0;
-    });
+    const byPid = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => comparePids(pids, a, b));
     const ranks = new Uint32Array(n);
     for (let r = 0; r < n; r++) ranks[byPid[r]!] = r;
     return ranks;
@@ -360,4 +348,13 @@ export class Staging {
       rmSync(this.path, { force: true });
     }
   }
+}
+
+/** Orders rows `a` and `b` of `pids` (four 32-bit words a PID) as their PIDs. */
+function comparePids(pids: Uint32Array, a: number, b: number): number {
+  for (let j = 0; j < 4; j++) {
+    const d = pids[a * 4 + j]! - pids[b * 4 + j]!;
+    if (d !== 0) return d;
+  }
+  return 0;
 }
