@@ -80,6 +80,31 @@ describe('kept zstd contexts', () => {
     expect(() => new ZstdDecompressor(undefined, keep).decompress(good, input.byteLength)).toThrow();
   });
 
+  it.each([true, false])('with checksums, never gives other bytes than a frame held (kept context: %s)', (keep) => {
+    const decompressor = new ZstdDecompressor(undefined, keep);
+    const input = texts(3, 60);
+    // Each bit of the frame flipped in turn: how many flips read back as other bytes than the input.
+    const wrongReads = (frame: Buffer): number => {
+      let wrong = 0;
+      for (let bit = 0; bit < frame.byteLength * 8; bit++) {
+        const damaged = Buffer.from(frame);
+        damaged[bit >> 3]! ^= 1 << (bit & 7);
+        try {
+          if (!decompressor.decompress(damaged, input.byteLength).equals(input)) wrong++;
+        } catch {
+          // Refused: what a damaged frame should get. (A few bits zstd never reads change nothing.)
+        }
+      }
+      return wrong;
+    };
+    const plain = new ZstdCompressor(1, undefined, keep).compress(input);
+    const checked = new ZstdCompressor(1, undefined, keep, true).compress(input);
+    expect(checked.byteLength).toBe(plain.byteLength + 4);
+    expect(decompressor.decompress(checked, input.byteLength).equals(input)).toBe(true);
+    expect(wrongReads(plain)).toBeGreaterThan(0);
+    expect(wrongReads(checked)).toBe(0);
+  });
+
   it('reads the content size of a frame header and nothing from other bytes', () => {
     for (const n of [0, 1, 255, 256, 65_791, 65_792, 1_000_000]) expect(frameContentSize(zstdCompressSync(Buffer.alloc(n, 7)))).toBe(n);
     expect(frameContentSize(Buffer.from('not a zstd frame'))).toBe(-1);

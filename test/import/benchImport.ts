@@ -7,7 +7,7 @@
 // exporting 200,000 records takes longer than importing them).
 // The machine is shared: CPU time (this process, worker thread included) is reported beside wall
 // time, and rows per CPU-second is the figure that does not depend on what else runs.
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -15,6 +15,7 @@ import { Core } from '../../src/core/createCore';
 import { exportAudience } from '../../src/core/export/exportAudience';
 import { generateDataset } from '../../src/core/generate';
 import { importFiles, type ImportProgress } from '../../src/core/import/importFiles';
+import { stagingPathFor } from '../../src/core/import/tempFiles';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { STATE_CODES } from '../../src/shared/states';
 
@@ -62,6 +63,9 @@ const out = join(dir, 'imported.sqlite');
 try {
   const inputs = await makeInputs();
   let readDone = 0;
+  // The staging file is whole once reading ends (writing only reads it back): its size then is the
+  // import's scratch room, beside the inputs' own size.
+  let stagingBytes = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const summary = await importFiles({
@@ -69,6 +73,7 @@ try {
     out,
     onProgress: (p: ImportProgress) => {
       if (p.phase === 'reading') readDone = performance.now() - t0;
+      else if (stagingBytes === 0) stagingBytes = statSync(stagingPathFor(out)).size;
     },
   });
   const wall = (performance.now() - t0) / 1000;
@@ -89,6 +94,8 @@ try {
       // The process's true peak (the kernel's high-water mark: every thread, between samples too).
       // Preparing the inputs on a first run weighs on it: run again with --inputs to measure.
       peakRssMB: Math.round((process.resourceUsage().maxRSS * 1024) / 1e6),
+      stagingBytesPerRecord: Math.round(stagingBytes / summary.read),
+      inputBytesPerRecord: Math.round(inputs.reduce((sum, f) => sum + statSync(f).size, 0) / summary.read),
     }),
   );
 } finally {

@@ -3,7 +3,7 @@
 // gives the arrival of each of the rest in the file's order (STATE, then household: ZIP, ADDRESS
 // hash, HHID hash, then PID), and records() the rows themselves in the same order, as they came,
 // each with its PID's rank in its state.
-import { rmSync } from 'node:fs';
+import { openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { KEY_HOUSEHOLD_AT, KEY_LENGTH, rowKey } from '../../src/core/import/read/batch';
@@ -55,6 +55,58 @@ it('keeps the row read last of each PID and gives the rest back by household, wi
     expect(new Set(expected.map((r) => r.state)).size).toBeGreaterThan(40);
     expect([...staging.records()]).toEqual(expected.map((r) => ({ state: r.state, text: r.json, rank: rankOf.get(r.pid) })));
     expect(() => staging.order(new Uint32Array(59_999))).toThrow(/more records/i);
+  } finally {
+    staging.dispose();
+  }
+});
+
+/** Record-like rows of one ZIP area: 392 values each, most drawn from a few, as a real file's are. */
+function areaRows(count: number): Array<{ key: string; json: string }> {
+  return Array.from({ length: count }, (_, i) => {
+    const pid = pidOf(i * 104_729);
+    const values = FIELDS.map((_, f) => (f % 5 === 0 ? String((i * 31 + f) % 97) : ['', 'Y', 'N', 'A', 'B'][(i + f) % (2 + (f % 4))]!));
+    values[fieldIndex('PID')] = pid;
+    return { key: 'TX' + pid + hex8(75_001 + (i % 40)) + hex8(i % 300) + hex8(i % 300), json: JSON.stringify(values) };
+  });
+}
+
+it('keeps its texts compressed on disk and gives each back whole, one longer than a chunk among them', () => {
+  const rows = areaRows(2_000);
+  // One text of 200 KB (six chunks' worth) that compresses poorly.
+  const long = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ((i * 2_654_435_761) % 4_294_967_291).toString(36)));
+  rows[700] = { key: rows[700]!.key, json: long };
+  const staging = new Staging(join(dir, 'staging-compressed'));
+  try {
+    for (let at = 0; at < rows.length; at += 300) {
+      const batch = rows.slice(at, at + 300);
+      staging.add(0, batch.map((r) => r.key).join(''), batch.map((r) => r.json).join('\n'), batch.length);
+    }
+    expect(staging.dedupe()).toEqual({ replaced: 0, records: 2_000 });
+    const texts = [...staging.records()].map((r) => r.text);
+    expect(texts.sort()).toEqual(rows.map((r) => r.json).sort());
+    const textBytes = rows.reduce((sum, r) => sum + Buffer.byteLength(r.json), 0);
+    // The file: the texts at a fraction of their size (the long one nearly whole), and the 44-byte headers.
+    expect(staging.fileBytes).toBeLessThan((textBytes - long.length) / 4 + long.length + 2_000 * 44);
+    expect(staging.fileBytes).toBe(readFileSync(join(dir, 'staging-compressed')).byteLength);
+  } finally {
+    staging.dispose();
+  }
+});
+
+it('refuses to give back texts that changed on disk, with a clear error', () => {
+  const rows = areaRows(500);
+  const path = join(dir, 'staging-damaged');
+  const staging = new Staging(path);
+  try {
+    staging.add(0, rows.map((r) => r.key).join(''), rows.map((r) => r.json).join('\n'), rows.length);
+    staging.dedupe();
+    // One byte in the middle of the first compressed chunk (zstd frames start with 28 B5 2F FD).
+    const at = readFileSync(path).indexOf(Buffer.from([0x28, 0xb5, 0x2f, 0xfd])) + 200;
+    expect(at).toBeGreaterThanOrEqual(200);
+    const fd = openSync(path, 'r+');
+    writeSync(fd, Buffer.from([readFileSync(path)[at]! ^ 0x10]), 0, 1, at);
+    closeSync(fd);
+    expect(() => [...staging.records()]).toThrow(/staging file does not read back as it was written/);
   } finally {
     staging.dispose();
   }

@@ -72,8 +72,13 @@ export class ZstdCompressor {
     private readonly dictionary?: Uint8Array,
     /** Whether to keep a context (tests turn it off to check the one-shot path). */
     private readonly keep = keptContexts,
+    /**
+     * Whether each frame ends with a checksum of its content, which decompression then checks. The
+     * dataset's blocks and chunks have CRCs of their own; a scratch file has none.
+     */
+    checksum = false,
   ) {
-    this.params = { [constants.ZSTD_c_compressionLevel]: level, [constants.ZSTD_c_checksumFlag]: 0 };
+    this.params = { [constants.ZSTD_c_compressionLevel]: level, [constants.ZSTD_c_checksumFlag]: checksum ? 1 : 0 };
   }
 
   compress(input: Uint8Array): Buffer {

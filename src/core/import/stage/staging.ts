@@ -6,10 +6,13 @@
 // then of HHID, then PID. Each record goes with its PID's rank in its state, so PID order is kept
 // without being the order of the file. Never synced; deleted when the import ends (tempFiles.ts
 // removes a killed import's). Rows are numbered by reader, then by arrival within it: reader 0's
-// rows come first in the input, so a larger number is always a later row.
+// rows come first in the input, so a larger number is always a later row. The texts are written
+// as zstd frames of a chunk each (level STAGING_LEVEL), so the file takes a fraction of the input's
+// JSON: the scratch room a national import needs is what decides whether it fits on a laptop.
 // docs/import.md, "Staged reading" and "Memory".
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { keptContexts, ZstdCompressor, ZstdDecompressor } from '../../dataset/zstdContext';
 import { hex8, PidFingerprints } from './pidFingerprints';
 import { KEY_HOUSEHOLD_AT, KEY_LENGTH } from '../read/batch';
 
@@ -33,15 +36,27 @@ const NEWLINE = 10;
 const TEXT_CHUNK_BYTES = 32 * 1024;
 /** Its headers, up to this many (about 900 buckets in a national file: their buffers stay small). */
 const HEADER_CHUNK_BYTES = 4 * 1024;
+/**
+ * zstd's level for the texts' chunks. Level 1 is the fastest level that still finds the fields a
+ * ZIP area's records share; docs/import.md ("Compressed staging") says what it costs and saves.
+ */
+const STAGING_LEVEL = 1;
 
 /** Bytes of one stream of a bucket, gathered in memory and written to the file in chunks. */
 class Stream {
+  /** The bytes given to it (before any compression). */
   size = 0;
-  /** Where each written chunk is in the file, and its length: [at, length, at, length, ...]. */
+  /**
+   * Each written chunk: where it is in the file, its length there and the length of the bytes it
+   * holds (the same unless compressed): [at, stored, bytes, at, stored, bytes, ...].
+   */
   chunks: number[] = [];
   gathered: Buffer | undefined;
   used = 0;
-  constructor(readonly chunkBytes: number) {}
+  constructor(
+    readonly chunkBytes: number,
+    readonly compressed: boolean,
+  ) {}
 }
 
 /** The rows of one STATE and first three digits of ZIP. */
@@ -69,6 +84,9 @@ export class Staging {
   private readonly header = new Uint32Array(HEADER_WORDS);
   private readonly counts: number[] = [];
   private readonly pids = new PidFingerprints();
+  /** Its frames carry checksums: nothing else would catch a text changed on disk before it is written. */
+  private readonly compressor = new ZstdCompressor(STAGING_LEVEL, undefined, keptContexts, true);
+  private readonly decompressor = new ZstdDecompressor();
   private ended = false;
   /** After the input ends: the first arrival number of each reader's rows. */
   private bases: number[] = [];
@@ -120,7 +138,8 @@ export class Staging {
     if (b === undefined) {
       b = this.buckets.length;
       this.bucketOf.set(id, b);
-      this.buckets.push({ id, rows: 0, headers: new Stream(HEADER_CHUNK_BYTES), texts: new Stream(TEXT_CHUNK_BYTES) });
+      // The headers are mostly random PID words: compressing them would cost more than it saves.
+      this.buckets.push({ id, rows: 0, headers: new Stream(HEADER_CHUNK_BYTES, false), texts: new Stream(TEXT_CHUNK_BYTES, true) });
     }
     return this.buckets[b]!;
   }
@@ -144,10 +163,17 @@ export class Staging {
   }
 
   private writeBytes(stream: Stream, source: Uint8Array, start: number, end: number): void {
-    const length = end - start;
-    for (let written = 0; written < length;) written += writeSync(this.fd, source, start + written, length - written, this.size + written);
-    stream.chunks.push(this.size, length);
+    const bytes = source.subarray(start, end);
+    const stored = stream.compressed ? this.compressor.compress(bytes) : bytes;
+    const length = stored.byteLength;
+    for (let written = 0; written < length;) written += writeSync(this.fd, stored, written, length - written, this.size + written);
+    stream.chunks.push(this.size, length, bytes.byteLength);
     this.size += length;
+  }
+
+  /** Bytes of the staging file so far: what the import needs of scratch room (the texts compressed). */
+  get fileBytes(): number {
+    return this.size;
   }
 
   /** Rows each reader gave, in reader order (their arrival numbers follow one another). */
@@ -317,31 +343,53 @@ export class Staging {
 
   private readStream<T extends Uint8Array>(stream: Stream, into: T): T {
     let to = 0;
-    for (let c = 0; c < stream.chunks.length; c += 2) {
+    let frame = Buffer.alloc(0);
+    for (let c = 0; c < stream.chunks.length; c += 3) {
       const at = stream.chunks[c]!;
-      const length = stream.chunks[c + 1]!;
-      for (let read = 0; read < length;) {
-        const n = readSync(this.fd, into, to + read, length - read, at + read);
-        if (n === 0) throw new Error('The staging file is shorter than what was written to it.');
-        read += n;
+      const stored = stream.chunks[c + 1]!;
+      const bytes = stream.chunks[c + 2]!;
+      if (!stream.compressed) this.readAt(into, to, stored, at);
+      else {
+        if (frame.byteLength < stored) frame = Buffer.allocUnsafe(Math.max(stored, 2 * frame.byteLength));
+        this.readAt(frame, 0, stored, at);
+        try {
+          this.decompressor.decompressInto(frame.subarray(0, stored), into.subarray(to, to + bytes));
+        } catch {
+          throw new Error('The staging file does not read back as it was written (damaged on disk?).');
+        }
       }
-      to += length;
+      to += bytes;
     }
     return into;
+  }
+
+  private readAt(into: Uint8Array, to: number, length: number, at: number): void {
+    for (let read = 0; read < length;) {
+      const n = readSync(this.fd, into, to + read, length - read, at + read);
+      if (n === 0) throw new Error('The staging file is shorter than what was written to it.');
+      read += n;
+    }
   }
 
   /** Closes the file and deletes it in the background; the promise says when it is gone. */
   async disposeInBackground(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.closeContexts();
     closeSync(this.fd);
     await rm(this.path, { force: true });
+  }
+
+  private closeContexts(): void {
+    this.compressor.close();
+    this.decompressor.close();
   }
 
   /** Closes and deletes the file; safe to call more than once. */
   dispose(): void {
     if (this.closed) return;
     this.closed = true;
+    this.closeContexts();
     try {
       closeSync(this.fd);
     } finally {
