@@ -17,7 +17,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const hex8 = (n: number): string => n.toString(16).toUpperCase().padStart(8, '0');
 
-it('keeps the row read last of each PID and gives the rest back by household, with PID ranks', () => {
+it.each([
+  ['each bucket read back whole', undefined],
+  ['buckets over 2,000 bytes of text read back in passes of at most that', 2_000],
+])('keeps the row read last of each PID and gives the rest back by household, with PID ranks (%s)', (_label, bucketTextBytes) => {
   // Rows 0-69,999 come from reader 0, the rest from reader 1; rows from 60,000 on repeat the PID
   // of the row 60,000 before them, under a state of their own. ZIPs spread over several buckets
   // of a state (first three digits); households (ADDRESS and HHID hashes) share a ZIP.
@@ -28,7 +31,7 @@ it('keeps the row read last of each PID and gives the rest back by household, wi
     const key = state + pid + household.map(hex8).join('');
     return { reader: i < 70_000 ? 0 : 1, arrival: i, state, pid, key, json: JSON.stringify([state, pid, i, 'é'.repeat(i % 5)]) };
   });
-  const staging = new Staging(join(dir, 'staging'));
+  const staging = new Staging(join(dir, 'staging'), bucketTextBytes);
   try {
     for (let at = 0; at < rows.length;) {
       const reader = rows[at]!.reader;

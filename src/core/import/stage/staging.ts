@@ -41,6 +41,12 @@ const HEADER_CHUNK_BYTES = 4 * 1024;
  * ZIP area's records share; docs/import.md ("Compressed staging") says what it costs and saves.
  */
 const STAGING_LEVEL = 1;
+/**
+ * A bucket's texts are read back whole up to this many bytes; a larger one (a dense ZIP area of a
+ * national file: ~2 million records, ~2.5 GB of text) in as many passes over its chunks as it takes
+ * to write its records this many bytes at a time, so memory does not grow with the file.
+ */
+export const BUCKET_TEXT_BYTES = 256 * 2 ** 20;
 
 /** Bytes of one stream of a bucket, gathered in memory and written to the file in chunks. */
 class Stream {
@@ -68,10 +74,9 @@ interface Bucket {
   texts: Stream;
 }
 
-/** One bucket read back: its rows' headers, their texts one after the other, and where each starts. */
-interface LoadedBucket {
+/** One bucket's rows' headers read back, and where each row's text starts among the bucket's texts. */
+interface LoadedHeaders {
   headers: Uint32Array;
-  texts: Buffer;
   textAt: Float64Array;
 }
 
@@ -94,7 +99,11 @@ export class Staging {
   private dropped: Uint8Array | undefined;
   private closed = false;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    /** BUCKET_TEXT_BYTES; tests make it small to read buckets back in many passes. */
+    private readonly bucketTextBytes = BUCKET_TEXT_BYTES,
+  ) {
     rmSync(path, { force: true });
     this.fd = openSync(path, 'w+', 0o600);
   }
@@ -211,7 +220,7 @@ export class Staging {
     const arrivals = new Uint32Array(total);
     let n = 0;
     for (const bucket of this.buckets) {
-      const { headers } = this.load(bucket, false);
+      const { headers } = this.loadHeaders(bucket);
       for (let h = 0; h < headers.length; h += HEADER_WORDS, n++) {
         arrivals[n] = this.arrivalOf(headers, h);
         pids.set(headers.subarray(h + KEY + 1, h + KEY + KEY_WORDS), n * 4);
@@ -236,7 +245,7 @@ export class Staging {
   order(into: Uint32Array): void {
     let p = 0;
     for (const bucket of this.buckets) {
-      const { headers } = this.load(bucket, false);
+      const { headers } = this.loadHeaders(bucket);
       for (const h of this.sorted(headers)) {
         if (p === into.length) throw new Error('More records are staged than the order has room for.');
         into[p++] = this.arrivalOf(headers, h);
@@ -254,12 +263,18 @@ export class Staging {
       const ranks = this.pidRanks(buckets);
       let p = 0;
       for (const bucket of buckets) {
-        const { headers, texts, textAt } = this.load(bucket, true);
+        const { headers, textAt } = this.loadHeaders(bucket);
         const key = headers[KEY]!;
         const state = String.fromCharCode(key >>> 8, key & 0xff);
-        for (const h of this.sorted(headers)) {
-          const at = textAt[h / HEADER_WORDS]!;
-          yield { state, text: texts.toString('utf8', at, at + headers[h + LENGTH]!), rank: ranks[p++]! };
+        const sorted = this.sorted(headers);
+        for (let from = 0; from < sorted.length;) {
+          const to = this.passEnd(headers, sorted, from);
+          const { texts, at } = this.passTexts(bucket, headers, textAt, sorted.subarray(from, to));
+          for (let k = from; k < to; k++) {
+            const start = at[k - from]!;
+            yield { state, text: texts.toString('utf8', start, start + headers[sorted[k]! + LENGTH]!), rank: ranks[p++]! };
+          }
+          from = to;
         }
       }
     }
@@ -285,7 +300,7 @@ export class Staging {
     const pids = new Uint32Array(rows * 4);
     let n = 0;
     for (const bucket of buckets) {
-      const { headers } = this.load(bucket, false);
+      const { headers } = this.loadHeaders(bucket);
       for (const h of this.sorted(headers)) pids.set(headers.subarray(h + KEY + 1, h + KEY + KEY_WORDS), 4 * n++);
     }
     const byPid = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => comparePids(pids, a, b));
@@ -326,41 +341,82 @@ export class Staging {
     });
   }
 
-  private load(bucket: Bucket, withTexts: boolean): LoadedBucket {
+  private loadHeaders(bucket: Bucket): LoadedHeaders {
     if (bucket.headers.size !== bucket.rows * HEADER_BYTES) throw new Error('A staging bucket lost track of its rows.');
     const headers = new Uint32Array(bucket.rows * HEADER_WORDS);
-    this.readStream(bucket.headers, new Uint8Array(headers.buffer));
-    if (!withTexts) return { headers, texts: Buffer.alloc(0), textAt: new Float64Array(0) };
-    const texts = this.readStream(bucket.texts, Buffer.allocUnsafe(bucket.texts.size));
+    let to = 0;
+    for (const chunk of this.chunksOf(bucket.headers)) {
+      new Uint8Array(headers.buffer).set(chunk, to);
+      to += chunk.byteLength;
+    }
     // The texts follow one another in arrival order, as the headers do.
     const textAt = new Float64Array(bucket.rows);
     for (let r = 0, at = 0; r < bucket.rows; r++) {
       textAt[r] = at;
       at += headers[r * HEADER_WORDS + LENGTH]!;
     }
-    return { headers, texts, textAt };
+    return { headers, textAt };
   }
 
-  private readStream<T extends Uint8Array>(stream: Stream, into: T): T {
-    let to = 0;
+  /** Where the pass that starts at `sorted[from]` ends: its texts take at most bucketTextBytes (one text at least). */
+  private passEnd(headers: Uint32Array, sorted: Uint32Array, from: number): number {
+    let bytes = headers[sorted[from]! + LENGTH]!;
+    let to = from + 1;
+    while (to < sorted.length && bytes + headers[sorted[to]! + LENGTH]! <= this.bucketTextBytes) bytes += headers[sorted[to++]! + LENGTH]!;
+    return to;
+  }
+
+  /**
+   * The texts of the rows at `rows` (offsets in `headers`), one after the other in that order, and
+   * where each starts: one read of the bucket's chunks, keeping only these rows' texts. A chunk holds
+   * whole texts (gather() writes a chunk out before a text that would not fit).
+   */
+  private passTexts(bucket: Bucket, headers: Uint32Array, textAt: Float64Array, rows: Uint32Array): { texts: Buffer; at: Float64Array } {
+    // Each row's place in this pass's buffer, by arrival within the bucket (-1: not in this pass).
+    const place = new Float64Array(bucket.rows).fill(-1);
+    const at = new Float64Array(rows.length);
+    let size = 0;
+    for (let k = 0; k < rows.length; k++) {
+      at[k] = size;
+      place[rows[k]! / HEADER_WORDS] = size;
+      size += headers[rows[k]! + LENGTH]!;
+    }
+    const texts = Buffer.allocUnsafe(size);
+    let r = 0;
+    let streamAt = 0;
+    for (const chunk of this.chunksOf(bucket.texts)) {
+      const end = streamAt + chunk.byteLength;
+      for (; r < bucket.rows && textAt[r]! < end; r++) {
+        if (place[r]! < 0) continue;
+        const from = textAt[r]! - streamAt;
+        texts.set(chunk.subarray(from, from + headers[r * HEADER_WORDS + LENGTH]!), place[r]!);
+      }
+      streamAt = end;
+    }
+    return { texts, at };
+  }
+
+  /** A stream's chunks in order, as they were given (decompressed); each is only valid until the next. */
+  private *chunksOf(stream: Stream): Generator<Buffer> {
     let frame = Buffer.alloc(0);
+    let bytes = Buffer.alloc(0);
     for (let c = 0; c < stream.chunks.length; c += 3) {
       const at = stream.chunks[c]!;
       const stored = stream.chunks[c + 1]!;
-      const bytes = stream.chunks[c + 2]!;
-      if (!stream.compressed) this.readAt(into, to, stored, at);
+      const size = stream.chunks[c + 2]!;
+      if (bytes.byteLength < size) bytes = Buffer.allocUnsafe(Math.max(size, stream.chunkBytes));
+      if (!stream.compressed) this.readAt(bytes, 0, stored, at);
       else {
-        if (frame.byteLength < stored) frame = Buffer.allocUnsafe(Math.max(stored, 2 * frame.byteLength));
+        if (frame.byteLength < stored) frame = Buffer.allocUnsafe(Math.max(stored, stream.chunkBytes));
         this.readAt(frame, 0, stored, at);
         try {
-          this.decompressor.decompressInto(frame.subarray(0, stored), into.subarray(to, to + bytes));
+          this.decompressor.decompressInto(frame.subarray(0, stored), bytes.subarray(0, size));
         } catch {
           throw new Error('The staging file does not read back as it was written (damaged on disk?).');
         }
       }
-      to += bytes;
+      yield bytes.subarray(0, size);
     }
-    return into;
   }
 
   private readAt(into: Uint8Array, to: number, length: number, at: number): void {
