@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
 import { generateDataset, generateRecords } from '../../src/core/generate';
@@ -94,6 +94,25 @@ describe('records stored in household order', () => {
       const expected = await answers(inPidOrder, request);
       expect(expected.total, JSON.stringify(request)).toBeGreaterThan(0);
       expect(await answers(stored, request), JSON.stringify(request)).toEqual(expected);
+    }
+  });
+
+  it('count a state, whole or filtered, without building its PID order, which only a page needs', async () => {
+    const dataset = Dataset.open(householdPath);
+    const engine = new EmbeddedEngine(dataset, { backgroundVerify: false, selectionCacheBytes: 0, scanSplitFrom: 0 });
+    try {
+      const builds = vi.spyOn(dataset, 'pidOrder');
+      for (const request of [REQUESTS[0]!, REQUESTS[2]!, REQUESTS[9]!]) {
+        const audience = await engineAudience(engine, request);
+        const expected = await engineAudience(inPidOrder, request);
+        expect(engine.count(audience), JSON.stringify(request)).toBe(inPidOrder.count(expected));
+      }
+      expect(builds).not.toHaveBeenCalled();
+      const california = await engineAudience(engine, REQUESTS[0]!);
+      expect(engine.previewPage(california, 0, 5).total).toBe(engine.count(california));
+      expect(builds).toHaveBeenCalledTimes(1);
+    } finally {
+      engine.close();
     }
   });
 
