@@ -6,13 +6,11 @@
 // then of HHID, then PID. Each record goes with its PID's rank in its state, so PID order is kept
 // without being the order of the file. Never synced; deleted when the import ends (tempFiles.ts
 // removes a killed import's). Rows are numbered by reader, then by arrival within it: reader 0's
-// rows come first in the input, so a larger number is always a later row. The texts are written
-// as zstd frames of a chunk each (level STAGING_LEVEL), so the file takes a fraction of the input's
-// JSON: the scratch room a national import needs is what decides whether it fits on a laptop.
-// docs/import.md, "Staged reading" and "Memory".
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+// rows come first in the input, so a larger number is always a later row. The bytes themselves,
+// the texts compressed, are chunkFile.ts's. docs/import.md, "Staged reading" and "Memory".
+import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { keptContexts, ZstdCompressor, ZstdDecompressor } from '../../dataset/zstdContext';
+import { ChunkFile, Stream } from './chunkFile';
 import { hex8, PidFingerprints } from './pidFingerprints';
 import { KEY_HOUSEHOLD_AT, KEY_LENGTH } from '../read/batch';
 
@@ -37,33 +35,11 @@ const TEXT_CHUNK_BYTES = 32 * 1024;
 /** Its headers, up to this many (about 900 buckets in a national file: their buffers stay small). */
 const HEADER_CHUNK_BYTES = 4 * 1024;
 /**
- * zstd's level for the texts' chunks. Level 1 is the fastest level that still finds the fields a
- * ZIP area's records share; docs/import.md ("Compressed staging") says what it costs and saves.
- */
-const STAGING_LEVEL = 1;
-/**
  * A bucket's texts are read back whole up to this many bytes; a larger one (a dense ZIP area of a
  * national file: ~2 million records, ~2.5 GB of text) in as many passes over its chunks as it takes
  * to write its records this many bytes at a time, so memory does not grow with the file.
  */
 export const BUCKET_TEXT_BYTES = 256 * 2 ** 20;
-
-/** Bytes of one stream of a bucket, gathered in memory and written to the file in chunks. */
-class Stream {
-  /** The bytes given to it (before any compression). */
-  size = 0;
-  /**
-   * Each written chunk: where it is in the file, its length there and the length of the bytes it
-   * holds (the same unless compressed): [at, stored, bytes, at, stored, bytes, ...].
-   */
-  chunks: number[] = [];
-  gathered: Buffer | undefined;
-  used = 0;
-  constructor(
-    readonly chunkBytes: number,
-    readonly compressed: boolean,
-  ) {}
-}
 
 /** The rows of one STATE and first three digits of ZIP. */
 interface Bucket {
@@ -81,17 +57,13 @@ interface LoadedHeaders {
 }
 
 export class Staging {
-  private readonly fd: number;
-  private size = 0;
+  private readonly file: ChunkFile;
   private readonly buckets: Bucket[] = [];
   private readonly bucketOf = new Map<number, number>();
   private batch = Buffer.alloc(1 << 20);
   private readonly header = new Uint32Array(HEADER_WORDS);
   private readonly counts: number[] = [];
   private readonly pids = new PidFingerprints();
-  /** Its frames carry checksums: nothing else would catch a text changed on disk before it is written. */
-  private readonly compressor = new ZstdCompressor(STAGING_LEVEL, undefined, keptContexts, true);
-  private readonly decompressor = new ZstdDecompressor();
   private ended = false;
   /** After the input ends: the first arrival number of each reader's rows. */
   private bases: number[] = [];
@@ -104,8 +76,7 @@ export class Staging {
     /** BUCKET_TEXT_BYTES; tests make it small to read buckets back in many passes. */
     private readonly bucketTextBytes = BUCKET_TEXT_BYTES,
   ) {
-    rmSync(path, { force: true });
-    this.fd = openSync(path, 'w+', 0o600);
+    this.file = new ChunkFile(path);
   }
 
   /**
@@ -136,8 +107,8 @@ export class Staging {
       this.pids.add(keys, key + 2);
       const bucket = this.bucketFor(header[KEY]! * ZIP_BUCKETS + Math.min(ZIP_BUCKETS - 1, Math.floor(header[HOUSEHOLD]! / 100)));
       bucket.rows++;
-      this.gather(bucket.headers, headerBytes, 0, HEADER_BYTES);
-      this.gather(bucket.texts, batch, start, end);
+      this.file.gather(bucket.headers, headerBytes, 0, HEADER_BYTES);
+      this.file.gather(bucket.texts, batch, start, end);
       start = end + 1;
     }
   }
@@ -153,36 +124,9 @@ export class Staging {
     return this.buckets[b]!;
   }
 
-  private gather(stream: Stream, source: Uint8Array, start: number, end: number): void {
-    const length = end - start;
-    if (stream.used + length > stream.chunkBytes) this.writeChunk(stream);
-    if (length > stream.chunkBytes) this.writeBytes(stream, source, start, end);
-    else {
-      stream.gathered ??= Buffer.allocUnsafe(stream.chunkBytes);
-      stream.gathered.set(source.subarray(start, end), stream.used);
-      stream.used += length;
-    }
-    stream.size += length;
-  }
-
-  private writeChunk(stream: Stream): void {
-    if (stream.used === 0) return;
-    this.writeBytes(stream, stream.gathered!, 0, stream.used);
-    stream.used = 0;
-  }
-
-  private writeBytes(stream: Stream, source: Uint8Array, start: number, end: number): void {
-    const bytes = source.subarray(start, end);
-    const stored = stream.compressed ? this.compressor.compress(bytes) : bytes;
-    const length = stored.byteLength;
-    for (let written = 0; written < length;) written += writeSync(this.fd, stored, written, length - written, this.size + written);
-    stream.chunks.push(this.size, length, bytes.byteLength);
-    this.size += length;
-  }
-
   /** Bytes of the staging file so far: what the import needs of scratch room (the texts compressed). */
   get fileBytes(): number {
-    return this.size;
+    return this.file.bytes;
   }
 
   /** Rows each reader gave, in reader order (their arrival numbers follow one another). */
@@ -195,10 +139,8 @@ export class Staging {
     if (this.ended) return;
     this.ended = true;
     for (const bucket of this.buckets) {
-      for (const stream of [bucket.headers, bucket.texts]) {
-        this.writeChunk(stream);
-        stream.gathered = undefined;
-      }
+      this.file.end(bucket.headers);
+      this.file.end(bucket.texts);
     }
     this.buckets.sort((a, b) => a.id - b.id);
     let sum = 0;
@@ -345,7 +287,7 @@ export class Staging {
     if (bucket.headers.size !== bucket.rows * HEADER_BYTES) throw new Error('A staging bucket lost track of its rows.');
     const headers = new Uint32Array(bucket.rows * HEADER_WORDS);
     let to = 0;
-    for (const chunk of this.chunksOf(bucket.headers)) {
+    for (const chunk of this.file.chunksOf(bucket.headers)) {
       new Uint8Array(headers.buffer).set(chunk, to);
       to += chunk.byteLength;
     }
@@ -384,7 +326,7 @@ export class Staging {
     const texts = Buffer.allocUnsafe(size);
     let r = 0;
     let streamAt = 0;
-    for (const chunk of this.chunksOf(bucket.texts)) {
+    for (const chunk of this.file.chunksOf(bucket.texts)) {
       const end = streamAt + chunk.byteLength;
       for (; r < bucket.rows && textAt[r]! < end; r++) {
         if (place[r]! < 0) continue;
@@ -396,58 +338,20 @@ export class Staging {
     return { texts, at };
   }
 
-  /** A stream's chunks in order, as they were given (decompressed); each is only valid until the next. */
-  private *chunksOf(stream: Stream): Generator<Buffer> {
-    let frame = Buffer.alloc(0);
-    let bytes = Buffer.alloc(0);
-    for (let c = 0; c < stream.chunks.length; c += 3) {
-      const at = stream.chunks[c]!;
-      const stored = stream.chunks[c + 1]!;
-      const size = stream.chunks[c + 2]!;
-      if (bytes.byteLength < size) bytes = Buffer.allocUnsafe(Math.max(size, stream.chunkBytes));
-      if (!stream.compressed) this.readAt(bytes, 0, stored, at);
-      else {
-        if (frame.byteLength < stored) frame = Buffer.allocUnsafe(Math.max(stored, stream.chunkBytes));
-        this.readAt(frame, 0, stored, at);
-        try {
-          this.decompressor.decompressInto(frame.subarray(0, stored), bytes.subarray(0, size));
-        } catch {
-          throw new Error('The staging file does not read back as it was written (damaged on disk?).');
-        }
-      }
-      yield bytes.subarray(0, size);
-    }
-  }
-
-  private readAt(into: Uint8Array, to: number, length: number, at: number): void {
-    for (let read = 0; read < length;) {
-      const n = readSync(this.fd, into, to + read, length - read, at + read);
-      if (n === 0) throw new Error('The staging file is shorter than what was written to it.');
-      read += n;
-    }
-  }
-
   /** Closes the file and deletes it in the background; the promise says when it is gone. */
   async disposeInBackground(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.closeContexts();
-    closeSync(this.fd);
+    this.file.close();
     await rm(this.path, { force: true });
-  }
-
-  private closeContexts(): void {
-    this.compressor.close();
-    this.decompressor.close();
   }
 
   /** Closes and deletes the file; safe to call more than once. */
   dispose(): void {
     if (this.closed) return;
     this.closed = true;
-    this.closeContexts();
     try {
-      closeSync(this.fd);
+      this.file.close();
     } finally {
       rmSync(this.path, { force: true });
     }
