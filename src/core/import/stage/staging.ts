@@ -311,7 +311,7 @@ export class Staging {
   /**
    * The texts of the rows at `rows` (offsets in `headers`), one after the other in that order, and
    * where each starts: one read of the bucket's chunks, keeping only these rows' texts. A chunk holds
-   * whole texts (gather() writes a chunk out before a text that would not fit).
+   * whole texts (ChunkFile.gather writes a chunk out before a text that would not fit).
    */
   private passTexts(bucket: Bucket, headers: Uint32Array, textAt: Float64Array, rows: Uint32Array): { texts: Buffer; at: Float64Array } {
     // Each row's place in this pass's buffer, by arrival within the bucket (-1: not in this pass).
