@@ -2,7 +2,7 @@
 // dictionary passing its limit, an integer field widening from bytes to floats), the columns read
 // back must be exactly the ones the same ColumnSet finishes in memory; and the writer's spill file
 // never outlives the writer.
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { ColumnSet } from '../src/core/dataset/columnSet';
 import { stringHash } from '../src/core/dataset/columnVector';
 import { DatasetWriter } from '../src/core/dataset/datasetWriter';
 import type { RecordValues } from '../src/core/dataset/recordFormat';
-import { loadSpilledColumns, VectorSpill } from '../src/core/dataset/vectorSpill';
+import { loadSpilledColumn, loadSpilledColumns, VectorSpill } from '../src/core/dataset/vectorSpill';
 import { generateRecords } from '../src/core/generate';
 import { FIELDS, fieldIndex } from '../src/shared/fields';
 
@@ -84,6 +84,37 @@ describe('spilled vectors', () => {
   it('of no records read back as empty columns', () => {
     const { expected, loaded } = bothWays([], 10);
     expect(loaded).toEqual(expected);
+  });
+
+  it('holds its values compressed, reads a vector of several frames back exactly, and refuses a changed byte', () => {
+    const path = join(dir, `spill-${spills++}`);
+    const spill = new VectorSpill(path, CHUNK);
+    // 10 MB of 32-bit codes (three frames of 4 MB), repetitive as a household-ordered field's are.
+    const values = Uint32Array.from({ length: 2_500_000 }, (_, i) => Math.floor(i / 7) % 1000);
+    const chunk = spill.write(values, 'u32', false);
+    spill.close();
+    expect(chunk.frames).toHaveLength(3);
+    expect(statSync(path).size).toBeLessThan(values.byteLength / 10);
+    const column = {
+      field: 0,
+      encoding: 'value' as const,
+      kind: 'u32' as const,
+      dict: null,
+      path,
+      length: values.length,
+      chunks: [chunk],
+      hashOf: null,
+    };
+    expect(Buffer.from(loadSpilledColumn(column).data.buffer).equals(Buffer.from(values.buffer))).toBe(true);
+    // One byte in the middle of the second frame, changed.
+    const at = chunk.at + chunk.frames[0]! + (chunk.frames[1]! >> 1);
+    const fd = openSync(path, 'r+');
+    const byte = Buffer.alloc(1);
+    readSync(fd, byte, 0, 1, at);
+    byte[0]! ^= 0x08;
+    writeSync(fd, byte, 0, 1, at);
+    closeSync(fd);
+    expect(() => loadSpilledColumn(column)).toThrow(/does not read back as it was written/);
   });
 
   it('cut short or gone, fails loudly rather than giving a short vector', () => {
