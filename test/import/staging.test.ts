@@ -2,8 +2,9 @@
 // come back (some under another state). dedupe() keeps the row read last of each PID, order()
 // gives the arrival of each of the rest in the file's order (STATE, then household: ZIP, ADDRESS
 // hash, HHID hash, then PID), and records() the rows themselves in the same order, as they came,
-// each with its PID's rank in its state.
-import { openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+// each with its PID's rank in its state, whether a bucket is read back whole or in passes. The texts
+// are kept compressed on disk (chunkFile.ts), and a text changed there is refused.
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { KEY_HOUSEHOLD_AT, KEY_LENGTH, rowKey } from '../../src/core/import/read/batch';
