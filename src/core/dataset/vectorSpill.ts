@@ -4,8 +4,9 @@
 // to the file as zstd frames (level 1, with a checksum): a national import's spills would otherwise
 // take ~0.4 KB a record, twice over while the vectors are put in order. docs/import.md ("Memory")
 // says what this bounds.
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 import { settings } from '../config';
+import { readAllAt, writeAllAt } from '../fs/positionedIo';
 import type { BuiltColumn } from './columnSet';
 import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { keptContexts, ZstdCompressor, ZstdDecompressor } from './zstdContext';
@@ -56,7 +57,7 @@ export class VectorSpill {
     const chunk = { at: this.size, kind, length: data.length, codes, frames: [] as number[] };
     for (let from = 0; from < bytes.length; from += FRAME_BYTES) {
       const frame = this.compressor.compress(bytes.subarray(from, from + FRAME_BYTES));
-      for (let done = 0; done < frame.length;) done += writeSync(fd, frame, done, frame.length - done, this.size + done);
+      writeAllAt(fd, frame, this.size);
       this.size += frame.length;
       chunk.frames.push(frame.length);
     }
@@ -114,11 +115,7 @@ function readFrames(fd: number, path: string, chunk: SpilledChunk, target: Uint8
   let frame = Buffer.alloc(0);
   for (const length of chunk.frames) {
     if (frame.length < length) frame = Buffer.allocUnsafe(length);
-    for (let done = 0; done < length;) {
-      const n = readSync(fd, frame, done, length - done, stored + done);
-      if (n === 0) throw new Error(`The vector spill ${path} ends early.`);
-      done += n;
-    }
+    if (!readAllAt(fd, frame, length, stored)) throw new Error(`The vector spill ${path} ends early.`);
     const size = Math.min(FRAME_BYTES, target.length - to);
     try {
       decompressor.decompressInto(frame.subarray(0, length), target.subarray(to, to + size));

@@ -4,7 +4,8 @@
 // a fraction of the input's JSON, since the scratch room a national import needs is what decides
 // whether it fits on a laptop, and a text changed on disk is refused instead of written into a
 // dataset. docs/import.md, "Compressed staging".
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
+import { readAllAt, writeAllAt } from '../../fs/positionedIo';
 import { keptContexts, ZstdCompressor, ZstdDecompressor } from '../../dataset/zstdContext';
 
 /**
@@ -105,17 +106,12 @@ export class ChunkFile {
 
   private writeChunk(stream: Stream, bytes: Uint8Array): void {
     const stored = stream.compressed ? this.compressor.compress(bytes) : bytes;
-    const length = stored.byteLength;
-    for (let written = 0; written < length;) written += writeSync(this.fd, stored, written, length - written, this.size + written);
-    stream.chunks.push(this.size, length, bytes.byteLength);
-    this.size += length;
+    writeAllAt(this.fd, stored, this.size);
+    stream.chunks.push(this.size, stored.byteLength, bytes.byteLength);
+    this.size += stored.byteLength;
   }
 
   private readAt(into: Uint8Array, length: number, at: number): void {
-    for (let read = 0; read < length;) {
-      const n = readSync(this.fd, into, read, length - read, at + read);
-      if (n === 0) throw new Error('The staging file is shorter than what was written to it.');
-      read += n;
-    }
+    if (!readAllAt(this.fd, into, length, at)) throw new Error('The staging file is shorter than what was written to it.');
   }
 }

@@ -50,12 +50,6 @@ interface Bucket {
   texts: Stream;
 }
 
-/** One bucket's rows' headers read back, and where each row's text starts among the bucket's texts. */
-interface LoadedHeaders {
-  headers: Uint32Array;
-  textAt: Float64Array;
-}
-
 export class Staging {
   private readonly file: ChunkFile;
   private readonly buckets: Bucket[] = [];
@@ -162,7 +156,7 @@ export class Staging {
     const arrivals = new Uint32Array(total);
     let n = 0;
     for (const bucket of this.buckets) {
-      const { headers } = this.loadHeaders(bucket);
+      const headers = this.loadHeaders(bucket);
       for (let h = 0; h < headers.length; h += HEADER_WORDS, n++) {
         arrivals[n] = this.arrivalOf(headers, h);
         pids.set(headers.subarray(h + KEY + 1, h + KEY + KEY_WORDS), n * 4);
@@ -187,7 +181,7 @@ export class Staging {
   order(into: Uint32Array): void {
     let p = 0;
     for (const bucket of this.buckets) {
-      const { headers } = this.loadHeaders(bucket);
+      const headers = this.loadHeaders(bucket);
       for (const h of this.sorted(headers)) {
         if (p === into.length) throw new Error('More records are staged than the order has room for.');
         into[p++] = this.arrivalOf(headers, h);
@@ -205,7 +199,8 @@ export class Staging {
       const ranks = this.pidRanks(buckets);
       let p = 0;
       for (const bucket of buckets) {
-        const { headers, textAt } = this.loadHeaders(bucket);
+        const headers = this.loadHeaders(bucket);
+        const textAt = textStarts(headers);
         const key = headers[KEY]!;
         const state = String.fromCharCode(key >>> 8, key & 0xff);
         const sorted = this.sorted(headers);
@@ -242,7 +237,7 @@ export class Staging {
     const pids = new Uint32Array(rows * 4);
     let n = 0;
     for (const bucket of buckets) {
-      const { headers } = this.loadHeaders(bucket);
+      const headers = this.loadHeaders(bucket);
       for (const h of this.sorted(headers)) pids.set(headers.subarray(h + KEY + 1, h + KEY + KEY_WORDS), 4 * n++);
     }
     const byPid = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => comparePids(pids, a, b));
@@ -283,21 +278,17 @@ export class Staging {
     });
   }
 
-  private loadHeaders(bucket: Bucket): LoadedHeaders {
+  /** A bucket's rows' headers, in arrival order. */
+  private loadHeaders(bucket: Bucket): Uint32Array {
     if (bucket.headers.size !== bucket.rows * HEADER_BYTES) throw new Error('A staging bucket lost track of its rows.');
     const headers = new Uint32Array(bucket.rows * HEADER_WORDS);
+    const bytes = new Uint8Array(headers.buffer);
     let to = 0;
     for (const chunk of this.file.chunksOf(bucket.headers)) {
-      new Uint8Array(headers.buffer).set(chunk, to);
+      bytes.set(chunk, to);
       to += chunk.byteLength;
     }
-    // The texts follow one another in arrival order, as the headers do.
-    const textAt = new Float64Array(bucket.rows);
-    for (let r = 0, at = 0; r < bucket.rows; r++) {
-      textAt[r] = at;
-      at += headers[r * HEADER_WORDS + LENGTH]!;
-    }
-    return { headers, textAt };
+    return headers;
   }
 
   /** Where the pass that starts at `sorted[from]` ends: its texts take at most bucketTextBytes (one text at least). */
@@ -356,6 +347,17 @@ export class Staging {
       rmSync(this.path, { force: true });
     }
   }
+}
+
+/** Where each row's text starts among its bucket's texts, which follow one another in arrival order as the headers do. */
+function textStarts(headers: Uint32Array): Float64Array {
+  const rows = headers.length / HEADER_WORDS;
+  const textAt = new Float64Array(rows);
+  for (let r = 0, at = 0; r < rows; r++) {
+    textAt[r] = at;
+    at += headers[r * HEADER_WORDS + LENGTH]!;
+  }
+  return textAt;
 }
 
 /** Orders rows `a` and `b` of `pids` (four 32-bit words a PID) as their PIDs. */
