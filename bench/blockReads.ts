@@ -5,7 +5,8 @@
 // "Reading a block". Usage: npx tsx bench/blockReads.ts FILE [FILE...]
 import { statSync } from 'node:fs';
 import { Dataset } from '../src/core/dataset/dataset';
-import { frameContentSize, ZstdDecompressor } from '../src/core/dataset/zstdContext';
+import { ZstdDecompressor } from '../src/core/dataset/zstdContext';
+import { streamContentSize } from '../src/core/dataset/zstdFrames';
 import { openSqlite } from '../src/core/sqlite';
 import { randomFrom } from '../src/core/query/listSteps';
 
@@ -47,11 +48,11 @@ function blockCpu(path: string, count: number): { kept: number; oneShot: number 
     const frames = wanted.map((b) => read.get(b) as Buffer);
     // Passes alternate between the two ways, and each way's best pass counts: the machine is shared.
     const ways = [true, false].map((keep) => ({ decompressor: new ZstdDecompressor(undefined, keep), best: Infinity }));
-    for (const way of ways) for (const f of frames.slice(0, 50)) way.decompressor.decompress(f, frameContentSize(f));
+    for (const way of ways) for (const f of frames.slice(0, 50)) way.decompressor.decompress(f, streamContentSize(f));
     for (let pass = 0; pass < 8; pass++)
       for (const way of ways) {
         const t = process.cpuUsage();
-        for (const f of frames) way.decompressor.decompress(f, frameContentSize(f));
+        for (const f of frames) way.decompressor.decompress(f, streamContentSize(f));
         way.best = Math.min(way.best, cpuMs(t));
       }
     const [kept, oneShot] = ways.map((way) => (way.best / frames.length) * 1000);

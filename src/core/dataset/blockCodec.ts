@@ -7,7 +7,8 @@
 import { crc32 } from 'node:zlib';
 import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { datasetDamaged } from './damage';
-import { frameContentSize, ZstdCompressor, ZstdDecompressor } from './zstdContext';
+import { ZstdCompressor, ZstdDecompressor } from './zstdContext';
+import { streamContentSize } from './zstdFrames';
 
 /**
  * Records a block holds: 32 records (~42 KB of text), a quarter of the work of blocks of 128 for a
@@ -85,7 +86,7 @@ const blockRecords = (block: number, count: number): string =>
 /** Checks a stored block's checksum and the size its frame states: the size, or `dataset_damaged`. */
 export function checkedBlockSize(path: string, block: number, count: number, crc: number, data: Uint8Array): number {
   if (recordBlockCrc(block, count, data) !== crc) throw datasetDamaged(path, `${blockRecords(block, count)} fail their checksum`);
-  const size = frameContentSize(data);
+  const size = streamContentSize(data);
   if (size < 0 || size > MAX_BLOCK_BYTES) throw datasetDamaged(path, `${blockRecords(block, count)} do not decompress`);
   return size;
 }

@@ -3,10 +3,10 @@
 // zstd frame with a CRC-32 of its own. A filter reads only the chunks of the state it scans, so the
 // first use of a field costs that state's share of the file, not the whole file's
 // (docs/dataset-format.md, "Vectors").
-import { constants, crc32, zstdCompressSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { datasetDamaged } from './damage';
-import { ZstdDecompressor } from './zstdContext';
+import { ZstdCompressor, ZstdDecompressor } from './zstdContext';
 
 /**
  * Positions a chunk holds, as the writer's default: 64 KB of a one-byte vector, so California at
@@ -22,6 +22,8 @@ const MAX_VECTOR_CHUNK = 1 << 24;
 // format 5 had added to generating and importing. Levels 3 and 5 were both larger and slower than 1.
 const VECTOR_LEVEL = 1;
 
+/** One kept context compresses the chunks every writer of the thread writes, one frame each, without checksums (chunks have CRCs). */
+const chunkCompressor = new ZstdCompressor(VECTOR_LEVEL);
 /** One kept context decompresses the chunks of every dataset of the thread (one at a time). */
 const chunkDecompressor = new ZstdDecompressor();
 
@@ -70,10 +72,13 @@ export class ChunkLayout {
 
   /** encode() of chunk `chunk`'s own values (`values`: all of them, none of the rest of the vector). */
   encodeValues(name: string, chunk: number, values: Vector): { data: Buffer; crc: number } {
-    const data = zstdCompressSync(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), {
-      params: { [constants.ZSTD_c_compressionLevel]: VECTOR_LEVEL, [constants.ZSTD_c_checksumFlag]: 0 },
-    });
-    return { data, crc: chunkCrc(name, chunk, values.length, data) };
+    const data = chunkCompressor.compress(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    return { data, crc: this.crcOf(name, chunk, values.length, data) };
+  }
+
+  /** The CRC-32 stored with chunk `chunk` of `values` values of the vector `name`: of the JSON text [name, chunk, values], then its stored bytes. */
+  crcOf(name: string, chunk: number, values: number, data: Uint8Array): number {
+    return crc32(data, crc32(Buffer.from(JSON.stringify([name, chunk, values]), 'utf8')));
   }
 
   /** The number of values chunk `chunk` of a vector of `length` values holds (0 past its end). */
@@ -107,12 +112,7 @@ export class ChunkLayout {
     const values = this.values(chunk, header.length);
     const where = `chunk ${chunk} of the vector of ${header.name}`;
     if (values === 0) throw datasetDamaged(path, `${where} lies past the vector's end`);
-    if (chunkCrc(header.name, chunk, values, stored.data) !== stored.crc) throw datasetDamaged(path, `${where} fails its checksum`);
+    if (this.crcOf(header.name, chunk, values, stored.data) !== stored.crc) throw datasetDamaged(path, `${where} fails its checksum`);
     return values * VECTOR_TYPES[header.kind].BYTES_PER_ELEMENT;
   }
-}
-
-/** The CRC-32 of a chunk: of the JSON text [name, chunk, values], then its stored bytes. */
-function chunkCrc(name: string, chunk: number, values: number, data: Uint8Array): number {
-  return crc32(data, crc32(Buffer.from(JSON.stringify([name, chunk, values]), 'utf8')));
 }

@@ -8,6 +8,7 @@
 // load with a round trip, and if it is missing or behaves differently the one-shot functions are
 // used instead, slower but the same bytes.
 import { constants, createZstdCompress, createZstdDecompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { isOneFrameOf, streamContentSize, zstdFrames } from './zstdFrames';
 
 interface ZstdHandle {
   writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
@@ -48,20 +49,6 @@ function run(engine: ZstdEngine, input: Uint8Array, out: Uint8Array): number {
   return out.byteLength - availOut!;
 }
 
-/** The decompressed size a zstd frame's header states (RFC 8878, 3.1.1.1), or -1 if it states none or is not a frame. */
-export function frameContentSize(frame: Uint8Array): number {
-  if (frame.byteLength < 6 || frame[0] !== 0x28 || frame[1] !== 0xb5 || frame[2] !== 0x2f || frame[3] !== 0xfd) return -1;
-  const descriptor = frame[4]!;
-  const single = (descriptor >> 5) & 1;
-  const sizeFlag = descriptor >> 6;
-  const at = 5 + (single ? 0 : 1) + [0, 1, 2, 4][descriptor & 3]!;
-  const bytes = sizeFlag === 0 ? single : [1, 2, 4, 8][sizeFlag]!;
-  if (bytes === 0 || at + bytes > frame.byteLength) return -1;
-  let size = 0;
-  for (let i = bytes - 1; i >= 0; i--) size = size * 256 + frame[at + i]!;
-  return bytes === 2 ? size + 256 : size;
-}
-
 /** Compresses many inputs with one level and dictionary; every frame states its content size. */
 export class ZstdCompressor {
   private engine: ZstdEngine | null = null;
@@ -81,22 +68,38 @@ export class ZstdCompressor {
     this.params = { [constants.ZSTD_c_compressionLevel]: level, [constants.ZSTD_c_checksumFlag]: checksum ? 1 : 0 };
   }
 
+  /**
+   * `input` as one zstd frame that states its size. Anything else is a bug of this writer's and is
+   * refused here, before it reaches a file (a piece once held a frame and then an empty frame).
+   */
   compress(input: Uint8Array): Buffer {
+    const frame = this.frame(input);
+    if (!isOneFrameOf(frame, input.byteLength))
+      throw new Error(
+        `zstd wrote ${frame.byteLength} bytes that are not one frame of ${input.byteLength}: refused before they reach a file.`,
+      );
+    return frame;
+  }
+
+  close(): void {
+    this.drop();
+  }
+
+  private frame(input: Uint8Array): Buffer {
+    // More than ZSTD_compressBound(n) (n + n/256 + 64 for these sizes), so one call always ends the
+    // frame. The one-shot function gets it as its chunk size: when its output fills a chunk exactly
+    // it calls zstd again with the end flag, which begins and ends a second, empty frame.
+    const bound = input.byteLength + (input.byteLength >> 7) + 1024;
     if (this.keep) {
       this.engine ??= newEngine('compress', this.params, this.dictionary);
       if (this.engine) {
-        // More than ZSTD_compressBound(n) (n + n/256 + 64 for these sizes): one call always ends the frame.
-        const out = Buffer.allocUnsafe(input.byteLength + (input.byteLength >> 7) + 1024);
+        const out = Buffer.allocUnsafe(bound);
         const n = run(this.engine, input, out);
         if (n > 0 && n < out.byteLength) return Buffer.from(out.subarray(0, n));
         this.drop();
       }
     }
-    return zstdCompressSync(input, { params: this.params, ...this.dictionaryOption() });
-  }
-
-  close(): void {
-    this.drop();
+    return zstdCompressSync(input, { params: this.params, chunkSize: bound, ...this.dictionaryOption() });
   }
 
   private dictionaryOption(): { dictionary?: Buffer } {
@@ -109,7 +112,10 @@ export class ZstdCompressor {
   }
 }
 
-/** Decompresses many frames made with one dictionary (or none), each into a buffer of exactly its size. */
+/** Where an empty frame is decompressed to: it writes nothing there. */
+const EMPTY_FRAME_SCRATCH = new Uint8Array(1);
+
+/** Decompresses many pieces made with one dictionary (or none), each into a buffer of exactly its size. */
 export class ZstdDecompressor {
   private engine: ZstdEngine | null = null;
 
@@ -119,46 +125,65 @@ export class ZstdDecompressor {
     private readonly keep = keptContexts,
   ) {}
 
-  /** The frame's bytes, which must be exactly `size`; throws when they do not decompress or are another size. */
-  decompress(frame: Uint8Array, size: number): Buffer {
+  /** The piece's content, which must be exactly `size` bytes; throws when it does not decompress or is another size. */
+  decompress(piece: Uint8Array, size: number): Buffer {
     const out = Buffer.allocUnsafe(size);
-    this.decompressInto(frame, out);
+    this.decompressInto(piece, out);
     return out;
   }
 
   /**
-   * The frame's bytes written into `out`, which they must fill exactly; throws when they do not
-   * decompress or are another size (`out` then holds anything). Writing where the bytes are kept
-   * spares a buffer a frame: fresh memory costs a page fault a page on first touch (~17 µs each on
-   * the machine this was measured on), more than decompressing into it.
+   * A stored piece decompressed into `out`, which its content must fill exactly; throws when it
+   * does not decompress or is another size (`out` then holds anything). A piece is a zstd stream:
+   * one frame as this version writes it, or several (empty and skippable ones too, as an older
+   * writer left some), read frame by frame the same way on both paths. Bytes that are not whole
+   * frames are refused before anything is decompressed (node:zlib's one-shot function would
+   * ignore what follows the first frame). Writing where the bytes are kept spares a buffer a
+   * piece: fresh memory costs a page fault a page on first touch (~17 µs each on the machine this
+   * was measured on), more than decompressing into it.
    */
-  decompressInto(frame: Uint8Array, out: Uint8Array): void {
-    const size = out.byteLength;
+  decompressInto(piece: Uint8Array, out: Uint8Array): void {
+    const frames = zstdFrames(piece);
+    if (!frames) throw new Error('The bytes are not whole zstd frames.');
+    let at = 0;
+    for (const frame of frames) {
+      if (frame.skippable) continue;
+      const bytes = frames.length === 1 ? piece : piece.subarray(frame.start, frame.end);
+      const stated = frame.contentSize >= 0;
+      const room = stated ? frame.contentSize : out.byteLength - at;
+      if (at + room > out.byteLength) throw new Error('The zstd frames hold more than their size.');
+      at += this.decompressFrame(bytes, out.subarray(at, at + room), stated);
+    }
+    if (at !== out.byteLength) throw new Error('The zstd frames do not decompress to their size.');
+  }
+
+  close(): void {
+    this.drop();
+  }
+
+  /** One whole frame into `out`: the bytes it wrote, which must fill `out` when `exact`. */
+  private decompressFrame(frame: Uint8Array, out: Uint8Array, exact: boolean): number {
+    const room = out.byteLength;
+    // An empty frame still goes through zstd, which checks its blocks against its header.
+    const target = room > 0 ? out : EMPTY_FRAME_SCRATCH;
     if (this.keep) {
       this.engine ??= newEngine('decompress', {}, this.dictionary);
       if (this.engine) {
-        const n = run(this.engine, frame, out);
-        if (n === size) return;
+        const n = run(this.engine, frame, target);
+        if (n >= 0 && n <= room && (!exact || n === room)) return n;
         // A failed or unfinished frame leaves the context mid-frame: the next one gets a new context.
         this.drop();
         throw new Error('The zstd frame does not decompress to its size.');
       }
     }
-    out.set(this.oneShot(frame, size));
-  }
-
-  private oneShot(frame: Uint8Array, size: number): Buffer {
-    const out = zstdDecompressSync(frame, {
+    const bytes = zstdDecompressSync(frame, {
       // One spare byte: a chunk filled exactly makes node:zlib allocate a second one to find the end.
-      chunkSize: Math.max(64, size + 1),
+      chunkSize: Math.max(64, room + 1),
       ...(this.dictionary && this.dictionary.byteLength > 0 ? { dictionary: Buffer.from(this.dictionary) } : {}),
     });
-    if (out.byteLength !== size) throw new Error('The zstd frame does not decompress to its size.');
-    return out;
-  }
-
-  close(): void {
-    this.drop();
+    if (bytes.byteLength > room || (exact && bytes.byteLength !== room)) throw new Error('The zstd frame does not decompress to its size.');
+    out.set(bytes);
+    return bytes.byteLength;
   }
 
   private drop(): void {
@@ -184,7 +209,7 @@ function checkKeptContexts(): boolean {
       frames.push(out.subarray(0, n));
     }
     const ok = frames.every((frame) => {
-      if (frameContentSize(frame) !== input.byteLength) return false;
+      if (streamContentSize(frame) !== input.byteLength) return false;
       const out = Buffer.alloc(input.byteLength);
       return (
         run(decompressor, frame, out) === input.byteLength && out.equals(input) && zstdDecompressSync(frame, { dictionary }).equals(input)
