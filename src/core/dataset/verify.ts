@@ -20,22 +20,24 @@ export const VERIFY_DELAY_MS = 3000;
 
 /**
  * Verifies an open dataset in the background, `delayMs` after the call; what it finds damaged goes
- * to `dataset.damage` and to `onDamage` (by default one line on stderr). Stops when the dataset is closed.
+ * to `dataset.damage` and to `onDamage` (by default one line on stderr), and `onFinished` hears
+ * whether the whole file was found sound once the check ends. Stops when the dataset is closed.
  */
 export function startBackgroundVerify(
   dataset: Dataset,
   onDamage: (message: string) => void = reportDamage,
   delayMs = VERIFY_DELAY_MS,
+  onFinished: (sound: boolean) => void = () => undefined,
 ): void {
   const timer = setTimeout(() => {
-    if (dataset.isOpen) verifyInBackground(dataset, onDamage);
+    if (dataset.isOpen) verifyInBackground(dataset, onDamage, onFinished);
   }, delayMs);
   // Never keeps a process alive, nor does the verify once started.
   timer.unref();
   dataset.onClose(() => clearTimeout(timer));
 }
 
-function verifyInBackground(dataset: Dataset, onDamage: (message: string) => void): void {
+function verifyInBackground(dataset: Dataset, onDamage: (message: string) => void, onFinished: (sound: boolean) => void): void {
   const found = (message: string) => {
     if (!dataset.isOpen) return;
     dataset.damage ??= message;
@@ -46,6 +48,7 @@ function verifyInBackground(dataset: Dataset, onDamage: (message: string) => voi
     worker.unref();
     worker.on('message', (result: VerifyResult) => {
       if (!result.ok) found(result.message);
+      if (dataset.isOpen) onFinished(result.ok);
     });
     // A worker that fails for any other reason leaves the checks on read to find damage.
     worker.on('error', () => undefined);
@@ -57,9 +60,16 @@ function verifyInBackground(dataset: Dataset, onDamage: (message: string) => voi
     if (!dataset.isOpen) return;
     const until = performance.now() + SLICE_MS;
     try {
-      while (performance.now() < until) if (steps.next().done) return;
+      while (performance.now() < until)
+        if (steps.next().done) {
+          onFinished(true);
+          return;
+        }
     } catch (e) {
-      if (e instanceof AppError) found(e.message);
+      if (e instanceof AppError) {
+        found(e.message);
+        onFinished(false);
+      }
       return;
     }
     setTimeout(slice, 0).unref();
