@@ -17,6 +17,7 @@ import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { householdNumbers } from '../src/core/query/householdNumbers';
 import { stateCoordinates } from '../src/core/query/listSteps';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
+import { cliVerify } from './cliVerify';
 import { measureColdFieldsInChild } from './coldFieldsChild';
 import { exportInChild } from './exportInChild';
 import { machine } from './machine';
@@ -38,6 +39,8 @@ const path = positionals[0];
 if (!path) throw new Error('usage: npx tsx bench/engineOnly.ts FILE [--repeat R]');
 const repeat = Number(values.repeat);
 const ranOn = machine();
+// Before anything is measured, so its reading of the file does not overlap the figures.
+const verify = cliVerify(path);
 
 /** Bytes a record of the file and of its parts, as `sum(length(data))` of each table. */
 interface Sizes {
@@ -169,6 +172,7 @@ writeFileSync(
       machine: ranOn,
       file: path,
       formatVersion: dataset.formatVersion,
+      verify,
       repeat,
       size,
       coldFields: cold,

@@ -28,7 +28,7 @@ const seed = Number(values.seed);
 const repeat = Number(values.repeat);
 const ranOn = machine();
 const dataDir = BENCH_DATA_DIR;
-const datasetPath = benchDataset(rows, seed).path;
+const { path: datasetPath, verify } = benchDataset(rows, seed);
 
 const dataset = Dataset.open(datasetPath);
 console.log(`loading DuckDB (in memory) with the same ${dataset.records} records…`);
@@ -61,6 +61,7 @@ writeFileSync(
       duckdb: 'in memory',
       measuredAt: new Date().toISOString(),
       machine: ranOn,
+      verify,
       httpCounts,
       storage: {
         fileBytes,

@@ -213,6 +213,7 @@ writeFileSync(
       duckdb: duckOnDisk ? `persistent database file, memory_limit ${duckStorage.memoryLimit}` : 'in memory',
       measuredAt: new Date().toISOString(),
       machine: ranOn,
+      verify: bench.verify,
       workloads: rowsOut,
       httpCounts,
       listControls,
