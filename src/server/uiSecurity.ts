@@ -1,7 +1,7 @@
 // What protects the renderer wherever it runs: one Content-Security-Policy (sent as a header by
 // browser mode and by Electron's session, on top of index.html's own meta tag), the browser-mode
 // page token, and the checks on it.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Scripts only from the app itself, no eval, nothing remote, no frames, no forms, no plugins.
@@ -32,6 +32,16 @@ export const UI_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /** A fresh page token per start of `serve`: 256 random bits, URL-safe. */
 export function createUiToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * What the page's cookie holds: a value derived from the token that opens the page's own files and
+ * nothing else. Browsers send a cookie of 127.0.0.1 to every port of it (cookies are not separated
+ * by port, and SameSite counts every port as the same site), so whatever the cookie holds reaches
+ * any other local server the browser visits; it must not work as the rpc token.
+ */
+export function pageCookieValue(token: string): string {
+  return createHmac('sha256', token).update('audience desk: the ui page files only').digest('base64url');
 }
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();

@@ -4,14 +4,15 @@
 //
 // Protection: the API's Host check applies unchanged; the API's Origin rule is widened for /ui/*
 // only, and only to the UI's own origin; nothing under /ui/ answers without the per-start token
-// (static files: the ?token= of the page URL or the cookie it sets; rpc: the X-UI-TOKEN header).
+// (static files: the ?token= of the page URL, or the cookie it sets, which holds a value derived
+// from the token that opens static files only; rpc: the X-UI-TOKEN header and nothing else).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { dispatch, type HandlerTable } from '../core/handlers';
 import { RPC_PREFIX, RPC_TOKEN_HEADER, RPC_TOKEN_QUERY, UI_PATH, uiUrl } from '../shared/rpcPaths';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../shared/errors';
 import { toAppError, type ApiServer } from './apiServer';
 import { checkJsonContentType } from './requestGuards';
-import { readCookie, tokenMatches, UI_SECURITY_HEADERS } from './uiSecurity';
+import { pageCookieValue, readCookie, tokenMatches, UI_SECURITY_HEADERS } from './uiSecurity';
 import { hasIndex, readStaticFile } from './uiStatic';
 
 export interface UiOptions {
@@ -31,7 +32,9 @@ export interface UiMount {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const isUiPath = (path: string): boolean => path === '/ui' || path.startsWith(UI_PATH);
-// Cookies are not isolated by port, so the name carries it: another local server never gets ours.
+// Cookies are not isolated by port: the name carries it, so two starts of `serve` on two ports do not
+// overwrite each other's. Another local server still receives it (browsers send it to every port),
+// which is why it holds only pageCookieValue(), never the token.
 const cookieName = (port: number): string => `adk_ui_${port}`;
 
 /** Every rpc answer is an Envelope, refusals included (Host, Origin, body size...), with the error's HTTP status. */
@@ -45,6 +48,7 @@ function sendEnvelopeError(reply: FastifyReply, error: unknown): void {
 
 export async function registerUi(server: ApiServer, options: UiOptions): Promise<UiMount> {
   const { handlers, rendererDir, token } = options;
+  const pageCookie = pageCookieValue(token);
   if (!(await hasIndex(rendererDir))) return { available: false, url: () => null };
   const app = server.app;
   server.allowOrigins((path, port) => (isUiPath(path) ? [`http://127.0.0.1:${port}`, `http://localhost:${port}`] : []));
@@ -67,15 +71,19 @@ export async function registerUi(server: ApiServer, options: UiOptions): Promise
     },
   );
 
-  /** The page and its files: the URL's token (which then sets the cookie) or that cookie. */
+  /**
+   * The page and its files: the URL's token (which then sets the cookie) or that cookie. The page
+   * takes the token out of its URL once loaded and keeps it in its tab's sessionStorage, which
+   * belongs to this origin (port included), so a reload finds both the cookie and the token.
+   */
   const requirePageToken = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const name = cookieName(server.listeningPort);
     const query = (request.query as Record<string, unknown>)[RPC_TOKEN_QUERY];
     if (tokenMatches(query, token)) {
-      reply.header('Set-Cookie', `${name}=${token}; Path=${UI_PATH}; HttpOnly; SameSite=Strict`);
+      reply.header('Set-Cookie', `${name}=${pageCookie}; Path=${UI_PATH}; HttpOnly; SameSite=Strict`);
       return;
     }
-    if (!tokenMatches(readCookie(request.headers.cookie, name), token))
+    if (!tokenMatches(readCookie(request.headers.cookie, name), pageCookie))
       throw new AppError('unauthorized', 'Open the ui: address that serve printed; it carries the page token.');
   };
 

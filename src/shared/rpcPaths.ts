@@ -2,10 +2,12 @@
 //
 // - The page is opened at `http://127.0.0.1:PORT/ui/?token=<token>`; the token is random per start of
 //   `serve` and printed on its `ui:` line. Opening that URL also sets an HttpOnly cookie scoped to
-//   /ui/ and to this port, so the page's own scripts and styles load without a token in their URLs.
+//   /ui/ (named after the port) holding a value derived from the token, so the page's own scripts and
+//   styles load without a token in their URLs; the cookie opens nothing else (browsers send it to
+//   every port of 127.0.0.1). The page then moves the token from its URL to sessionStorage.
 // - Each operation is `POST rpcPath(op)` with `Content-Type: application/json`, the operation's input
-//   as the JSON body, and the token in the RPC_TOKEN_HEADER header (read it from the page URL's
-//   `token` query parameter). The cookie alone does not authorise an rpc call.
+//   as the JSON body, and the token in the RPC_TOKEN_HEADER header (the renderer's pageToken.ts).
+//   The cookie does not authorise an rpc call.
 // - Every rpc answer is an Envelope (contract.ts) as JSON; the HTTP status mirrors the error's
 //   status (400, 401, 403, 404, 413, 415, 500, 503), 200 for `ok: true`.
 import type { OperationName } from './contract';

@@ -3,7 +3,8 @@
 // kind of answer becomes a value or a BridgeError with a code and a readable message.
 import { describe, expect, it, vi } from 'vitest';
 import { getBridge, setBridge } from '../../src/renderer/src/bridge';
-import { createHttpBridge, tokenFromLocation } from '../../src/renderer/src/bridge/httpBridge';
+import { createHttpBridge } from '../../src/renderer/src/bridge/httpBridge';
+import { pageToken, type PageLocation } from '../../src/renderer/src/bridge/pageToken';
 import { BridgeError, describeError, isCancelled, toBridgeError } from '../../src/renderer/src/bridge/bridgeError';
 import { OPERATION_NAMES } from '../../src/shared/contract';
 import { RPC_TOKEN_HEADER, rpcPath } from '../../src/shared/rpcPaths';
@@ -71,9 +72,24 @@ describe('http bridge', () => {
     expect(isCancelled(null)).toBe(false);
   });
 
-  it('reads the token from the page URL', () => {
-    expect(tokenFromLocation('?token=abc%2Bdef&x=1')).toBe('abc+def');
-    expect(tokenFromLocation('')).toBeNull();
+  it('takes the token out of the page URL, keeps it for a reload, and leaves the rest of the URL', () => {
+    const stored = new Map<string, string>();
+    const page = (search: string, hash = ''): PageLocation & { replaced: string[] } => {
+      const replaced: string[] = [];
+      return {
+        location: { pathname: '/ui/', search, hash },
+        history: { state: null, replaceState: (_s: unknown, _t: string, url?: string | URL | null) => void replaced.push(String(url)) },
+        storage: { getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => void stored.set(k, v) },
+        replaced,
+      };
+    };
+    const first = page('?token=abc%2Bdef&x=1', '#saved');
+    expect(pageToken(first)).toBe('abc+def');
+    expect(first.replaced).toEqual(['/ui/?x=1#saved']);
+    const reload = page('');
+    expect(pageToken(reload)).toBe('abc+def');
+    expect(reload.replaced).toEqual([]);
+    expect(pageToken({ ...page(''), storage: null })).toBeNull();
   });
 
   it('uses the Electron preload when present, turning its plain-object failures into BridgeErrors', async () => {

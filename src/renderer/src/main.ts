@@ -5,11 +5,13 @@ import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import { AllCommunityModule, ModuleRegistry } from 'ag-grid-community';
 import App from './App.vue';
-import { describeError, isCancelled } from './bridge';
+import { describeError, getBridge, isCancelled } from './bridge';
 import { useUiStore } from './stores/ui';
 import './styles/app.css';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
+// In browser mode this takes the page token out of the address bar before anything else runs.
+getBridge();
 
 const app = createApp(App);
 const pinia = createPinia();

@@ -1,10 +1,10 @@
 // Browser mode: the same AudienceDeskApi over HTTP. Each operation is a POST of its input to the
-// ui server's rpc path, authorised by the page's one-time `token` (from the URL, sent as a header,
+// ui server's rpc path, authorised by the page's one-time `token` (pageToken.ts; sent as a header,
 // never in a URL of its own); the answer is an Envelope that is unwrapped or thrown as BridgeError.
 import { OPERATION_NAMES, type AudienceDeskApi, type Envelope, type OperationName } from '../../../shared/contract';
 import { ERROR_STATUS } from '../../../shared/errors';
 import { BridgeError } from './bridgeError';
-import { RPC_TOKEN_HEADER, RPC_TOKEN_QUERY, rpcPath } from './rpcPaths';
+import { RPC_TOKEN_HEADER, rpcPath } from './rpcPaths';
 
 export interface HttpBridgeOptions {
   token: string | null;
@@ -51,11 +51,6 @@ export async function callRpc(op: OperationName, input: unknown, options: HttpBr
     throw new BridgeError(body.error.code, body.error.message, body.error.field);
   }
   throw errorFrom(body, response.status);
-}
-
-/** The token of browser mode: the page URL's `token` query parameter. */
-export function tokenFromLocation(search: string): string | null {
-  return new URLSearchParams(search).get(RPC_TOKEN_QUERY);
 }
 
 export function createHttpBridge(options: HttpBridgeOptions): AudienceDeskApi {

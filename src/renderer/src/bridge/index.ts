@@ -2,7 +2,8 @@
 // browser mode (served by `serve`) an HTTP implementation of the same contract stands in. Stores
 // call getBridge(); tests install a fake with setBridge().
 import type { AudienceDeskApi } from '../../../shared/contract';
-import { createHttpBridge, tokenFromLocation } from './httpBridge';
+import { createHttpBridge } from './httpBridge';
+import { currentPageToken } from './pageToken';
 import { toBridgeError } from './bridgeError';
 
 import type { DesktopExtras } from '../../../shared/desktopExtras';
@@ -37,9 +38,7 @@ function normalizeErrors(api: Bridge): Bridge {
 export function getBridge(): Bridge {
   if (current) return current;
   const preload = preloadBridge();
-  current = preload
-    ? normalizeErrors(preload)
-    : createHttpBridge({ token: typeof location === 'undefined' ? null : tokenFromLocation(location.search) });
+  current = preload ? normalizeErrors(preload) : createHttpBridge({ token: currentPageToken() });
   return current;
 }
 
