@@ -1,6 +1,10 @@
 // The field catalog's rows, in the interface document's order (section 2.3): [name, type, group, as
 // documented]. Only data: fields.ts derives the catalog, lookups and labels from it.
-import type { FieldGroup, FieldType } from './fields';
+
+export type FieldType = 'string' | 'integer' | 'number';
+export type FieldGroup =
+  'identity' | 'household' | 'cluster' | 'mail_order_score' | 'interest_index' | 'behaviour_flag' | 'census' | 'reserved';
+
 export const FIELD_ROWS: ReadonlyArray<readonly [string, FieldType, FieldGroup, string]> = [
   ['PID', 'string', 'identity', 'string, 32 hex characters (person identifier)'],
   ['HHID', 'string', 'identity', 'string, 96 hex characters (household identifier)'],

@@ -2,11 +2,9 @@
 // This is the one declaration of the fields: the database schema, filter validation, JSON shape,
 // CSV header and the renderer's field picker all derive from it. test/fieldCatalog.test.ts checks it
 // against ../shared/spec/record-fields.tsv, the user's list. The rows themselves are in fieldRows.ts.
-import { FIELD_ROWS } from './fieldRows';
+import { FIELD_ROWS, type FieldGroup, type FieldType } from './fieldRows';
 
-export type FieldType = 'string' | 'integer' | 'number';
-export type FieldGroup =
-  'identity' | 'household' | 'cluster' | 'mail_order_score' | 'interest_index' | 'behaviour_flag' | 'census' | 'reserved';
+export type { FieldGroup, FieldType };
 
 export interface FieldDef {
   readonly name: string;

@@ -13,11 +13,12 @@ import { tablesChecksum } from './blockCodec';
 import { BlockRecords } from './blockRecords';
 import type { BlockInflater } from './inflateJob';
 import { datasetIdentity } from './pieceFetch';
-import type { Vector } from './columnVector';
 import { asDamage, datasetDamaged, guardRead } from './damage';
 import { checkDatasetFile } from './fileCheck';
 import { HouseholdLists } from './householdCollisions';
+import type { Vector } from './columnVector';
 import { DatasetVectors } from './datasetVectors';
+import type { ColumnVector, PositionRange, StateRange } from './datasetTypes';
 import { RANKED_ORDER, PID_ORDER, PidRankReader, RECORD_ORDER_KEY, type StateOrder } from './pidRanks';
 import { LIST_KEYS_KEY, ListKeyReader, listKeysUsable, type ListKeyField } from './listKeys';
 import { parseStoredValues, type RecordValues } from './recordFormat';
@@ -25,28 +26,9 @@ import type { RecordSource } from './recordSource';
 import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS } from './schema';
 import { TextRecords } from './textRecords';
 
-export interface StateRange {
-  state: string;
-  first: number;
-  count: number;
-}
-
-/** A field's vector: the values (integers), dictionary codes, string hashes or millionths of a degree (docs/dataset-format.md). */
-export interface ColumnVector {
-  field: string;
-  encoding: 'value' | 'dict' | 'hash' | 'micro';
-  data: Vector;
-  /** For 'dict' fields, the value of each code. */
-  dict: string[] | null;
-}
+export type { ColumnVector, PositionRange, StateRange } from './datasetTypes';
 
 export type Row = RecordValues;
-
-/** Positions [first, first + count): what a caller of column() will read of the vector. */
-export interface PositionRange {
-  first: number;
-  count: number;
-}
 
 export interface OpenOptions {
   /** Bytes of vectors kept in memory (keptVectors.ts); the setting AUDIENCE_DESK_VECTOR_MEMORY_MB by default. */

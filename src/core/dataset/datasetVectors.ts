@@ -9,7 +9,7 @@ import type { Db, Statement } from '../sqlite';
 import { decodeVector } from './blockCodec';
 import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { copyCoordinates } from './coordinateVectors';
-import type { ColumnVector, PositionRange, StateRange } from './dataset';
+import type { ColumnVector, PositionRange, StateRange } from './datasetTypes';
 import { datasetDamaged } from './damage';
 import { parseDictionary } from './dictionaryText';
 import { BY_READER, BY_WORKER, inflateJob, readShared, statusOf, type BlockInflater } from './inflateJob';

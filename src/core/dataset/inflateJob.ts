@@ -7,7 +7,7 @@
 // (pieceFetch.ts), checks it and decompresses it straight into its place in shared memory. So a slow
 // or absent worker costs nothing but its share, and whatever the worker did not finish, or found
 // damaged, the reading thread reads again itself, which reports the damage.
-import type { PieceSource } from './pieceFetch';
+import type { PieceFetch, PieceSource } from './pieceFetch';
 import type { ZstdDecompressor } from './zstdContext';
 
 /** Who can take a job: the scan worker when it is running (query/twoCoreScan.ts); false: it cannot now. */
@@ -40,9 +40,6 @@ export interface InflateJob {
   out: Uint8Array;
   control: Int32Array;
 }
-
-/** Fetches a piece by its key from the file and checks it: its frame and its decompressed size. Throws on damage. */
-export type PieceFetch = (key: number) => { frame: Uint8Array; size: number };
 
 const at = (i: number, field: number): number => HEADER + i * RECORD + field;
 

@@ -8,8 +8,10 @@
 import { openSqlite, type Db, type Statement } from '../sqlite';
 import { checkedBlockSize } from './blockCodec';
 import { datasetDamaged } from './damage';
-import type { PieceFetch } from './inflateJob';
 import { ChunkLayout, type VectorHeader } from './vectorChunks';
+
+/** Fetches a piece by its key from the file and checks it: its frame and its decompressed size. Throws on damage. */
+export type PieceFetch = (key: number) => { frame: Uint8Array; size: number };
 
 /** Which pieces a job reads and from which file: enough for the worker to open it and read them as the reader does. */
 export type PieceSource =
