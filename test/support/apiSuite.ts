@@ -1,5 +1,5 @@
 // The API's key behaviours as one suite function, run against any engine behind a real core and
-// HTTP server (test/clickhouse/apiSuite.test.ts runs it on the dataset file and on ClickHouse):
+// HTTP server (test/clickhouse/apiSuite.clickhouse.test.ts runs it on the dataset file and on ClickHouse):
 // requests answer what plain SQL over the dataset file says (SqlOracle), pages are consecutive and
 // cover the audience in PID order at any depth, records have the 392 fields with their JSON types,
 // list controls keep exactly whom extensions.md says, and bad requests get the same errors.
