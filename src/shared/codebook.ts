@@ -2,7 +2,7 @@
 // generator writes (src/core/generate/CODEBOOK.md, codeBook.ts, address.ts, scores.ts) with the
 // short words an analyst would use, in the code's natural order (income bands from lowest to
 // highest, generations from oldest to youngest), not by frequency. The data dictionary
-// (../shared/spec/extensions.md, "The data dictionary") serves these lists as `values`; breakdowns
+// (docs/interface.md, "The data dictionary") serves these lists as `values`; breakdowns
 // and pickers label and sort with codeLabel / compareCodes. A code the book does not know (a vendor
 // file's) has no label here: callers show the bare code, marked unknown, and never drop it.
 // Pure TypeScript: the renderer imports it.

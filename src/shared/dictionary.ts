@@ -1,4 +1,4 @@
-// The data dictionary (../shared/spec/extensions.md, "The data dictionary"): every record field with
+// The data dictionary (docs/interface.md, "The data dictionary"): every record field with
 // the words an analyst would use (label), an analyst's group, a plain description (units for census
 // fields, what an interest index and a mail-order count mean), the words people search by, and for
 // coded fields the codebook's codes in natural order. GET /api/fields serves it, docs/data-dictionary.md

@@ -1,5 +1,5 @@
 // One error shape for every transport: HTTP, IPC and the CLI. Codes and statuses are those of
-// ../shared/spec/decisions.md; nothing else is ever sent to a caller.
+// docs/interface.md ("Errors"); nothing else is ever sent to a caller.
 export const ERROR_STATUS = {
   invalid_json: 400,
   invalid_request: 400,

@@ -1,7 +1,7 @@
-// The 392 record fields of a search record, in the order of the interface document (section 2.3).
+// The 392 record fields of a search record, in record order (docs/interface.md, "Records").
 // This is the one declaration of the fields: the database schema, filter validation, JSON shape,
-// CSV header and the renderer's field picker all derive from it. test/fieldCatalog.test.ts checks it
-// against ../shared/spec/record-fields.tsv, the user's list. The rows themselves are in fieldRows.ts.
+// CSV header and the renderer's field picker all derive from it. test/shared/fieldCatalog.test.ts checks it
+// against docs/spec/record-fields.tsv, the user's list kept as data. The rows themselves are in fieldRows.ts.
 import { FIELD_ROWS, type FieldGroup, type FieldType } from './fieldRows';
 
 export type { FieldGroup, FieldType };
@@ -10,7 +10,7 @@ export interface FieldDef {
   readonly name: string;
   readonly type: FieldType;
   readonly group: FieldGroup;
-  /** The interface document's own description of the field. */
+  /** The interface's own description of the field (the as_documented column of docs/spec/record-fields.tsv). */
   readonly documented: string;
 }
 

@@ -1,4 +1,4 @@
-// The list controls of ../shared/spec/extensions.md: optional request keys that narrow an audience
+// The list controls of docs/interface.md ("Optional request keys"): optional request keys that narrow an audience
 // the way a list broker's order form does (callable or mailable people, exclusions, one person per
 // household, a sample). Their names and meanings are fixed there; this module holds their schemas,
 // their normalized form and the text that keys caches. Pure: the server, the app and the CLI use it.
@@ -14,7 +14,7 @@ export const nearSchema = z.union([
   z.strictObject({ zip: z.string(), miles: z.number() }),
 ]);
 
-/** extensions.md: great-circle distance on a sphere of this radius. */
+/** docs/interface.md (`near`): great-circle distance on a sphere of this radius. */
 export const EARTH_RADIUS_MILES = 3958.8;
 export const NEAR_MILES_MAX = 500;
 
