@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatasetSql } from '../src/core/dataset/datasetSql';
+import { openDatasetSql } from './support/datasetSql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIELDS, fieldIndex } from '../src/shared/fields';
 import { generateDataset, generateRecords, generateStored } from '../src/core/generate';

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { openDatasetSql } from '../support/datasetSql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCore } from '../../src/core/createCore';
 import { homeLayout } from '../../src/core/appState/homeLayout';

@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { COUNTY_NAMES } from '../../src/shared/countyNames';
 import { stateFips } from '../../src/shared/geography';
 import { STATE_CODES } from '../../src/shared/states';
-import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { openDatasetSql } from '../support/datasetSql';
 import { SqlOracle } from '../support/oracle';
 import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
 

@@ -6,7 +6,7 @@
 // filled as the app fills it), shuffled, with PIDs repeated in and across files.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { openDatasetSql } from '../support/datasetSql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/core/createCore';
 import { buildStringColumn, ColumnSet } from '../../src/core/dataset/columnSet';

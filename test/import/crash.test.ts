@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { openDatasetSql } from '../support/datasetSql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles } from '../../src/core/import/importFiles';
 import { STATE_CODES } from '../../src/shared/states';

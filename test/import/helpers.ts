@@ -3,7 +3,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { openDatasetSql } from '../support/datasetSql';
 import { parse } from 'csv-parse/sync';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { CSV_HEADER, type RecordValues } from '../../src/core/dataset/recordFormat';

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { openDatasetSql } from '../support/datasetSql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
 import { generateRecords } from '../../src/core/generate';

@@ -2,7 +2,7 @@
 // the people left are exactly the plain-SQL oracle's people of the state minus the people the list
 // (or the export) names. The sources are wired here as Core wires them (lists.matcher and
 // exportHistory.matcher), so the test proves the matchers and the engine's exclusion together.
-import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { openDatasetSql } from '../support/datasetSql';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

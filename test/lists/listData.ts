@@ -2,7 +2,7 @@
 // people write them (punctuation and +1 in phones, lower-case PIDs, spelled-out street types, odd
 // spacing, ZIP+4), with blank and junk rows whose line numbers the test knows. The values it was
 // built from are returned raw, as the dataset holds them, for the plain-SQL oracle.
-import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { openDatasetSql } from '../support/datasetSql';
 import { writeFileSync } from 'node:fs';
 
 export interface PersonValues {

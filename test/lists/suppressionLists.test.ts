@@ -1,7 +1,7 @@
 // Suppression lists against the shared test dataset: a messy list of phones, PIDs and addresses
 // names exactly the people a plain-SQL oracle finds for the same values; rejects are known by line
 // and reason; a failed import stores nothing; the app-state file never holds a value of a list.
-import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { openDatasetSql } from '../support/datasetSql';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
 // written here from decisions.md, not from the engine's column vectors. Conformance tests compare
 // the API against it.
 import Database from 'better-sqlite3';
-import { openDatasetSql } from '../../src/core/dataset/datasetSql';
+import { openDatasetSql } from './datasetSql';
 import { FIELDS, fieldByName } from '../../src/shared/fields';
 
 export class SqlOracle {

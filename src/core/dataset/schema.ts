@@ -2,11 +2,8 @@
 // (generator or import), then only read: records state by state, so a state is one range of
 // positions; within a state in PID order, or in an order of their own (households by ZIP) with each
 // position's PID rank stored (pidRanks.ts). Records are kept as compressed blocks of consecutive positions (blockCodec.ts), each
-// with a checksum; every filterable field has a compressed, checksummed vector. Ad-hoc SQL over
-// every field as a typed column goes through datasetSql.ts, which decompresses the records into a
-// temporary `people` view (SQLite itself cannot read zstd).
+// with a checksum; every filterable field has a compressed, checksummed vector.
 // README, "Design for speed", has the measurements behind this.
-import { FIELDS } from '../../shared/fields';
 
 export const DATASET_FORMAT_VERSION = '6';
 /** Format 5: as 6, but always in PID order within a state (no pid_ranks). Still read, never written. */
@@ -24,14 +21,6 @@ export const READABLE_FORMAT_VERSIONS = [
 ] as const;
 /** The formats whose vectors are stored in chunks (vector_chunks). */
 export const CHUNKED_VECTOR_FORMATS: readonly string[] = [PID_ORDER_FORMAT_VERSION, DATASET_FORMAT_VERSION];
-
-export const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-
-/** The `people` view of format 3 (a real table `records` of JSON texts), and of datasetSql.ts's temporary copy. */
-export const PEOPLE_VIEW_SQL = (schema: 'main' | 'temp'): string => `
-CREATE VIEW ${schema}.people AS SELECT _pos,
-  ${FIELDS.map((f, i) => `json_extract(record, '$[${i}]') AS ${quoteIdent(f.name)}`).join(',\n  ')}
-FROM records;`;
 
 export const DATASET_DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
