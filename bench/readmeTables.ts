@@ -1,15 +1,19 @@
-// `npx tsx bench/readmeTables.ts [--check]`: the README's tables of issue 16's targets and of sizes,
-// made from the results JSON under bench/ (bench/engineOnly.ts, bench/httpVsDuckdb.ts), each figure
-// with the file, the day and the machine it comes from. Writes them between the README's
-// `<!-- bench:tables -->` markers; --check exits 1 when the README's tables are not the JSON's
-// (test/bench/readmeTables.test.ts runs it), so a table cannot drift from its measurement.
+// `npx tsx bench/readmeTables.ts [--check]`: the tables of issue 16's targets and of sizes in
+// docs/performance.md (they lived in the README until issue 33, hence the name), made from the results
+// JSON under bench/ (bench/engineOnly.ts, bench/httpVsDuckdb.ts), each figure with the file, the day and
+// the machine it comes from, and what `cli verify` said of the file measured. Writes them between
+// docs/performance.md's `<!-- bench:tables -->` markers; --check exits 1 when the page's tables are not
+// the JSON's (test/bench/readmeTables.test.ts checks the same), so a table cannot drift from its measurement.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CliVerify } from './cliVerify';
 import type { Machine } from './machine';
 import type { Summary } from './stats';
 
 const BENCH_DIR = import.meta.dirname;
-export const README_PATH = join(BENCH_DIR, '..', 'README.md');
+/** The page that holds the tables. */
+export const TABLES_PATH = join(BENCH_DIR, '..', 'docs', 'performance.md');
+const TABLES_PAGE = 'docs/performance.md';
 const START = '<!-- bench:tables -->';
 const END = '<!-- /bench:tables -->';
 
@@ -36,6 +40,8 @@ interface EngineResults {
   scanCores?: number;
   export?: { records: number; recordsPerSecond: number; maxRssMb: number } | null;
   generation?: { seconds: number; maxRssMb: number | null } | null;
+  /** What `cli verify` said of the file, before anything was measured (bench/cliVerify.ts; since 28 November). */
+  verify?: CliVerify;
 }
 
 interface HttpResults {
@@ -44,6 +50,51 @@ interface HttpResults {
   machine?: Machine;
   httpCounts: Array<{ what: string; http: Summary; duckdb: Summary; medianRatio: number }>;
   storage: { bytesPerRecord: number; duckdbBytesPerRecord: number };
+  verify?: CliVerify;
+}
+
+/** `npm run bench` (bench/run.ts): the engine and DuckDB on the same records, and the whole-bench figures. */
+interface WholeBenchResults {
+  rows: number;
+  measuredAt: string;
+  machine?: Machine;
+  repeat: number;
+  /** Where DuckDB held the records ("in memory", or a persistent file at 10M). */
+  duckdb: string;
+  duckdbLoadSeconds: number;
+  datasetOpenMs: number;
+  workloads: Array<{ what: string; engine: Summary; duckdb: Summary }>;
+  export?: {
+    records: number;
+    recordsPerSecond: number;
+    maxRssMb: number;
+    duckdbRecordsPerSecond: number;
+    sqlite3RecordsPerSecond: number | null;
+  } | null;
+  http?: { requestsPerSecond: number; p99Ms: number; non2xx: number; serverCpuMsPerRequest?: number } | null;
+  storage?: { formatVersion: string; bytesPerRecord: number; duckdbBytesPerRecord: number } | null;
+  listControls?: {
+    rows: Array<{ what: string; engine: Summary; ratio: number }>;
+    firstUseMs: { households: number; exclusion: number };
+  };
+  verify?: CliVerify;
+}
+
+const ENGINE_NAMES: Record<string, string> = {
+  embedded: 'embedded',
+  'clickhouse single': 'ClickHouse single node',
+  'clickhouse 2 shards': 'ClickHouse two shards',
+};
+
+/** `npm run bench -- --engine clickhouse` (bench/clickhouse/run.ts): each engine's times on the same file. */
+interface ClickHouseResults {
+  rows: number;
+  measuredAt: string;
+  machine?: Machine;
+  repeat: number;
+  load: Record<string, { records: number; seconds: number; recordsPerSecond: number; shards: number }>;
+  /** Workload, then engine ("embedded", "clickhouse single", "clickhouse 2 shards"): ms, or records/s for an export. */
+  table: Record<string, Record<string, Summary | number>>;
 }
 
 function read<T>(name: string): { name: string; data: T } | null {
@@ -51,7 +102,7 @@ function read<T>(name: string): { name: string; data: T } | null {
   return existsSync(path) ? { name, data: JSON.parse(readFileSync(path, 'utf8')) as T } : null;
 }
 
-const ms = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
+const ms = (x: number) => (x < 10 ? x.toFixed(1) : x < 1000 ? x.toFixed(0) : Math.round(x).toLocaleString('en-US'));
 const range = (xs: number[]) => (xs.length === 0 ? 'n/a' : `${ms(Math.min(...xs))}–${ms(Math.max(...xs))}`);
 const day = (iso: string) => iso.slice(0, 10);
 const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
@@ -72,6 +123,13 @@ const maxP95 = (ws: Workload[]) => Math.max(...ws.map((w) => w.engine.p95));
 const slowest = (r: EngineResults) =>
   r.coldFields.slowest ? `; slowest in the engine: ${r.coldFields.slowest.engine.map((f) => `${f.field} ${ms(f.ms)}`).join(', ')}` : '';
 
+/** What `cli verify` said of a measured file, for a table cell; older results JSON did not record it. */
+export function verifyCell(verify: CliVerify | undefined): string {
+  if (!verify) return 'not recorded';
+  const said = verify.line.replace(/\s+/g, ' ').replaceAll('|', '\\|');
+  return `${verify.ok ? 'ok' : '**damaged**'} (${verify.seconds.toFixed(0)} s): ${said}`;
+}
+
 /** The markdown between the markers: the targets, then the sizes. */
 export function renderTables(): string {
   const sample = read<EngineResults>('results-engine-100000.json');
@@ -83,9 +141,10 @@ export function renderTables(): string {
   const http = read<HttpResults>('results-http-2000000.json') ?? read<HttpResults>('results-2000000.json');
   const out: string[] = [];
   const sources = new Map<string, string>();
-  const cite = (r: { name: string; data: { measuredAt: string; machine?: Machine; scanCores?: number } }) => {
+  const cite = (r: { name: string; data: { measuredAt: string; machine?: Machine; scanCores?: number; verify?: CliVerify } }) => {
     const cores = r.data.scanCores ? `, a large state's scans on ${r.data.scanCores === 1 ? 'one core' : `${r.data.scanCores} cores`}` : '';
-    sources.set(r.name, `${day(r.data.measuredAt)}, ${machineNote(r.data.machine)}${cores}`);
+    const verified = `; \`cli verify\` on the file: ${verifyCell(r.data.verify)}`;
+    sources.set(r.name, `${day(r.data.measuredAt)}, ${machineNote(r.data.machine)}${cores}${verified}`);
     return `\`${r.name}\``;
   };
 
@@ -124,13 +183,13 @@ export function renderTables(): string {
   }
   const thirty = byScale.find((r) => r.data.size.records === 30_000_000);
   out.push(
-    `| 30M | generated and measured once | ${thirty ? 'see the sizes below' : 'not yet'} | ${thirty ? cite(thirty) : ''} | ${yes(thirty !== undefined)} |`,
+    `| 30M | generated, verified by \`cli verify\` when recorded, and measured once | ${thirty ? 'see the sizes below' : 'not yet'} | ${thirty ? cite(thirty) : ''} | ${yes(thirty !== undefined && thirty.data.verify?.ok !== false)} |`,
   );
 
   out.push(
     '',
-    '| records | file, bytes a record | count 1–5 filters, p95 | first filtered page, p95 (preview / search) | search 100, p95 | first use of a field, p95 engine / HTTP | peak RSS of the engine | export CA | generation |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| records | file, bytes a record | count 1–5 filters, p95 | first filtered page, p95 (preview / search) | search 100, p95 | first use of a field, p95 engine / HTTP | peak RSS of the engine | export CA | generation | `cli verify` on the file |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const r of byScale) {
     const t = r.data;
@@ -147,33 +206,133 @@ export function renderTables(): string {
         .map((w) => ms(w.engine.p95))
         .join(
           ' / ',
-        )} ms | ${range(searches(t).map((w) => w.engine.p95))} ms | ${ms(t.coldFields.engine.p95)} / ${ms(t.coldFields.http.p95)} ms | ${t.engineMaxRssMb ? `${Math.round(t.engineMaxRssMb)} MB` : 'not recorded'} | ${exported} | ${generated} |`,
+        )} ms | ${range(searches(t).map((w) => w.engine.p95))} ms | ${ms(t.coldFields.engine.p95)} / ${ms(t.coldFields.http.p95)} ms | ${t.engineMaxRssMb ? `${Math.round(t.engineMaxRssMb)} MB` : 'not recorded'} | ${exported} | ${generated} | ${verifyCell(t.verify)} |`,
     );
   }
+  const whole = [1_000_000, 2_000_000, 10_000_000]
+    .map((n) => read<WholeBenchResults>(`results-${n}.json`))
+    .filter((r): r is { name: string; data: WholeBenchResults } => r !== null);
+  if (whole.length > 0) {
+    const scale = (r: { data: WholeBenchResults }) => `${r.data.rows / 1_000_000}M`;
+    const pair = (x: Summary | undefined) => (x ? `${ms(x.median)} / ${ms(x.p95)}` : '');
+    out.push(
+      '',
+      `The engine (selection cache off) against DuckDB on the same records, \`npm run bench\`, ms median / p95 (${whole
+        .map((r) => `${scale(r)}: ${cite(r)}, ${r.data.repeat} repeats, DuckDB ${r.data.duckdb}`)
+        .join('; ')}):`,
+      '',
+      `| workload | ${whole.map((r) => `engine ${scale(r)} | DuckDB ${scale(r)}`).join(' | ')} |`,
+      `|---|${whole.map(() => '---|---|').join('')}`,
+    );
+    for (const w of whole[0]!.data.workloads) {
+      const cells = whole.map((r) => {
+        const same = r.data.workloads.find((x) => x.what === w.what);
+        return `${pair(same?.engine)} | ${pair(same?.duckdb)}`;
+      });
+      out.push(`| ${w.what} | ${cells.join(' | ')} |`);
+    }
+    const perScale = (f: (d: WholeBenchResults) => string) => `| ${whole.map((r) => f(r.data)).join(' | ')} |`;
+    const rate = (x: number | null | undefined) => (x ? `${Math.round(x).toLocaleString('en-US')}/s` : 'not measured');
+    out.push(
+      '',
+      `| figure | ${whole.map(scale).join(' | ')} |`,
+      `|---|${whole.map(() => '---|').join('')}`,
+      `| export of CA to CSV: records, engine (peak RSS) / DuckDB COPY / \`sqlite3 -csv\` ${perScale((d) =>
+        d.export
+          ? `${d.export.records.toLocaleString('en-US')}: ${rate(d.export.recordsPerSecond)} (${Math.round(d.export.maxRssMb)} MB) / ${rate(d.export.duckdbRecordsPerSecond)} / ${rate(d.export.sqlite3RecordsPerSecond)}`
+          : 'not measured',
+      )}`,
+      `| HTTP, 16 connections, mixed preview / search / count: requests/s, p99, server CPU-ms a request ${perScale((d) =>
+        d.http
+          ? `${Math.round(d.http.requestsPerSecond).toLocaleString('en-US')}, ${d.http.p99Ms} ms, ${d.http.serverCpuMsPerRequest === undefined ? 'not recorded' : d.http.serverCpuMsPerRequest.toFixed(2)}${d.http.non2xx > 0 ? `, ${d.http.non2xx} errors` : ''}`
+          : 'not measured',
+      )}`,
+      `| file, bytes a record: ours / DuckDB's ${perScale((d) =>
+        d.storage
+          ? `${d.storage.bytesPerRecord.toFixed(0)} (format ${d.storage.formatVersion}) / ${d.storage.duckdbBytesPerRecord.toFixed(0)}`
+          : 'not recorded',
+      )}`,
+      `| dataset open ${perScale((d) => `${ms(d.datasetOpenMs)} ms`)}`,
+      `| DuckDB's load of the records ${perScale((d) => `${Math.round(d.duckdbLoadSeconds).toLocaleString('en-US')} s`)}`,
+      `| \`cli verify\` on the file ${perScale((d) => verifyCell(d.verify))}`,
+    );
+    const controls = whole.find((r) => r.data.listControls);
+    if (controls?.data.listControls) {
+      const lc = controls.data.listControls;
+      out.push(
+        '',
+        `List controls in California, ${scale(controls)} records, cache off (${cite(controls)}); first use in a state, timed apart: household numbers ${ms(lc.firstUseMs.households)} ms, an exclusion's marks ${ms(lc.firstUseMs.exclusion)} ms:`,
+        '',
+        '| audience | median / p95, ms | p95 against the plain count |',
+        '|---|---|---|',
+        ...lc.rows.map((r) => `| ${r.what} | ${pair(r.engine)} | ${r.ratio.toFixed(2)}× |`),
+      );
+    }
+  }
+
+  const clickhouse = ['results-clickhouse-1000000.json', 'results-clickhouse-10000000-single.json']
+    .map((name) => read<ClickHouseResults>(name))
+    .filter((r): r is { name: string; data: ClickHouseResults } => r !== null);
+  if (clickhouse.length > 0) {
+    const columns = clickhouse.flatMap((r) =>
+      Object.keys(Object.values(r.data.table)[0] ?? {}).map((engine) => ({
+        r,
+        engine,
+        head: `${ENGINE_NAMES[engine] ?? engine}, ${r.data.rows / 1_000_000}M`,
+      })),
+    );
+    const cell = (x: Summary | number | undefined) =>
+      x === undefined
+        ? ''
+        : typeof x === 'number'
+          ? `${Math.round(x).toLocaleString('en-US')} records/s`
+          : `${ms(x.median)} / ${ms(x.p95)}`;
+    out.push(
+      '',
+      `The embedded engine and Debian's ClickHouse 18.16 on the same file, caches off, ms median / p95 (${clickhouse
+        .map((r) => `${cite(r)}, ${r.data.repeat} repeats`)
+        .join('; ')}):`,
+      '',
+      `| workload | ${columns.map((c) => c.head).join(' | ')} |`,
+      `|---|${columns.map(() => '---|').join('')}`,
+    );
+    for (const what of Object.keys(clickhouse[0]!.data.table))
+      out.push(`| ${what.replace(' (records/s)', '')} | ${columns.map((c) => cell(c.r.data.table[what]?.[c.engine])).join(' | ')} |`);
+    const loadKey: Record<string, string> = { 'clickhouse single': 'single', 'clickhouse 2 shards': 'twoShards' };
+    out.push(
+      `| load | ${columns
+        .map((c) => {
+          const l = c.r.data.load[loadKey[c.engine] ?? ''];
+          return l ? `${l.recordsPerSecond.toLocaleString('en-US')} records/s (${Math.round(l.seconds / 60)} min)` : '';
+        })
+        .join(' | ')} |`,
+    );
+  }
+
   out.push('', 'Where each figure comes from:', '');
   for (const [name, note] of sources) out.push(`- \`bench/${name}\`: ${note}.`);
   return out.join('\n');
 }
 
-/** The README with its tables replaced by `tables`. */
-export function withTables(readme: string, tables: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${START} … ${END} block.`);
-  return `${readme.slice(0, start + START.length)}\n${tables}\n${readme.slice(end)}`;
+/** The page (docs/performance.md) with its tables replaced by `tables`. */
+export function withTables(page: string, tables: string): string {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${TABLES_PAGE} has no ${START} … ${END} block.`);
+  return `${page.slice(0, start + START.length)}\n${tables}\n${page.slice(end)}`;
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  const readme = readFileSync(README_PATH, 'utf8');
-  const updated = withTables(readme, renderTables());
+  const page = readFileSync(TABLES_PATH, 'utf8');
+  const updated = withTables(page, renderTables());
   if (process.argv.includes('--check')) {
-    if (updated !== readme) {
-      console.error("README.md's bench tables differ from bench/*.json: run `npx tsx bench/readmeTables.ts`.");
+    if (updated !== page) {
+      console.error(`${TABLES_PAGE}'s bench tables differ from bench/*.json: run \`npx tsx bench/readmeTables.ts\`.`);
       process.exit(1);
     }
-    console.log("README.md's bench tables are the JSON's.");
+    console.log(`${TABLES_PAGE}'s bench tables are the JSON's.`);
   } else {
-    writeFileSync(README_PATH, updated);
-    console.log('README.md: bench tables written.');
+    writeFileSync(TABLES_PATH, updated);
+    console.log(`${TABLES_PAGE}: bench tables written.`);
   }
 }
