@@ -29,7 +29,7 @@ const { values, positionals } = parseArgs({
     repeat: { type: 'string', default: '15' },
     'no-export': { type: 'boolean', default: false },
     // How the file was made, when it was timed outside (a `cli generate` under /usr/bin/time -v):
-    // recorded beside the figures, for the README's table of sizes.
+    // recorded beside the figures, for the table of sizes in docs/performance.md.
     'generation-seconds': { type: 'string' },
     'generation-rss-mb': { type: 'string' },
   },

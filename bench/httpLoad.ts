@@ -65,7 +65,7 @@ export async function httpLoad(datasetPath: string, home: string, options: HttpL
       ...[0, 500, 2000, 8000].map((skip) => ({ path: '/api/audiences/preview', body: { state: 'CA', limit: 50, skip, filters: seed } })),
       ...[0, 3000, 20000, 60000].map((skip) => ({ path: '/api/audiences/preview', body: { state: 'CA', limit: 50, skip } })),
       // Search at the API's default page size: a full record is ~8 KB of JSON, so page size, not
-      // the engine, sets the cost of a search request (100 records = 0.8 MB; see README).
+      // the engine, sets the cost of a search request (100 records = 0.8 MB; docs/performance.md).
       ...[0, 5000].map((skip) => ({ path: '/api/audiences/search', body: { state: 'TX', limit: 25, skip, filters: seed.slice(0, 2) } })),
       {
         path: '/api/audiences/preview',

@@ -1,4 +1,4 @@
-// What a benchmark ran on, written into its results JSON beside the figures: the README's tables
+// What a benchmark ran on, written into its results JSON beside the figures: the tables of docs/performance.md
 // (bench/readmeTables.ts) name the machine of each figure they quote.
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 

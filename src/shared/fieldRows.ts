@@ -54,8 +54,7 @@ export const FIELD_ROWS: ReadonlyArray<readonly [string, FieldType, FieldGroup, 
   ['DNC3', 'string', 'identity', 'string, `Y` or empty (flag paired with the phone of the same index)'],
   ['LOR', 'integer', 'household', 'integer'],
   ['HHNBR', 'integer', 'household', 'integer'],
-  // The next 18 rows stand in the interface document (section 2.3, household table) but are missing
-  // from record-fields.tsv, whose conversion dropped that table row: see docs/api.md, "Fields".
+  // The household row of the interface (docs/interface.md): 18 coded fields right after HHNBR.
   ['HOMEOWNERC', 'string', 'household', 'string (coded)'],
   ['DWELLTYPE', 'string', 'household', 'string (coded)'],
   ['EHI', 'string', 'household', 'string (coded)'],

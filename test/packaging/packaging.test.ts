@@ -127,7 +127,7 @@ describe('packaged app (linux dir target)', () => {
   it('has the renamed executable and an app.asar', () => {
     expect(existsSync(join(appDir, 'audience-desk'))).toBe(true);
     expect(existsSync(asar)).toBe(true);
-    // The payload README's "Desktop app" section quotes.
+    // The payload docs/app.md quotes.
     console.log(`packaged payload: ${describePayload(measurePayload(join(appDir, 'resources')))}`);
   });
 

@@ -1,6 +1,6 @@
 // What an installer carries, measured on electron-builder's unpacked Linux target: the app.asar file, the
 // files unpacked beside it (app.asar.unpacked), and the node_modules inside the asar per package. The
-// packaging test prints these; README's "Desktop app" section quotes them.
+// packaging test prints these; docs/app.md quotes them.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { getRawHeader, type DirectoryRecord, type FileRecord } from '@electron/asar';

@@ -3,7 +3,7 @@
 // that is checked before anything is decoded. A checksum covers what identifies the piece too (the
 // block's number, the vector's field and shape), so a piece read under the wrong key is caught like
 // a piece with wrong bytes.
-// docs/dataset-format.md describes the layout; README "Design for speed" the measurements.
+// docs/dataset-format.md describes the layout; docs/engine.md and docs/performance.md the measurements.
 import { crc32 } from 'node:zlib';
 import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { datasetDamaged } from './damage';

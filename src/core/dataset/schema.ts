@@ -3,7 +3,7 @@
 // positions; within a state in PID order, or in an order of their own (households by ZIP) with each
 // position's PID rank stored (pidRanks.ts). Records are kept as compressed blocks of consecutive positions (blockCodec.ts), each
 // with a checksum; every filterable field has a compressed, checksummed vector.
-// README, "Design for speed", has the measurements behind this.
+// docs/engine.md and docs/performance.md have the measurements behind this.
 
 export const DATASET_FORMAT_VERSION = '6';
 /** Format 5: as 6, but always in PID order within a state (no pid_ranks). Still read, never written. */

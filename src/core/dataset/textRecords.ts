@@ -49,7 +49,7 @@ export class TextRecords implements RecordSource {
    * One read per page, never one per record: a contiguous run is one range scan, anything else
    * `_pos IN (…)` statements of up to LIST_MAX positions: each statement is a read transaction of
    * its own (a lock and a check of the file header), the main cost of reading a page record by
-   * record (README, "HTTP, what changed").
+   * record (measured in docs/performance.md).
    */
   private read(positions: ArrayLike<number>, extract: Extract): Array<string | Buffer> {
     const n = positions.length;
