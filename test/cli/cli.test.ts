@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openDatasetSql } from '../support/datasetSql';
 import { SqlOracle } from '../support/oracle';
 import { csvField } from '../../src/core/dataset/recordFormat';
 import { DATA_DICTIONARY } from '../../src/shared/dictionary';
@@ -27,11 +28,28 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 describe('cli', () => {
-  it('generate writes the same records for the same rows and seed', async () => {
-    const a = join(dir, 'a.sqlite');
-    const r = await cli('generate', '--rows', '500', '--seed', '3', '--out', a);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/generated 500 records/);
+  it('generate writes the same records for the same rows and seed, and others for another seed', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => join(dir, `${n}.sqlite`)) as [string, string, string];
+    for (const [out, seed] of [
+      [a, '3'],
+      [b, '3'],
+      [c, '4'],
+    ] as const) {
+      const r = await cli('generate', '--rows', '500', '--seed', seed, '--out', out);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/generated 500 records/);
+    }
+    const records = (path: string): string[] => {
+      const db = openDatasetSql(path);
+      try {
+        return db.prepare('SELECT record FROM records ORDER BY _pos').pluck().all() as string[];
+      } finally {
+        db.close();
+      }
+    };
+    expect(records(a)).toHaveLength(500);
+    expect(records(b)).toEqual(records(a));
+    expect(records(c)).not.toEqual(records(a));
   });
 
   it('keys create prints the key alone on the last line; list starts lines with the id; revoke takes it', async () => {

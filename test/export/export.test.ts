@@ -119,12 +119,15 @@ describe('export', () => {
   });
 
   it('refuses an unwritable target with a clear error and leaves nothing behind', async () => {
+    const before = readdirSync(dir).sort();
     await expect(
       exportAudience(api.core.engine, normalizeAudienceRequest({ state: 'WY' }), {
         format: 'csv',
         outPath: join(dir, 'missing-dir', 'x.csv'),
       }),
     ).rejects.toThrow(/Cannot write the export/);
+    expect(existsSync(join(dir, 'missing-dir'))).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(before);
   });
 });
 
