@@ -118,6 +118,48 @@ describe('sample', () => {
   });
 });
 
+/** mulberry32 (its public definition), seeded with a seed below 2^32 as it is. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** docs/list-controls.md's sized sample, written here from the page: a partial Fisher-Yates shuffle of the indexes, kept in order. */
+function sampleOf<T>(list: readonly T[], size: number, seed: number): T[] {
+  if (size >= list.length) return [...list];
+  const order = list.map((_, k) => k);
+  const random = mulberry32(seed);
+  for (let k = 0; k < size; k++) {
+    const j = k + Math.floor(random() * (order.length - k));
+    [order[k], order[j]] = [order[j]!, order[k]!];
+  }
+  return order
+    .slice(0, size)
+    .sort((a, b) => a - b)
+    .map((k) => list[k]!);
+}
+
+describe('exclude, then households, then a sized sample', () => {
+  it('keep exactly the people plain SQL and the documented sample keep', async () => {
+    const saved = api.core.savedAudiences.save({ name: 'homeowners in CA', state: 'CA', filters: [['HOMEOWNERC', ['H']]] });
+    const excluded = oracle.pids('CA', [['HOMEOWNERC', ['H']]]);
+    const afterExclusions = oracle.listPids('CA', SEED, { excludePids: excluded });
+    const afterHouseholds = oracle.listPids('CA', SEED, { excludePids: excluded, oneHousehold: true });
+    const size = Math.floor(afterHouseholds.length / 3);
+    expect(afterHouseholds.length).toBeLessThan(afterExclusions.length);
+    expect(afterExclusions.length).toBeLessThan(oracle.count('CA', SEED));
+    expect(size).toBeGreaterThan(20);
+    const request = { state: 'CA', filters: SEED, exclude: [`saved:${saved.id}`], households: 'one', sample: { size, seed: 29 } };
+    expect(await allPids(request)).toEqual(sampleOf(afterHouseholds, size, 29));
+    expect(await allPids({ ...request, sample: undefined })).toEqual(afterHouseholds);
+  });
+});
+
 describe('exclude', () => {
   it('leaves out the people of a saved audience, as it matches now, and unknown ids are a 400', async () => {
     const saved = api.core.savedAudiences.save({ name: 'married women in CA', state: 'CA', filters: [['MARRIEDCD', ['M']]] });
