@@ -10,6 +10,7 @@ import { DATA_DICTIONARY } from '../shared/dictionary';
 import { buildOpenApiDocument } from './openapi';
 import { answerClientError, checkHost, checkJsonContentType, checkOrigin, loggablePath } from './requestGuards';
 import { DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_UNAUTHENTICATED_LIMIT, InFlightLimit, RateLimiter, type RateLimit } from './rateLimiter';
+import { Admission, closeIfBodyUnread } from './admission';
 import { RequestLog } from './requestLog';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -27,8 +28,12 @@ export interface ApiServerOptions {
   keepAliveTimeoutMs?: number;
   /** How often Node checks the two timeouts above (its own default, 30 s, would let them overrun). */
   timeoutCheckIntervalMs?: number;
-  /** Requests worked on at once; past it, 503 `unavailable` (see rateLimiter.ts). */
+  /** Requests with a valid key (or UI token) worked on at once; past it, 503 `unavailable` (see rateLimiter.ts). */
   maxInFlight?: number;
+  /** Requests without one worked on at once, counted apart (admission.ts); past it, 503 `unavailable`. */
+  maxInFlightKeyless?: number;
+  /** How long a request without a valid key may be worked on before its connection is closed. */
+  keylessTimeoutMs?: number;
   /** Requests one key may have in flight at once; past it, 429 `rate_limited`. */
   maxInFlightPerKey?: number;
   /** A socket that makes no progress for this long (e.g. a client that stopped reading an answer) is closed. */
@@ -70,7 +75,7 @@ export class ApiServer {
   private readonly rateLimiter: RateLimiter;
   private readonly unauthenticated: RateLimiter;
   private activeKeys = { hashes: new Set<string>(), at: -Infinity, changes: -1 };
-  private readonly inFlight: InFlightLimit;
+  private readonly admission: Admission;
   private readonly keyInFlight: InFlightLimit;
   private readonly originRules: Array<(path: string, port: number) => readonly string[]> = [];
   private port = 0;
@@ -81,7 +86,7 @@ export class ApiServer {
   ) {
     this.rateLimiter = new RateLimiter(options.rateLimit);
     this.unauthenticated = new RateLimiter(options.unauthenticatedLimit ?? DEFAULT_UNAUTHENTICATED_LIMIT);
-    this.inFlight = new InFlightLimit(options.maxInFlight);
+    this.admission = new Admission(options);
     this.keyInFlight = new InFlightLimit(options.maxInFlightPerKey ?? DEFAULT_MAX_IN_FLIGHT_PER_KEY);
     this.app = Fastify({
       logger: false,
@@ -92,8 +97,10 @@ export class ApiServer {
       http: { headersTimeout: options.headersTimeoutMs ?? 10_000, connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000 },
       clientErrorHandler: answerClientError,
       // A path that is not a valid URL (e.g. `/api/%ff`) is refused by the router itself: same envelope.
-      frameworkErrors: (_error, _request, reply) =>
-        sendError(reply, new AppError('invalid_request', 'The request path is not a valid URL.')),
+      frameworkErrors: (_error, request, reply) => {
+        closeIfBodyUnread(request, reply);
+        sendError(reply, new AppError('invalid_request', 'The request path is not a valid URL.'));
+      },
       return503OnClosing: true,
     });
     this.installParsers();
@@ -119,6 +126,8 @@ export class ApiServer {
 
   private installHooks(): void {
     const allowed = this.options.allowedOrigins ?? [];
+    const notFound = (request: FastifyRequest) =>
+      new AppError('not_found', `There is no ${request.method} ${request.url.split('?')[0]!.slice(0, 100)}.`);
     this.app.addHook('onRequest', async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       reply.header('X-Content-Type-Options', 'nosniff');
@@ -132,12 +141,14 @@ export class ApiServer {
         typeof site === 'string' ? site : undefined,
         extra.length ? [...allowed, ...extra] : allowed,
       );
-      const release = this.inFlight.acquire();
-      if (!release) {
-        reply.header('Retry-After', '1');
-        throw new AppError('unavailable', 'The server is busy with other requests; retry in a moment.');
-      }
-      reply.raw.once('close', release);
+      // Here rather than in the not-found handler, which Fastify runs only after reading the body.
+      if (request.is404) throw notFound(request);
+    });
+    // After every route's own key or token check, before any body is read.
+    this.app.addHook('preParsing', async (request, reply) => this.admission.admit(request, reply));
+    this.app.addHook('onSend', async (request, reply, payload) => {
+      closeIfBodyUnread(request, reply);
+      return payload;
     });
     this.app.addHook('onResponse', async (request, reply) => {
       if (!request.url.startsWith('/api/')) return;
@@ -150,9 +161,7 @@ export class ApiServer {
       });
     });
     this.app.setErrorHandler((error, _request, reply) => sendError(reply, toAppError(error)));
-    this.app.setNotFoundHandler((request, reply) =>
-      sendError(reply, new AppError('not_found', `There is no ${request.method} ${request.url.split('?')[0]!.slice(0, 100)}.`)),
-    );
+    this.app.setNotFoundHandler((request, reply) => sendError(reply, notFound(request)));
   }
 
   /** Key check before the body is read: an unauthenticated caller costs us nothing. */
@@ -206,14 +215,27 @@ export class ApiServer {
       throw new AppError('rate_limited', 'Too many requests with this key at once; wait for the answers you asked for, then retry.');
     }
     reply.raw.once('close', release);
+    this.admission.markCredentialed(request);
   };
+
+  /**
+   * For a check of another credential on this instance (browser mode's UI token), once it has passed:
+   * the request is then worked on under the main in-flight cap and its body may be read.
+   */
+  markCredentialed(request: FastifyRequest): void {
+    this.admission.markCredentialed(request);
+  }
 
   private installRoutes(): void {
     const app = this.app;
-    const methodNotAllowed = (allow: string) => async (_req: FastifyRequest, reply: FastifyReply) => {
-      reply.header('Allow', allow);
-      sendError(reply, new AppError('method_not_allowed', `Use ${allow} for this path.`));
-    };
+    // Refused in onRequest: a handler would run only after Fastify read the body.
+    const methodNotAllowed = (allow: string) => ({
+      onRequest: async (_req: FastifyRequest, reply: FastifyReply) => {
+        reply.header('Allow', allow);
+        throw new AppError('method_not_allowed', `Use ${allow} for this path.`);
+      },
+      handler: async () => undefined,
+    });
     const others = (allowed: string[]) =>
       ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].filter((m) => !allowed.includes(m)) as never[];
 
@@ -227,7 +249,7 @@ export class ApiServer {
       reply.type(JSON_TYPE).send(searchAnswerJson(answer));
     });
     for (const url of ['/api/audiences/preview', '/api/audiences/search'])
-      app.route({ method: others(['POST']), url, handler: methodNotAllowed('POST') });
+      app.route({ method: others(['POST']), url, ...methodNotAllowed('POST') });
 
     // The data dictionary (extensions.md): the same for every request, so built once.
     const fieldsJson = JSON.stringify({
@@ -243,7 +265,7 @@ export class ApiServer {
     app.get('/api/fields', { onRequest: async (request, reply) => this.verifyKey(request, reply) }, async (_request, reply) => {
       reply.type(JSON_TYPE).send(fieldsJson);
     });
-    app.route({ method: others(['GET', 'HEAD']), url: '/api/fields', handler: methodNotAllowed('GET') });
+    app.route({ method: others(['GET', 'HEAD']), url: '/api/fields', ...methodNotAllowed('GET') });
 
     app.get('/api/health', async (_request, reply) => {
       const { records } = await this.core.audiences.summary();
@@ -252,8 +274,7 @@ export class ApiServer {
     app.get('/api/openapi.json', async (_request, reply) => {
       reply.type(JSON_TYPE).send(JSON.stringify(buildOpenApiDocument(this.url, this.options)));
     });
-    for (const url of ['/api/health', '/api/openapi.json'])
-      app.route({ method: others(['GET', 'HEAD']), url, handler: methodNotAllowed('GET') });
+    for (const url of ['/api/health', '/api/openapi.json']) app.route({ method: others(['GET', 'HEAD']), url, ...methodNotAllowed('GET') });
   }
 
   /** Lets a plugin on this instance allow more origins on its own paths (browser mode: the UI's own origin on /ui/*). */

@@ -58,15 +58,18 @@ export class RateLimiter {
 }
 
 /**
- * A cap on requests being worked on at once (from the first hook until the response is written
- * or the connection drops), over all callers and per key. Past the overall cap a request is
- * answered 503 `unavailable`, past its key's cap 429 `rate_limited`, both with Retry-After, at
- * once: a burst of callers, or a client that stops reading large answers, cannot pile up memory
- * and work without bound or take every slot. Idle or half-sent connections never reach a hook, so
- * they do not count; the header, request and idle-socket timeouts deal with those.
+ * A cap on requests being worked on at once (from the moment their key is checked, before any body
+ * is read, until the response is written or the connection drops), over all callers and per key.
+ * Past the overall cap a request is answered 503 `unavailable`, past its key's cap 429
+ * `rate_limited`, both with Retry-After, at once: a burst of callers, or a client that stops reading
+ * large answers, cannot pile up memory and work without bound or take every slot. Idle or half-sent
+ * connections never reach a hook, so they do not count; the header, request and idle-socket
+ * timeouts deal with those. Requests without a valid key or UI token have a budget of their own,
+ * apart from and smaller than the overall cap (admission.ts), so they can never take its slots.
  */
 export const DEFAULT_MAX_IN_FLIGHT = 256;
 export const DEFAULT_MAX_IN_FLIGHT_PER_KEY = 16;
+export const DEFAULT_MAX_IN_FLIGHT_KEYLESS = 32;
 
 export class InFlightLimit {
   private readonly current = new Map<string, number>();

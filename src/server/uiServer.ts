@@ -57,6 +57,7 @@ export async function registerUi(server: ApiServer, options: UiOptions): Promise
   const requireHeaderToken = async (request: FastifyRequest): Promise<void> => {
     if (!tokenMatches(request.headers[RPC_TOKEN_HEADER.toLowerCase()], token))
       throw new AppError('unauthorized', `A valid ${RPC_TOKEN_HEADER} header is required; open the ui: address that serve printed.`);
+    server.markCredentialed(request);
     checkJsonContentType(request.headers['content-type']);
   };
 

@@ -38,8 +38,9 @@ export default function setup(project: TestProject): () => void {
   project.provide('testRows', TEST_ROWS);
   return () => {
     rmSync(dir, { recursive: true, force: true });
-    // tsx keeps its compile cache there (tsx-<uid>), for every process it starts: a cache, not a leftover.
-    const left = readdirSync(runTmp).filter((name) => !/^tsx-\d+$/.test(name));
+    // tsx (tsx-<uid>) and Node (node-compile-cache) keep their compile caches there for every process
+    // they start: caches, not leftovers.
+    const left = readdirSync(runTmp).filter((name) => !/^tsx-\d+$|^node-compile-cache$/.test(name));
     rmSync(runTmp, { recursive: true, force: true });
     if (previousTmp === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previousTmp;
