@@ -1,6 +1,6 @@
 // npm postinstall step: generates the bundled sample dataset unless one from the same generator,
 // seed and size is there (the dataset format is checked when the file is opened).
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { Dataset } from '../core/dataset/dataset';
 import { DATASET_FORMAT_VERSION } from '../core/dataset/schema';
 import { GENERATOR_VERSION, generateDataset } from '../core/generate';
@@ -40,3 +40,7 @@ if (isCurrent()) {
   const result = generateDataset({ rows: BUNDLED_ROWS, seed: BUNDLED_SEED, out: BUNDLED_DATASET_PATH, recordLevel: BUNDLED_RECORD_LEVEL });
   console.log(`bundled dataset: ${result.records} records in ${result.seconds.toFixed(1)} s -> ${BUNDLED_DATASET_PATH}`);
 }
+// Every dataset is written owner-only (fs/privateFile.ts), but this one holds made-up people and
+// ships inside the app, where every user of an installed copy (root-owned, as a .deb installs it)
+// must be able to read it.
+chmodSync(BUNDLED_DATASET_PATH, 0o644);

@@ -1,9 +1,10 @@
 // Browser mode has no save dialog: exports go to `<homeDir>/exports/` under a name made safe from
 // the one the page asked for. Whatever the page sends, the file lands in that folder (no separators,
 // no dot-files, no drive letters), with the format's extension, and never over an existing file.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { homeLayout } from '../core/appState/homeLayout';
+import { makePrivateDir } from '../core/fs/privateFile';
 import type { ExportFormat } from '../core/export/exportAudience';
 
 const NAME_MAX = 120;
@@ -24,7 +25,7 @@ export function sanitizeExportName(fileName: string, format: ExportFormat): stri
 export function browserExportPath(homeDir: string): (fileName: string, format: ExportFormat) => Promise<string> {
   return async (fileName, format) => {
     const dir = homeLayout(homeDir).exports;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makePrivateDir(dir);
     const name = sanitizeExportName(fileName, format);
     const stem = name.slice(0, -(format.length + 1));
     let candidate = join(dir, name);

@@ -12,6 +12,7 @@ import { overrideSettings } from '../../src/core/config';
 import { importFiles, type ImportSummary } from '../../src/core/import/importFiles';
 import { readShare as readRows } from '../../src/core/import/read/readShare';
 import { countLines, planShares, wholeFiles, type FilePart } from '../../src/core/import/read/splitInput';
+import { identityOf } from '../../src/core/fs/regularFile';
 import { inspectSource } from '../../src/core/import/source/sourceFile';
 import { STATE_CODES } from '../../src/shared/states';
 import { dumpDataset as dump, pidOf, readRejects, tempDir } from './helpers';
@@ -101,10 +102,11 @@ describe('the cut between two readers', () => {
     const path = join(dir, 'lines.csv');
     const text = 'a\r\nb\nc\rd\r\r\ne\n\n\rf\r';
     writeFileSync(path, text);
+    const file = { path, followLinks: false, identity: identityOf(statSync(path)) };
     for (let end = 1; end <= text.length; end++) {
       const head = text.slice(0, end);
       if (head.endsWith('\r') && text[end] === '\n') continue; // a cut never falls between CR and LF
-      expect(await countLines(path, end)).toBe((head.match(/\r\n|\n|\r/g) ?? []).length);
+      expect(await countLines(file, end)).toBe((head.match(/\r\n|\n|\r/g) ?? []).length);
     }
   });
 });

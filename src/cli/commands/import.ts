@@ -31,7 +31,8 @@ export async function importCommand(argv: string[]): Promise<void> {
       throw new UsageError(`--delimiter must be , or tab or | (also: comma, \\t, pipe), not ${JSON.stringify(values.delimiter)}`);
   }
   try {
-    checkImportArguments({ files: positionals, out, rejectsPath: values.rejects });
+    // The user typed the paths: a link is followed (the app refuses one: fs/regularFile.ts).
+    checkImportArguments({ files: positionals, out, rejectsPath: values.rejects, followLinks: true });
   } catch (e) {
     if (isAppError(e)) throw new UsageError(e.message);
     throw e;
@@ -48,6 +49,7 @@ export async function importCommand(argv: string[]): Promise<void> {
       files: positionals,
       out,
       rejectsPath: values.rejects,
+      followLinks: true,
       delimiter,
       signal: controller.signal,
       onNotice: (message) => process.stderr.write(`import: ${message}\n`),

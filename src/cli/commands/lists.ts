@@ -36,7 +36,7 @@ export async function listsCommand(argv: string[]): Promise<void> {
       await withCore(options(values), async (core) => {
         let info: SuppressionListInfo;
         try {
-          info = await core.lists.import(file, name);
+          info = await core.lists.import(file, name, true); // the user typed the path: a link is followed
         } catch (e) {
           if (isAppError(e) && e.field === 'name') throw new UsageError(e.message);
           throw e;

@@ -5,6 +5,7 @@
 import { rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { publishFile } from '../fs/atomicFile';
+import { createPrivateDatabaseFile } from '../fs/privateFile';
 import { escapeRegExp, removeStaleFiles } from '../fs/staleFiles';
 import { FIELDS } from '../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../sqlite';
@@ -74,12 +75,14 @@ export class DatasetWriter {
   ) {
     this.compressor = new ZstdCompressor(recordLevel);
     this.tempPath = `${targetPath}.building-${process.pid}`;
-    // Our own leftover and those of killed writers to the same target (never a live writer's).
-    rmSync(this.tempPath, { force: true });
+    // Those of killed writers to the same target (never a live writer's).
     removeStaleFiles(
       dirname(targetPath),
       new RegExp(`^${escapeRegExp(basename(targetPath))}\\.building-(\\d+)(?:-journal|-wal|-shm|-vectors(?:-\\w+)?)?$`),
     );
+    // Our own leftover goes, and the file is made empty and owner-only before SQLite opens it, so the
+    // records are never readable by others, not even while the file is being built (privateFile.ts).
+    createPrivateDatabaseFile(this.tempPath);
     this.db = openSqlite(this.tempPath);
     // A temporary file that is published only when complete needs no journal.
     this.db.pragma('journal_mode = OFF');

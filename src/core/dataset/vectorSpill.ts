@@ -6,6 +6,7 @@
 // says what this bounds.
 import { closeSync, openSync, rmSync } from 'node:fs';
 import { settings } from '../config';
+import { replacePrivateFile } from '../fs/privateFile';
 import { readAllAt, writeAllAt } from '../fs/positionedIo';
 import type { BuiltColumn } from './columnSet';
 import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
@@ -46,7 +47,7 @@ export class VectorSpill {
     /** Records whose vectors a ColumnSet holds before it writes them here (config.ts: spillRows). */
     readonly chunkRows = settings().spillRows,
   ) {
-    this.fd = openSync(path, 'w', 0o600);
+    this.fd = replacePrivateFile(path); // the records' values: owner-only from the start
   }
 
   /** Appends `data` (its bytes as they are in memory, compressed) and says where it went. */

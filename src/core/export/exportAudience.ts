@@ -2,11 +2,12 @@
 // Lines, in the search operation's order and shape, a batch at a time. Written under a hidden
 // `.partial` name and renamed only when complete and synced, so a failed, killed or cancelled export
 // never leaves a file that looks whole; the next export to the same target removes a killed one's.
-import { open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { partialPathFor, publishHandle, randomTag } from '../fs/atomicFile';
 import { diskFullError, isDiskFull } from '../fs/diskFull';
+import { createPrivateFileHandle } from '../fs/privateFile';
 import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles';
 import { DATA_DICTIONARY } from '../../shared/dictionary';
 import { CSV_HEADER, csvField, storedRecordsToCsvBytes, storedRecordsToJsonLinesBytes } from '../dataset/recordFormat';
@@ -84,7 +85,7 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
   activePartials.add(temp);
   let handle;
   try {
-    handle = await open(temp, 'wx', 0o600);
+    handle = await createPrivateFileHandle(temp); // owner-only before the first record is written
   } catch (e) {
     activePartials.delete(temp);
     throw new AppError(

@@ -2,10 +2,11 @@
 // (CSV, tab or pipe, gzip too) become a new dataset that replaces `out` atomically, every row read
 // imported or in the rejects file with its reason. Checks the arguments and recognises every file
 // before anything is written; the phases are importRun.ts'. docs/import.md.
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { diskFullError, isDiskFull } from '../fs/diskFull';
+import { checkRegular } from '../fs/regularFile';
 import { throwIfCancelled } from './cancelled';
 import { ImportRun } from './importRun';
 import { inspectSource } from './source/sourceFile';
@@ -33,7 +34,10 @@ function isSqliteFile(path: string): boolean {
  * existing target is a SQLite file and not something else to clobber). Throws AppError with the
  * field at fault; the CLI turns these into usage errors.
  */
-export function checkImportArguments(options: Pick<ImportOptions, 'files' | 'out' | 'rejectsPath'>): { out: string; rejectsPath: string } {
+export function checkImportArguments(options: Pick<ImportOptions, 'files' | 'out' | 'rejectsPath' | 'followLinks'>): {
+  out: string;
+  rejectsPath: string;
+} {
   const bad = (field: string, message: string): AppError => new AppError('invalid_request', message, field);
   if (options.files.length === 0) throw bad('files', 'Name at least one file to import.');
   if (!options.out) throw bad('out', 'Name the dataset file to write.');
@@ -43,11 +47,11 @@ export function checkImportArguments(options: Pick<ImportOptions, 'files' | 'out
   for (const file of options.files) {
     let stat;
     try {
-      stat = statSync(file);
+      stat = options.followLinks ? statSync(file) : lstatSync(file);
     } catch {
       throw bad('files', `${file}: no such file.`);
     }
-    if (!stat.isFile()) throw bad('files', `${file}: is not a file.`);
+    checkRegular(file, stat, { field: 'files' });
     inputs.add(resolve(file));
   }
   for (const [field, path] of [
@@ -72,7 +76,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
   throwIfCancelled(signal);
   removeLeftovers(out, rejectsPath);
   // Every file recognised first: a bad header fails the import before anything is written.
-  const sources = options.files.map((file) => inspectSource(file, options.delimiter));
+  const sources = options.files.map((file) => inspectSource(file, options.delimiter, options.followLinks));
   try {
     return await new ImportRun({ out, rejectsPath, sources, signal, onProgress, onNotice, started }).run();
   } catch (e) {

@@ -6,7 +6,7 @@
 // "Nothing lost"); every import is an audit entry. The reading and writing are
 // importFiles'; the job bookkeeping is jobs/jobRegistry.ts'. docs/import.md, "From the app".
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { DatasetRef, ImportDelimiter, ImportFilePlan, ImportJob, ImportPlan } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
@@ -14,6 +14,7 @@ import { FIELDS } from '../../shared/fields';
 import { homeLayout } from '../appState/homeLayout';
 import type { AuditLog } from '../appState/auditLog';
 import { fileStamp } from '../fs/fileStamp';
+import { makePrivateDir } from '../fs/privateFile';
 import { JobRegistry, type Job } from '../jobs/jobRegistry';
 import { defaultRejectsPath, importFiles } from './importFiles';
 import { inspectSource } from './source/sourceFile';
@@ -79,7 +80,10 @@ export class ImportJobs {
 
   constructor(private readonly deps: ImportJobsDeps) {}
 
-  /** Files the user chose (dialog or inbox); only these may be inspected or imported. */
+  /**
+   * Files the user chose (dialog or inbox); only these may be inspected or imported, and only as
+   * regular files reached without a link (importFiles' followLinks is left unset).
+   */
   allow(paths: readonly string[]): string[] {
     const resolved = paths.map((p) => resolve(p));
     for (const p of resolved) this.picked.add(p);
@@ -97,7 +101,7 @@ export class ImportJobs {
     if (this.jobs.running().length > 0) throw new AppError('invalid_request', 'An import is already running; wait for it or cancel it.');
     const files = this.checkPicked(request.files);
     const dir = homeLayout(this.deps.homeDir).datasets;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makePrivateDir(dir);
     const state: ImportRunState = {
       out: join(dir, newDatasetName()),
       actor: request.actor,

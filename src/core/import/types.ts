@@ -11,6 +11,11 @@ export interface ImportOptions {
   out: string;
   /** Where the rejected rows go (CSV); `<out>.rejects.csv` by default. Always written, header-only when nothing was rejected. */
   rejectsPath?: string;
+  /**
+   * Follow an input that is a symbolic link (the CLI: its user typed the path). The app leaves it
+   * unset: a link is refused without reading what it names, as is anything but a regular file.
+   */
+  followLinks?: boolean;
   /** Forces the delimiter of every file; otherwise each file's header line decides. */
   delimiter?: Delimiter;
   /** Cancels the import: the previous dataset stays, every temporary file is removed. */

@@ -2,10 +2,11 @@
 // columns, or a single column of phones or PIDs without a header. Every data row yields a PID, a
 // phone or an address (address line + ZIP), normalised, or is a reject known by its line number
 // and a reason: never by its content, which is personal data. docs/list-controls.md has the format.
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import Papa from 'papaparse';
 import { AppError } from '../../shared/errors';
+import { openRegularFile } from '../fs/regularFile';
 import { normalizeAddress, normalizeAddressLine, normalizePhone, normalizePid, normalizeZip } from './normalize';
 
 /** What a row names, normalised, and what was left over. */
@@ -68,18 +69,26 @@ function detectDelimiter(firstLine: string): string {
   return best;
 }
 
-/** The file's text; unreadable, too big, or not UTF-8 text: a clear error naming the file, not its content. */
-function readText(path: string): string {
+/**
+ * The file's text; unreadable, too big, not UTF-8 text, a link (unless `followLinks`) or not a
+ * regular file (fs/regularFile.ts): a clear error naming the file, not its content.
+ */
+function readText(path: string, followLinks: boolean): string {
   const name = basename(path);
   let bytes: Buffer;
   try {
-    if (statSync(path).size > LIST_FILE_MAX_BYTES)
-      throw new AppError(
-        'invalid_request',
-        `${name} is over ${LIST_FILE_MAX_BYTES / 1024 / 1024} MB; split it into smaller lists.`,
-        'file',
-      );
-    bytes = readFileSync(path);
+    const { fd, stats } = openRegularFile(path, { followLinks, field: 'file', label: name });
+    try {
+      if (stats.size > LIST_FILE_MAX_BYTES)
+        throw new AppError(
+          'invalid_request',
+          `${name} is over ${LIST_FILE_MAX_BYTES / 1024 / 1024} MB; split it into smaller lists.`,
+          'file',
+        );
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
     if (e instanceof AppError) throw e;
     throw new AppError('invalid_request', `Cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? 'error'}.`, 'file');
@@ -109,9 +118,9 @@ function eachRow(text: string, delimiter: string, visit: (cells: string[], line:
   });
 }
 
-/** Reads and classifies every row of a suppression list file; nothing is stored here. */
-export function readListFile(path: string): ListFileContent {
-  const text = readText(path);
+/** Reads and classifies every row of a suppression list file; nothing is stored here. A link is refused unless `followLinks`. */
+export function readListFile(path: string, followLinks = false): ListFileContent {
+  const text = readText(path, followLinks);
   const firstLine = text.slice(0, Math.max(0, text.search(/\r?\n|$/)));
   const delimiter = detectDelimiter(firstLine);
   const out: ListFileContent = { rows: 0, pids: new Set(), phones: new Set(), addresses: new Set(), rejected: 0, rejects: [] };

@@ -71,18 +71,21 @@ export class SuppressionLists {
     return resolved;
   }
 
-  /** import, for the app: only a file lists/pick handed out. */
+  /** import, for the app: only a file lists/pick handed out, and not through a link. */
   importPicked(path: string, name: string): Promise<SuppressionListInfo> {
     if (!this.picked.has(resolve(path)))
       throw new AppError('forbidden', `${basename(path)} was not chosen with "Choose file"; only chosen files can be imported.`, 'file');
     return this.import(path, name);
   }
 
-  /** Reads a list file and stores its values' hashes under a new list, all or nothing. */
-  async import(path: string, name: string): Promise<SuppressionListInfo> {
+  /**
+   * Reads a list file and stores its values' hashes under a new list, all or nothing. A symbolic
+   * link is followed only when asked (the CLI, whose user typed the path).
+   */
+  async import(path: string, name: string, followLinks = false): Promise<SuppressionListInfo> {
     const clean = cleanName(name);
     this.assertFree(clean);
-    const content = readListFile(resolve(path));
+    const content = readListFile(resolve(path), followLinks);
     const kept = content.pids.size + content.phones.size + content.addresses.size;
     if (kept === 0) {
       const first = content.rejects[0];

@@ -2,10 +2,10 @@
 // reader 0 taking the first, so "the row read last wins" still follows the files' order. A plain
 // file is cut at a line end (checked by reader 0 to be a row end: readShare.ts), a gzip file by
 // both readers inflating it (source/gzipCut.ts), else between files. docs/import.md, "Staged reading".
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, readSync } from 'node:fs';
 import { settings } from '../../config';
 import { LineCounter, type CutSide } from '../source/gzipCut';
-import type { SourceInfo } from '../source/sourceFile';
+import { openSource, type SourceInfo } from '../source/sourceFile';
 
 /** One reader's piece of one file: bytes [start, end) (compressed bytes for gzip, always whole). */
 export interface FilePart {
@@ -74,7 +74,7 @@ export function planShares(sources: readonly SourceInfo[], readers: number): Fil
 
 /** What a gzip file inflates to, as its trailer says (modulo 4 GB, of its last member only). */
 function inflatedSize(source: SourceInfo): number {
-  const fd = openSync(source.path, 'r');
+  const fd = openSource(source);
   try {
     const trailer = Buffer.alloc(4);
     return readSync(fd, trailer, 0, 4, source.size - 4) === 4 ? trailer.readUInt32LE(0) : 0;
@@ -86,7 +86,7 @@ function inflatedSize(source: SourceInfo): number {
 /** The offset just past the first line end (the file's own newline) at or after `from`; -1 if none near. */
 function lineEndAfter(source: SourceInfo, from: number): number {
   const newline = Buffer.from(source.newline);
-  const fd = openSync(source.path, 'r');
+  const fd = openSource(source);
   try {
     const window = Buffer.alloc(SEARCH_BYTES + newline.length);
     const n = readSync(fd, window, 0, window.length, from);
@@ -105,9 +105,9 @@ function lineEndAfter(source: SourceInfo, from: number): number {
  * Line breaks in bytes [0, end) of a plain file, counted as the row reader counts them (CRLF, LF
  * and a lone CR one each): a reader starting at `end` numbers its first line this plus one.
  */
-export async function countLines(path: string, end: number): Promise<number> {
+export async function countLines(source: Pick<SourceInfo, 'path' | 'followLinks' | 'identity'>, end: number): Promise<number> {
   const counter = new LineCounter();
-  for await (const chunk of createReadStream(path, { start: 0, end: end - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>)
-    counter.add(chunk);
+  const file = createReadStream(source.path, { fd: openSource(source), start: 0, end: end - 1, highWaterMark: 1 << 20 });
+  for await (const chunk of file as AsyncIterable<Buffer>) counter.add(chunk);
   return counter.total;
 }

@@ -1,11 +1,12 @@
 // One input file: recognised before anything is imported (gzip by its magic bytes, the delimiter
 // and line ending from its header line, the header mapped to record fields), then opened as a
 // stream of UTF-8 text for the row parser. docs/import.md, "What files are read".
-import { closeSync, openSync, readSync, statSync, createReadStream, type ReadStream } from 'node:fs';
+import { closeSync, readSync, createReadStream, type ReadStream } from 'node:fs';
 import { pipeline, type Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import { AppError } from '../../../shared/errors';
+import { identityOf, openRegularFile, type FileIdentity } from '../../fs/regularFile';
 import type { Delimiter } from '../types';
 import type { InflatedCut } from './gzipCut';
 import { mapHeader, type HeaderMap } from './rowRules';
@@ -29,6 +30,10 @@ export interface SourceInfo {
   newline: Newline;
   header: string[];
   map: HeaderMap;
+  /** Whether a symbolic link is followed (the CLI) or refused (the app: fs/regularFile.ts). */
+  followLinks: boolean;
+  /** The file inspected: every later open must find this one. */
+  identity: FileIdentity;
 }
 
 const fail = (message: string): AppError => new AppError('invalid_request', message, 'files');
@@ -45,25 +50,37 @@ export function detectDelimiter(file: string, headerLine: string): Delimiter {
   return winners[0]!;
 }
 
-function readHead(path: string): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
-    return buf.subarray(0, n);
-  } finally {
-    closeSync(fd);
-  }
+function readHead(fd: number): Buffer {
+  const buf = Buffer.alloc(HEAD_BYTES);
+  const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+  return buf.subarray(0, n);
+}
+
+/**
+ * Opens the inspected file again (the readers, the cut between them): a regular file, the same one,
+ * and not through a link unless links are followed. The caller closes the descriptor.
+ */
+export function openSource(info: Pick<SourceInfo, 'path' | 'followLinks' | 'identity'>): number {
+  return openRegularFile(info.path, { followLinks: info.followLinks, expect: info.identity, field: 'files' }).fd;
 }
 
 export function isGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-/** Recognises a file and maps its header; every problem that makes the whole file unusable is thrown here. */
-export function inspectSource(path: string, forced?: Delimiter): SourceInfo {
-  const size = statSync(path).size;
-  const raw = readHead(path);
+/**
+ * Recognises a file and maps its header; every problem that makes the whole file unusable is thrown
+ * here. A link is refused (nothing of what it names is read) unless `followLinks`.
+ */
+export function inspectSource(path: string, forced?: Delimiter, followLinks = false): SourceInfo {
+  const { fd, stats } = openRegularFile(path, { followLinks, field: 'files' });
+  let raw: Buffer;
+  try {
+    raw = readHead(fd);
+  } finally {
+    closeSync(fd);
+  }
+  const size = stats.size;
   const gzip = isGzip(raw);
   let head: Buffer = raw;
   if (gzip) {
@@ -92,7 +109,7 @@ export function inspectSource(path: string, forced?: Delimiter): SourceInfo {
   const header = parsed.data[0] ?? [];
   if (parsed.errors.length > 0 || parsed.data.length !== 1) throw fail(`${path}: the header line is not valid CSV.`);
   const map = mapHeader(path, header);
-  return { path, size, gzip, delimiter, newline, header, map };
+  return { path, size, gzip, delimiter, newline, header, map, followLinks, identity: identityOf(stats) };
 }
 
 /**
@@ -104,7 +121,8 @@ export function openText(info: SourceInfo, start = 0, end = info.size, cut?: Inf
   if (info.gzip && (start !== 0 || end !== info.size)) throw new Error('A gzip file is read whole.');
   if (cut && !info.gzip) throw new Error('A plain file is cut by its byte range.');
   // createReadStream's `end` is inclusive; a part of nothing reads nothing.
-  const file = createReadStream(info.path, { highWaterMark: CHUNK_BYTES, ...(info.gzip ? {} : { start, end: Math.max(start, end) - 1 }) });
+  const range = info.gzip ? {} : { start, end: Math.max(start, end) - 1 };
+  const file = createReadStream(info.path, { fd: openSource(info), highWaterMark: CHUNK_BYTES, ...range });
   // pipeline() forwards an error of the file (or of gunzip) to the stream we read, and destroys both
   // when reading stops early.
   const text = !info.gzip

@@ -4,7 +4,8 @@
 // a fraction of the input's JSON, since the scratch room a national import needs is what decides
 // whether it fits on a laptop, and a text changed on disk is refused instead of written into a
 // dataset. docs/import.md, "Compressed staging".
-import { closeSync, openSync, rmSync } from 'node:fs';
+import { closeSync } from 'node:fs';
+import { replacePrivateFile } from '../../fs/privateFile';
 import { readAllAt, writeAllAt } from '../../fs/positionedIo';
 import { keptContexts, ZstdCompressor, ZstdDecompressor } from '../../dataset/zstdContext';
 
@@ -38,8 +39,7 @@ export class ChunkFile {
   private readonly decompressor = new ZstdDecompressor();
 
   constructor(path: string) {
-    rmSync(path, { force: true });
-    this.fd = openSync(path, 'w+', 0o600);
+    this.fd = replacePrivateFile(path); // every row's text: owner-only from the start
   }
 
   /**

@@ -2,9 +2,10 @@
 // written under a partial name and published (atomicFile.ts) only when the import succeeds, so it
 // always describes the dataset in place. A second reader's rows wait in a file of their own and are
 // appended at the end, so rows keep the input's order. docs/import.md, "The rejects file".
-import { closeSync, fsyncSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, readSync, rmSync, writeSync } from 'node:fs';
 import { csvField } from '../../dataset/recordFormat';
 import { partialPathFor, renameIntoPlace } from '../../fs/atomicFile';
+import { replacePrivateFile } from '../../fs/privateFile';
 import type { RejectedRow } from '../types';
 
 export const REJECTS_HEADER = 'file,line,field,reason,row';
@@ -16,7 +17,7 @@ class Appender {
   private buffer = '';
   position = 0;
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'w+', 0o600);
+    this.fd = replacePrivateFile(path); // rejected rows as they were in the file: owner-only
   }
   add(text: string): void {
     this.buffer += text;
