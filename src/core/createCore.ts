@@ -2,8 +2,9 @@
 // No globals: everything the transports need hangs off this object.
 import { AppError } from '../shared/errors';
 import { openAppStateOrSetAside } from './appState/appStateRecovery';
-import type { BackupInfo, DatasetRef, RestoreSummary } from '../shared/contract';
-import { createBackup, restoreBackup } from './appState/backup';
+import type { BackupInfo, DatasetRef } from '../shared/contract';
+import { createBackup } from './appState/backup';
+import { stageRestore, type StagedRestore } from './appState/restore';
 import { DatasetHistory } from './datasets/datasetHistory';
 import { factsFromMeta, readDatasetFacts } from './datasets/datasetRef';
 import { AudienceService } from './audience/audienceService';
@@ -213,11 +214,12 @@ export class Core {
     return createBackup(this.appState, out);
   }
 
-  /** Replaces app state with a backup's, in one transaction; what is cached of it is reloaded. */
-  restore(file: string): RestoreSummary {
-    const summary = restoreBackup(this.appState, this.homeDir, file);
-    this.lists.reloaded();
-    return summary;
+  /**
+   * A backup copied, checked exactly and shown (its `preview`) before anything changes; its apply()
+   * replaces app state in one transaction and reloads what is cached of it. discard() it whatever happens.
+   */
+  stageRestore(file: string): StagedRestore {
+    return stageRestore(this.appState, this.homeDir, file, () => this.lists.reloaded());
   }
 
   private pruneQuietly(): void {

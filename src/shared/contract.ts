@@ -3,7 +3,10 @@
 // (src/core/handlers), so the two transports cannot drift apart. Channel names are `domain/verb`.
 import { z } from 'zod';
 import { audienceRequestSchema, audienceSchema } from './audienceRequest';
+import type { BackupInfo, RestorePreview, RestoreSummary } from './backupContract';
 import type { ListControlsInput } from './listControls';
+
+export type { BackupInfo, RestoreKey, RestoreList, RestorePreview, RestoreSummary } from './backupContract';
 
 // Audience inputs are the API's own schemas (audienceRequest.ts): the app and the API accept the same
 // keys and report the same problems in the same words.
@@ -77,10 +80,12 @@ export const INPUTS = {
   'datasets/switch': z.strictObject({ id: z.string().min(1).max(400) }),
   'datasets/delete': z.strictObject({ id: z.string().min(1).max(400) }),
   'datasets/keep': z.strictObject({ keep: z.number().int().min(0).max(50) }),
-  // App-state backups live in <home>/backups; restore names one of them (never a path).
+  // App-state backups live in <home>/backups; preview and restore name one of them (never a path).
+  // A restore is shown first (backup/preview) and runs only with the fingerprint the preview answered.
   'backup/list': z.strictObject({}),
   'backup/create': z.strictObject({}),
-  'backup/restore': z.strictObject({ name: z.string().min(1).max(200) }),
+  'backup/preview': z.strictObject({ name: z.string().min(1).max(200) }),
+  'backup/restore': z.strictObject({ name: z.string().min(1).max(200), fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }),
   // Things the user must be told that happened at start-up (a damaged app state set aside).
   'app/notices': z.strictObject({}),
   // The working audience, kept in app state so a reload or a restart reopens it (docs/workspace.md).
@@ -217,20 +222,6 @@ export interface DatasetList {
   datasets: DatasetEntry[];
   /** Previous datasets the app keeps besides the active one; older ones it made are deleted. */
   keep: number;
-}
-export interface BackupInfo {
-  name: string;
-  path: string;
-  bytes: number;
-  createdAt: string;
-}
-/** What a restore brought back. */
-export interface RestoreSummary {
-  keys: number;
-  savedAudiences: number;
-  lists: number;
-  auditEntries: number;
-  settings: number;
 }
 
 export interface SavedAudience {
@@ -417,6 +408,7 @@ export interface Outputs {
   'datasets/keep': DatasetList;
   'backup/list': { folder: string; backups: BackupInfo[] };
   'backup/create': BackupInfo;
+  'backup/preview': RestorePreview;
   'backup/restore': RestoreSummary;
   'app/notices': { notices: string[] };
   /** The workspace as last set; audience null when none was kept (or what was kept no longer parses). */

@@ -33,6 +33,18 @@ describe('FileSecretStore', () => {
     expect(store.description).not.toContain(SECRET);
   });
 
+  it('keeps the address the password was typed for beside it (issue 39); the CLI still reads the file; a record without one loads without one', async () => {
+    await store.save({ username: 'reader', password: SECRET, url: 'http://127.0.0.1:8123' });
+    const path = credentialsFilePath(home);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ user: 'reader', password: SECRET, url: 'http://127.0.0.1:8123' });
+    expect(readCredentials(path)).toEqual({ username: 'reader', password: SECRET });
+    expect(await store.load()).toStrictEqual({ username: 'reader', password: SECRET, url: 'http://127.0.0.1:8123' });
+    writeFileSync(path, JSON.stringify({ user: 'reader', password: SECRET }), { mode: 0o600 });
+    expect(await store.load()).toStrictEqual({ username: 'reader', password: SECRET });
+    writeFileSync(path, JSON.stringify({ user: 'reader', password: SECRET, url: ['x'] }), { mode: 0o600 });
+    await expect(store.load()).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
   it('is 0600 even under a permissive umask, and creates a missing home folder owner-only', async () => {
     const nested = new FileSecretStore(join(home, 'new-home', CREDENTIALS_FILE));
     const previous = process.umask(0o000);

@@ -81,7 +81,7 @@ describe('backup and restore (CLI)', () => {
     expect(readdirSync(dir).filter((n) => n.includes('.partial'))).toEqual([]);
 
     const target = join(dir, 'empty-home');
-    const r = await cli('restore', file, '--home', target);
+    const r = await cli('restore', '--from', file, '--yes', '--home', target);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!)).toMatchObject({ keys: 2, savedAudiences: 2, lists: 1 });
 
@@ -133,7 +133,7 @@ describe('backup and restore (CLI)', () => {
       [damaged, /damaged|not an Audience Desk backup/],
       [truncated, /damaged|not an Audience Desk backup/],
     ] as const) {
-      const r = await cli('restore', file, '--home', home);
+      const r = await cli('restore', '--from', file, '--yes', '--home', home);
       expect(r.code, file).toBe(1);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(sentence);
@@ -168,7 +168,9 @@ describe('kill -9 during a restore', () => {
     // so the kills below land inside it however fast or loaded the machine is.
     const timed = join(dir, 'kill-timed');
     await createCore({ homeDir: timed }).shutdown();
-    const timing = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'restore', file, '--home', timed], { stdio: 'ignore' });
+    const timing = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'restore', '--from', file, '--yes', '--home', timed], {
+      stdio: 'ignore',
+    });
     const timingExit = new Promise<void>((r) => timing.once('exit', () => r()));
     const timingStart = Date.now();
     while (!readdirSync(timed).some((n) => n.startsWith('.restore-')) && Date.now() - timingStart < 30_000) await sleep(2);
@@ -191,7 +193,9 @@ describe('kill -9 during a restore', () => {
       await core.shutdown();
 
       // Node itself with tsx as a loader: no launcher process in between, so SIGKILL reaches the restore.
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'restore', file, '--home', home], { stdio: 'ignore' });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'restore', '--from', file, '--yes', '--home', home], {
+        stdio: 'ignore',
+      });
       const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal)));
       // Once the restore has begun (its staging copy appears), kill it a little later each round:
       // at 0, 15, 30, 45 and 60% of the time a whole restore took.
@@ -222,7 +226,7 @@ describe('kill -9 during a restore', () => {
     }
     // The staging copy of a killed restore is removed by the next restore, which completes.
     const home = join(dir, 'kill-home-0');
-    const r = await cli('restore', file, '--home', home);
+    const r = await cli('restore', '--from', file, '--yes', '--home', home);
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(home).filter((n) => n.startsWith('.restore-'))).toEqual([]);
     console.log(`restore (${restoreMs} ms whole) killed 5 times: ${outcomes.join(', ')}`);

@@ -1,6 +1,7 @@
 // Backups from the app, through the handler table over a real core (as Electron's IPC and browser
-// mode carry it): made into <home>/backups, listed, restored by name only (never a path), start-up
-// notices empty on a healthy home, and a full disk met by an app-state write answered as such.
+// mode carry it): made into <home>/backups, listed, shown (backup/preview) and then restored by name
+// only (never a path) with the fingerprint the preview answered, start-up notices empty on a healthy
+// home, and a full disk met by an app-state write answered as such.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,20 @@ describe('backups in the app', () => {
     await t.h['keys/revoke']({ id: kept.info.id });
     for (const a of await t.h['audiences/list']({})) await t.h['audiences/delete']({ id: a.id });
 
-    const summary = await t.h['backup/restore']({ name: made.name });
+    // Shown first: what it would bring, nothing changed yet.
+    const preview = await t.h['backup/preview']({ name: made.name });
+    expect(preview).toMatchObject({ name: made.name, savedAudiences: ['Kept audience'], counts: { savedAudiences: 1 } });
+    expect(preview.keys.find((k) => k.name === 'kept')).toMatchObject({ revoked: false, inThisHome: true });
+    expect(t.api.core.keys.verify(kept.key)).toBeNull();
+    expect(t.api.core.keys.verify(later.key)).not.toBeNull();
+    // A fingerprint other than the one shown: refused, nothing changes.
+    expect(await failure(t.h['backup/restore']({ name: made.name, fingerprint: '0'.repeat(64) }))).toMatchObject({
+      code: 'invalid_request',
+      field: 'fingerprint',
+    });
+    expect(t.api.core.keys.verify(later.key)).not.toBeNull();
+
+    const summary = await t.h['backup/restore']({ name: made.name, fingerprint: preview.fingerprint });
     expect(summary).toMatchObject({ savedAudiences: 1 });
     expect(t.api.core.keys.verify(kept.key)).not.toBeNull();
     expect(t.api.core.keys.verify(later.key)).toBeNull();
@@ -47,11 +61,15 @@ describe('backups in the app', () => {
   });
 
   it('restores only a backup of <home>/backups named as listed: never a path', async () => {
-    for (const name of ['../app-state.sqlite', '/etc/passwd', 'sub/x.sqlite', '.hidden.sqlite', 'notes.txt'])
-      expect(await failure(t.h['backup/restore']({ name }))).toMatchObject({ code: 'invalid_request', field: 'name' });
-    expect(await failure(t.h['backup/restore']({ name: 'missing.sqlite' }))).toMatchObject({ code: 'not_found' });
+    const fingerprint = '0'.repeat(64);
+    for (const name of ['../app-state.sqlite', '/etc/passwd', 'sub/x.sqlite', '.hidden.sqlite', 'notes.txt']) {
+      expect(await failure(t.h['backup/preview']({ name }))).toMatchObject({ code: 'invalid_request', field: 'name' });
+      expect(await failure(t.h['backup/restore']({ name, fingerprint }))).toMatchObject({ code: 'invalid_request', field: 'name' });
+    }
+    expect(await failure(t.h['backup/preview']({ name: 'missing.sqlite' }))).toMatchObject({ code: 'not_found' });
+    expect(await failure(t.h['backup/restore']({ name: 'missing.sqlite', fingerprint }))).toMatchObject({ code: 'not_found' });
     writeFileSync(join(t.api.core.homeDir, 'backups', 'fake.sqlite'), 'not a backup'.repeat(100));
-    expect(await failure(t.h['backup/restore']({ name: 'fake.sqlite' }))).toMatchObject({
+    expect(await failure(t.h['backup/preview']({ name: 'fake.sqlite' }))).toMatchObject({
       code: 'invalid_request',
       message: expect.stringMatching(/fake\.sqlite is not an Audience Desk backup/),
     });

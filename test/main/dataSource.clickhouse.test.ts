@@ -128,9 +128,11 @@ describeClickHouse('the Data source over IPC (desktop app)', () => {
     const row = secretRow()!;
     expect(row).not.toContain(READER.password);
     expect(Buffer.from(JSON.parse(row) as string, 'base64').toString('latin1')).not.toContain(READER.password);
+    // With the address it was typed for: it is sent to no other (src/core/dataSource/passwordBinding.ts).
     expect(JSON.parse(safeStorage.decryptString(Buffer.from(JSON.parse(row) as string, 'base64')))).toEqual({
       user: READER.username,
       password: READER.password,
+      url: clickhouse().servers.single.url,
     });
     expect(await call('dataset/info', {})).toMatchObject({ ok: true, value: { records: 40 } });
   });

@@ -1,17 +1,19 @@
 // The "Data source" setting (README, "Data sources"): what the core answers from (the bundled
 // dataset, a dataset file of the history, or a ClickHouse server), switched while the app runs and
 // reopened at the next start. The ClickHouse user and password go to the SecretStore and nowhere
-// else: the renderer learns only that a password is stored (`hasPassword`), never what it is.
+// else: the renderer learns only that a password is stored (`hasPassword`), never what it is; the
+// password is stored with the address it was typed for and sent to no other (passwordBinding.ts).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ClickHouseCheck, DataSourceInfo, DatasetRef, InputOf } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
 import { ClickHouseEngine } from '../clickhouse/clickhouseEngine';
-import { checkTarget, shownAddress, type ClickHouseCredentials, type ClickHouseTarget } from '../clickhouse/connection';
+import { checkTarget, shownAddress, type ClickHouseTarget } from '../clickhouse/connection';
 import type { Core } from '../createCore';
 import { answersPing, checkClickHouse } from './connectionCheck';
 import { DataSourceSettings, type ClickHouseSourceSetting } from './dataSourceSettings';
-import type { SecretStore } from './secretStore';
+import { passwordFor } from './passwordBinding';
+import type { SecretStore, StoredClickHouseSecret } from './secretStore';
 
 /**
  * How long Use, and the start of the app, wait for the server's /ping before saying it does not answer:
@@ -44,6 +46,8 @@ export class DataSources {
   private startError: string | null = null;
   /** Opens at start-up (an explicit dataset, the fallback) are not the user's choice: the stored one stays. */
   private quiet = false;
+  /** Why the stored password was not sent to the server opened at start (also one of core.notices); null once one is used. */
+  private passwordNotice: string | null = null;
 
   constructor(
     private readonly core: Core,
@@ -67,7 +71,7 @@ export class DataSources {
   /** What the Data source screen shows. Never the password. */
   async describe(): Promise<DataSourceInfo> {
     const setting = this.settings.clickhouse();
-    let stored: ClickHouseCredentials | null = null;
+    let stored: StoredClickHouseSecret | null = null;
     let passwordError: string | null = null;
     try {
       stored = await this.secrets.load();
@@ -75,13 +79,15 @@ export class DataSources {
       passwordError = isAppError(e) ? e.message : 'The stored password cannot be read; enter it again.';
     }
     const bundled = this.bundled();
+    // The stored password as it would go to the server settings name: held back (and said why) unless typed for it.
+    const decision = setting ? passwordFor(setting, stored, setting) : null;
     return {
       current: this.current(bundled),
       stored: this.settings.kind(),
       dataset: this.core.datasetRef,
       bundledAvailable: bundled !== null,
-      clickhouse: setting ? { ...setting, hasPassword: this.storedFor(setting, stored) !== null && stored!.password !== '' } : null,
-      passwordError,
+      clickhouse: setting ? { ...setting, hasPassword: (decision?.credentials?.password ?? '') !== '' } : null,
+      passwordError: passwordError ?? decision?.withheld ?? null,
       secretStore: this.secrets.description,
       startError: this.startError,
     };
@@ -111,7 +117,8 @@ export class DataSources {
     await this.switchToClickHouse(target, setting, async () => {
       const password = target.credentials?.password ?? '';
       if (password === '') await this.secrets.clear();
-      else await this.secrets.save({ username: fields.user, password });
+      // Kept with the address it was typed for: it goes nowhere else, whatever settings say later (passwordBinding.ts).
+      else await this.secrets.save({ username: fields.user, password, url: fields.url });
       this.settings.useClickHouse(setting);
     });
     this.forgetStartError();
@@ -120,9 +127,12 @@ export class DataSources {
 
   /** A source chosen since start: the start-up notice about the unreachable server is history. */
   private forgetStartError(): void {
-    const index = this.startError === null ? -1 : this.core.notices.indexOf(this.startError);
-    if (index >= 0) this.core.notices.splice(index, 1);
+    for (const notice of [this.startError, this.passwordNotice]) {
+      const index = notice === null ? -1 : this.core.notices.indexOf(notice);
+      if (index >= 0) this.core.notices.splice(index, 1);
+    }
     this.startError = null;
+    this.passwordNotice = null;
   }
 
   /** Forgets the stored password (the address and user stay); the server in use keeps answering until switched. */
@@ -140,7 +150,10 @@ export class DataSources {
     const setting = this.settings.kind() === 'clickhouse' ? this.settings.clickhouse() : null;
     if (setting && !explicitDataset) {
       try {
-        await this.switchToClickHouse(await this.target({ ...setting }), setting);
+        const { target, withheld } = await this.resolve({ ...setting });
+        // The server is tried without the password, and the user told why (a restore can name another server).
+        if (withheld) this.core.notices.push((this.passwordNotice = withheld));
+        await this.switchToClickHouse(target, setting);
         return;
       } catch (e) {
         const why = isAppError(e) ? e.message : 'it could not be opened';
@@ -194,19 +207,23 @@ export class DataSources {
     return this.bundledPath && existsSync(this.bundledPath) ? resolve(this.bundledPath) : null;
   }
 
-  /** The stored credentials when they belong to this address and user, else null. */
-  private storedFor(setting: { url: string; user: string }, stored: ClickHouseCredentials | null): ClickHouseCredentials | null {
-    const kept = this.settings.clickhouse();
-    // A stored password goes only to the server and user it was typed for, never to a new address.
-    if (!stored || !kept || kept.url !== setting.url || kept.user !== setting.user || stored.username !== setting.user) return null;
-    return stored;
+  /** The target for a URL, database and user; without a password, the stored one when it was typed for them (passwordBinding.ts). */
+  private async target(input: { url: string; database: string; user: string; password?: string }): Promise<ClickHouseTarget> {
+    return (await this.resolve(input)).target;
   }
 
-  /** The target for a URL, database and user; without a password, the stored one when it is theirs. */
-  private async target(input: { url: string; database: string; user: string; password?: string }): Promise<ClickHouseTarget> {
+  /** target(), and why a stored password was held back from it, if one was. */
+  private async resolve(input: {
+    url: string;
+    database: string;
+    user: string;
+    password?: string;
+  }): Promise<{ target: ClickHouseTarget; withheld: string | null }> {
     const partial: ClickHouseTarget = { url: input.url, database: input.database, credentials: null };
     checkTarget(partial); // before the secret store is read: a bad address never gets the stored password
-    const password = input.password ?? this.storedFor(input, await this.secrets.load())?.password ?? '';
-    return { ...partial, credentials: { username: input.user, password } };
+    if (input.password !== undefined)
+      return { target: { ...partial, credentials: { username: input.user, password: input.password } }, withheld: null };
+    const { credentials, withheld } = passwordFor(input, await this.secrets.load(), this.settings.clickhouse());
+    return { target: { ...partial, credentials: { username: input.user, password: credentials?.password ?? '' } }, withheld };
   }
 }

@@ -1,15 +1,15 @@
 // The SecretStore of browser mode and the CLI: `<home>/clickhouse-credentials.json`, the same
 // {"user": …, "password": …} shape as the CLI's --credentials file (so `cli clickhouse check
-// --credentials <that file>` reads it too), readable by the owner only (mode 0600) and written
-// atomically (a temporary file beside it, synced, renamed over it), so a crash leaves the old
-// credentials or the new ones, never half of either. Nothing here prints what the file holds.
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// --credentials <that file>` reads it too) plus the "url" the password was typed for (issue 39; the
+// CLI's reader ignores it), readable by the owner only (mode 0600) and written atomically (a
+// temporary file beside it, synced, renamed over it), so a crash leaves the old credentials or the
+// new ones, never half of either. Nothing here prints what the file holds.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AppError } from '../../shared/errors';
-import type { ClickHouseCredentials } from '../clickhouse/connection';
-import { readCredentials } from '../clickhouse/credentials';
 import { partialPathFor, publishFile, randomTag } from '../fs/atomicFile';
-import type { SecretStore } from './secretStore';
+import { makePrivateDir, writePrivateFile } from '../fs/privateFile';
+import type { SecretStore, StoredClickHouseSecret } from './secretStore';
 
 export const CREDENTIALS_FILE = 'clickhouse-credentials.json';
 
@@ -24,28 +24,37 @@ export class FileSecretStore implements SecretStore {
     this.description = `a file only your user can read (${path}, mode 0600)`;
   }
 
-  async load(): Promise<ClickHouseCredentials | null> {
+  async load(): Promise<StoredClickHouseSecret | null> {
     if (!existsSync(this.path)) return null;
+    // Read once and checked here (not twice, racing a save): user and password as the CLI's reader wants them, url if any.
+    let parsed: { user?: unknown; password?: unknown; url?: unknown };
     try {
-      return readCredentials(this.path);
-    } catch (e) {
+      parsed = (JSON.parse(readFileSync(this.path, 'utf8')) ?? {}) as typeof parsed;
+    } catch {
+      parsed = {};
+    }
+    const { user, password, url } = parsed;
+    if (
+      typeof user !== 'string' ||
+      user === '' ||
+      (password !== undefined && typeof password !== 'string') ||
+      (url !== undefined && typeof url !== 'string')
+    )
       throw new AppError(
         'unavailable',
-        `The stored ClickHouse credentials (${this.path}) cannot be read; enter the password again. (${(e as Error).message})`,
+        `The stored ClickHouse credentials (${this.path}) cannot be read; enter the password again. ` +
+          '(It must hold {"user": "...", "password": "..."} with a non-empty user.)',
       );
-    }
+    return { username: user, password: password ?? '', ...(url === undefined ? {} : { url }) };
   }
 
-  async save(credentials: ClickHouseCredentials): Promise<void> {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+  async save(credentials: StoredClickHouseSecret): Promise<void> {
+    makePrivateDir(dirname(this.path));
     const temp = partialPathFor(this.path, randomTag());
     try {
       // Created owner-only: the password is never readable by others, not even for an instant.
-      writeFileSync(temp, `${JSON.stringify({ user: credentials.username, password: credentials.password })}\n`, {
-        mode: 0o600,
-        flag: 'wx',
-      });
-      chmodSync(temp, 0o600); // the umask cannot widen it, but a pre-set umask may narrow; make it exact
+      const record = { user: credentials.username, password: credentials.password, url: credentials.url };
+      writePrivateFile(temp, `${JSON.stringify(record)}\n`);
       publishFile(temp, this.path);
     } catch (e) {
       rmSync(temp, { force: true });

@@ -8,7 +8,8 @@
 // SQLite keeps the mode of a database file that exists when it opens it, and creates the -wal,
 // -shm and -journal files beside it with that same mode: so a database is created here, empty and
 // 0600, before SQLite opens it (test/security/fileModes.test.ts checks both).
-import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 export const PRIVATE_FILE_MODE = 0o600;
@@ -32,6 +33,27 @@ export function createPrivateFile(path: string): number {
     throw e;
   }
   return fd;
+}
+
+/** Copies `from` into a new owner-only file `to`, byte for byte; answers the SHA-256 (hex) of what it copied. */
+export function copyToPrivateFile(from: string, to: string): string {
+  const hash = createHash('sha256');
+  const input = openSync(from, 'r');
+  try {
+    const output = createPrivateFile(to);
+    try {
+      const buffer = Buffer.allocUnsafe(1 << 20);
+      for (let n = readSync(input, buffer, 0, buffer.length, null); n > 0; n = readSync(input, buffer, 0, buffer.length, null)) {
+        hash.update(buffer.subarray(0, n));
+        for (let done = 0; done < n;) done += writeSync(output, buffer, done, n - done);
+      }
+    } finally {
+      closeSync(output);
+    }
+  } finally {
+    closeSync(input);
+  }
+  return hash.digest('hex');
 }
 
 /** createPrivateFile for a scratch file whose name is this process's own: whatever is there is removed first. */

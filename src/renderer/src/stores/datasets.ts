@@ -1,10 +1,11 @@
 // Nothing lost (README): the dataset history (switch back to a previous dataset, delete one, how many
-// to keep), app-state backups (make one, restore one) and what the app must say about its start-up
+// to keep), app-state backups (make one; restore one: what it would bring is shown first, and the
+// restore runs only once the user confirms that file, by its fingerprint) and what the app must say about its start-up
 // (a damaged app state set aside). The active dataset's id lets saved audiences and exports say when
 // they were made on another dataset.
 import { defineStore } from 'pinia';
 import { computed, ref, watch } from 'vue';
-import type { BackupInfo, DatasetEntry, DatasetRef, RestoreSummary } from '../../../shared/contract';
+import type { BackupInfo, DatasetEntry, DatasetRef, RestorePreview, RestoreSummary } from '../../../shared/contract';
 import { describeError, getBridge } from '../bridge';
 import { useDatasetStore } from './dataset';
 import { useImportStore } from './importJob';
@@ -18,6 +19,8 @@ export const useDatasetsStore = defineStore('datasets', () => {
   const backupsFolder = ref<string | null>(null);
   const lastBackup = ref<BackupInfo | null>(null);
   const restored = ref<RestoreSummary | null>(null);
+  /** The backup being looked at before a restore (backup/preview); null when none is. */
+  const pending = ref<RestorePreview | null>(null);
   const notices = ref<string[]>([]);
   const busy = ref(false);
   const error = ref<string | null>(null);
@@ -62,6 +65,7 @@ export const useDatasetsStore = defineStore('datasets', () => {
   async function show(): Promise<void> {
     open.value = true;
     restored.value = null;
+    pending.value = null;
     await Promise.all([load(), loadBackups()]);
   }
 
@@ -95,8 +99,24 @@ export const useDatasetsStore = defineStore('datasets', () => {
     await loadBackups();
   }
 
-  async function restore(name: string): Promise<void> {
-    const summary = await guarded(() => getBridge()['backup/restore']({ name }));
+  /** Shows what a backup would bring; nothing changes yet. */
+  async function previewRestore(name: string): Promise<void> {
+    pending.value = null;
+    restored.value = null;
+    const preview = await guarded(() => getBridge()['backup/preview']({ name }));
+    if (preview) pending.value = preview;
+  }
+
+  function cancelRestore(): void {
+    pending.value = null;
+  }
+
+  /** Restores the backup shown, as it was shown: a file changed since is refused by the core. */
+  async function confirmRestore(): Promise<void> {
+    const shown = pending.value;
+    if (!shown) return;
+    pending.value = null;
+    const summary = await guarded(() => getBridge()['backup/restore']({ name: shown.name, fingerprint: shown.fingerprint }));
     if (!summary) return;
     restored.value = summary;
     // Saved audiences and lists are the backup's now.
@@ -131,6 +151,7 @@ export const useDatasetsStore = defineStore('datasets', () => {
     backupsFolder,
     lastBackup,
     restored,
+    pending,
     notices,
     busy,
     error,
@@ -144,7 +165,9 @@ export const useDatasetsStore = defineStore('datasets', () => {
     remove,
     setKeep,
     backup,
-    restore,
+    previewRestore,
+    cancelRestore,
+    confirmRestore,
     loadNotices,
     dismissNotice,
   };
