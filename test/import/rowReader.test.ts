@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MALFORMED_QUOTE, RowParser as RowReader, UNCLOSED_QUOTE } from '../../src/core/import/source/rowParser';
-import type { Newline } from '../../src/core/import/source/sourceFile';
+import type { Newline } from '../../src/core/import/types';
 
 interface Row {
   cells: string[];

@@ -3,7 +3,8 @@
 // final records in order (codes by first appearance, hashes past the dictionary limit, each vector
 // as narrow as its values). docs/import.md, "Write".
 import { FIELDS } from '../../shared/fields';
-import { DICTIONARY_LIMIT, HASHED_FIELDS, type BuiltColumn } from './columnSet';
+import { DICTIONARY_LIMIT, HASHED_FIELDS } from './columnSet';
+import type { BuiltColumn } from './columnVector';
 import { kindFor, stringHash, VECTOR_TYPES as CTOR, type Vector, type VectorKind } from './columnVector';
 
 /**

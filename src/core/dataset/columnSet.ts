@@ -4,7 +4,7 @@
 // are plain data, so they cross threads. docs/import.md, "Memory".
 import { FIELDS } from '../../shared/fields';
 import type { RecordValues } from './recordFormat';
-import { stringHash, VectorBuilder, type Vector, type VectorKind } from './columnVector';
+import { stringHash, VectorBuilder, type BuiltColumn } from './columnVector';
 import { loadSpilledColumns, type SpilledChunk, type SpilledColumn, type VectorSpill } from './vectorSpill';
 
 /** Records a ColumnSet gathers row by row before it hands them to the builders column by column. */
@@ -20,15 +20,6 @@ export const DICTIONARY_LIMIT = 1 << 18;
 export const HASHED_FIELDS = new Set(['PID', 'HHID', 'ADDRID', 'ADDRESS', 'PHONE', 'PHONE2', 'PHONE3']);
 
 /** One field's finished vector, as the dataset's `columns` table stores it. */
-export interface BuiltColumn {
-  /** Index of the field in FIELDS. */
-  field: number;
-  encoding: 'value' | 'dict' | 'hash' | 'micro';
-  kind: VectorKind;
-  data: Vector;
-  /** The strings of the codes (encoding 'dict'), in code order. */
-  dict: string[] | null;
-}
 
 /**
  * A copy of a string that does not share memory with the text it was cut from: a parser's cells

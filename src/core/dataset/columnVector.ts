@@ -139,3 +139,14 @@ export function stringHash(value: string): number {
   for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
   return h >>> 0 || 1;
 }
+
+/** A field's finished vector as a writer builds it: its values (or codes, hashes) and how they are encoded. */
+export interface BuiltColumn {
+  /** Index of the field in FIELDS. */
+  field: number;
+  encoding: 'value' | 'dict' | 'hash' | 'micro';
+  kind: VectorKind;
+  data: Vector;
+  /** The strings of the codes (encoding 'dict'), in code order. */
+  dict: string[] | null;
+}

@@ -4,7 +4,7 @@
 // compressed) when every value is exactly its millionths over a million, which the generator's six
 // decimals always are, else as the doubles themselves ('value', f64, ~6.5 compressed). Either way a
 // reader gets back exactly the number the record's text holds. docs/dataset-format.md, "Vectors".
-import type { BuiltColumn } from './columnSet';
+import type { BuiltColumn } from './columnVector';
 import type { Vector } from './columnVector';
 
 const MILLION = 1e6;

@@ -8,7 +8,7 @@ import { closeSync, openSync, rmSync } from 'node:fs';
 import { settings } from '../config';
 import { replacePrivateFile } from '../fs/privateFile';
 import { readAllAt, writeAllAt } from '../fs/positionedIo';
-import type { BuiltColumn } from './columnSet';
+import type { BuiltColumn } from './columnVector';
 import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { keptContexts, ZstdCompressor, ZstdDecompressor } from './zstdContext';
 

@@ -3,6 +3,8 @@
 import type { ImportCounts, ImportDelimiter } from '../../shared/contract';
 
 export type Delimiter = ImportDelimiter;
+/** A file's line end, as its header line has it. */
+export type Newline = '\r\n' | '\n' | '\r';
 
 export interface ImportOptions {
   /** The vendor files, imported in this order into one dataset (a later row wins over an earlier one). */

@@ -4,7 +4,7 @@
 // keeps what comes before, reader 1 the rest, counting the line breaks it skips for line numbers.
 // docs/import.md, "Staged reading".
 import { Transform, type TransformCallback } from 'node:stream';
-import type { Newline } from './sourceFile';
+import type { Newline } from '../types';
 
 const LF = 0x0a;
 const CR = 0x0d;

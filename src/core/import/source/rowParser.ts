@@ -3,7 +3,7 @@
 // ourselves (as papaparse's own streamers do) so a row's raw text is a slice of it, a runaway quote
 // can be bounded and a malformed quote recovered at its own line. docs/import.md, "Why papaparse".
 import Papa from 'papaparse';
-import type { Newline } from './sourceFile';
+import type { Newline } from '../types';
 
 export interface RowSink {
   /** One row, the header included. `utf8` is false when its text held bytes that are not UTF-8. */

@@ -7,7 +7,7 @@ import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib'
 import Papa from 'papaparse';
 import { AppError } from '../../../shared/errors';
 import { identityOf, openRegularFile, type FileIdentity } from '../../fs/regularFile';
-import type { Delimiter } from '../types';
+import type { Delimiter, Newline } from '../types';
 import type { InflatedCut } from './gzipCut';
 import { mapHeader, type HeaderMap } from './rowRules';
 
@@ -17,8 +17,6 @@ const HEAD_BYTES = 256 * 1024;
 const CHUNK_BYTES = 1 << 20;
 
 export const DELIMITERS: readonly Delimiter[] = [',', '\t', '|'];
-
-export type Newline = '\r\n' | '\n' | '\r';
 
 /** What the import knows of a file before reading its rows; plain data, so a worker thread can take it. */
 export interface SourceInfo {
