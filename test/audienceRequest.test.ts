@@ -57,7 +57,7 @@ describe('normalizeAudienceRequest', () => {
     expect(failure({ state: 'CA', filters: [['GENDER', Array(1001).fill('F')]] }).message).toMatch(/1000/);
     expect(failure({ state: 'CA', filters: Array(65).fill(['GENDER', ['F']]) }).message).toMatch(/64/);
     expect(failure({ state: 'CA', filters: [['GENDR', ['F']]] }).message).toMatch(/unknown field "GENDR".*GENDER/);
-    expect(failure({ state: 'CA', filters: [['LATITUDE', ['34']]] }).message).toMatch(/geographic/);
+    expect(failure({ state: 'CA', filters: [['LATITUDE', ['34']]] }).message).toMatch(/use the "near" key/);
     expect(failure({ state: 'CA', filters: [['ZIP', [90210]]] }).message).toMatch(/strings/);
   });
 
@@ -82,6 +82,21 @@ describe('normalizeAudienceRequest', () => {
     expect(closestFieldName('MARIEDCD')).toBe('MARRIEDCD');
     expect(closestFieldName('cpi_travl_index')).toBe('CPI_TRAVEL_INDEX');
     expect(closestFieldName('ZZZZZZZZZZZZZZZZZZ')).toBeUndefined();
+    // Nothing, or a single letter, is no typo of anything (Z4 is 2 edits from "").
+    for (const name of ['', 'Z', 'q', '4']) expect(closestFieldName(name), name).toBeUndefined();
+    expect(closestFieldName('AG')).toBe('AGE');
+  });
+
+  it('says what is wrong with a value that is there (issue 33)', () => {
+    expect(failure({ state: 6 }).message).toMatch(/"state" must be a string .*not a number/);
+    expect(failure({ state: 'CA', limit: 2 ** 53 }).message).toMatch(/"limit" is too large/);
+    expect(failure({ state: 'CA', filters: [['AGE', [true]]] })).toMatchObject({
+      field: 'AGE',
+      message: expect.stringMatching(/whole numbers/),
+    });
+    const long = failure({ state: 'CA', ['k'.repeat(1000)]: 1 });
+    expect(long.field).toBe(`${'k'.repeat(40)}…`);
+    expect(long.message.length).toBeLessThan(200);
   });
 
   it('gives the same cache key whatever the order of filters and values', () => {

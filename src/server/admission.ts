@@ -27,6 +27,25 @@ export function declaresBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+// Node's own test for the expectation (lib/_http_server.js): the token anywhere in the field, any case.
+const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
+
+/**
+ * Whether the request waits for `100 Continue` before sending the body it announced, and that body
+ * would be read (Node asks this server, through its 'checkContinue' event, instead of sending 100 at
+ * once; the answer comes from the preParsing hook, once every check but the body's own has passed).
+ */
+export function wantsContinue(request: FastifyRequest): boolean {
+  const expect = request.headers.expect;
+  return (
+    request.raw.httpVersion === '1.1' &&
+    typeof expect === 'string' &&
+    CONTINUE.test(expect) &&
+    !BODYLESS.has(request.method) &&
+    declaresBody(request)
+  );
+}
+
 /**
  * An answer sent before the body the request announced has all arrived is the connection's last:
  * otherwise Node would go on reading (and discarding) that body to keep the connection alive, and a

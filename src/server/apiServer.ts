@@ -4,13 +4,14 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { AppError, isAppError, type ErrorCode } from '../shared/errors';
 import type { Core } from '../core/createCore';
 import { keyHash, type VerifiedKey } from '../core/keys/keyStore';
-import { searchAnswerJson } from '../core/audience/audienceService';
+import { searchAnswerJson } from './searchAnswer';
 import { normalizeAudienceRequest } from '../shared/audienceRequest';
 import { DATA_DICTIONARY } from '../shared/dictionary';
 import { buildOpenApiDocument } from './openapi';
-import { answerClientError, checkHost, checkJsonContentType, checkOrigin, loggablePath } from './requestGuards';
+import { answerClientError, checkContentEncoding, checkHost, checkJsonContentType, checkOrigin, loggablePath } from './requestGuards';
 import { DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_UNAUTHENTICATED_LIMIT, InFlightLimit, RateLimiter, type RateLimit } from './rateLimiter';
-import { Admission, closeIfBodyUnread } from './admission';
+import { Admission, closeIfBodyUnread, wantsContinue } from './admission';
+import { parseJsonBody } from './jsonBody';
 import { RequestLog } from './requestLog';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -49,9 +50,18 @@ declare module 'fastify' {
 const JSON_TYPE = 'application/json; charset=utf-8';
 const UNAUTHENTICATED = '';
 
+/** The headers of every answer; set here too for errors answered before the onRequest hook ran (the router's). */
+function apiHeaders(reply: FastifyReply): void {
+  reply.header('Cache-Control', 'no-store');
+  reply.header('X-Content-Type-Options', 'nosniff');
+}
+
 function sendError(reply: FastifyReply, error: AppError): void {
+  apiHeaders(reply);
   reply.code(error.status).type(JSON_TYPE).send(JSON.stringify(error.toBody()));
 }
+
+const TOO_LARGE = `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`;
 
 /** Maps Fastify's own body errors onto decisions.md's codes; anything unknown is internal. */
 export function toAppError(error: unknown): AppError {
@@ -59,7 +69,7 @@ export function toAppError(error: unknown): AppError {
   const code = (error as { code?: string }).code;
   const status = (error as { statusCode?: number }).statusCode;
   const byCode: Record<string, [ErrorCode, string]> = {
-    FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`],
+    FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', TOO_LARGE],
     FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.'],
     FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'The request body is empty; send a JSON object.'],
   };
@@ -94,7 +104,12 @@ export class ApiServer {
       requestTimeout: options.requestTimeoutMs ?? 30_000,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
       connectionTimeout: options.idleSocketTimeoutMs ?? 30_000,
-      http: { headersTimeout: options.headersTimeoutMs ?? 10_000, connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000 },
+      http: {
+        headersTimeout: options.headersTimeoutMs ?? 10_000,
+        connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1_000,
+        // An HTTP/1.1 request without Host is refused by checkHost, in the envelope, not by Node's bare 400.
+        requireHostHeader: false,
+      },
       clientErrorHandler: answerClientError,
       // A path that is not a valid URL (e.g. `/api/%ff`) is refused by the router itself: same envelope.
       frameworkErrors: (_error, request, reply) => {
@@ -103,6 +118,12 @@ export class ApiServer {
       },
       return503OnClosing: true,
     });
+    // With a 'checkContinue' listener Node sends no `100 Continue` by itself: the preParsing hook sends
+    // it once key, rate limit, media type, in-flight cap and size have passed, so a refused request
+    // never invites its body. Any other expectation is ignored (RFC 9110, 10.1.1) rather than answered
+    // with Node's bare 417.
+    this.app.server.on('checkContinue', (req, res) => this.app.routing(req, res));
+    this.app.server.on('checkExpectation', (req, res) => this.app.routing(req, res));
     this.installParsers();
     this.installHooks();
     this.installRoutes();
@@ -112,9 +133,9 @@ export class ApiServer {
     this.app.removeAllContentTypeParsers();
     this.app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
       try {
-        done(null, JSON.parse(body as string));
-      } catch {
-        done(new AppError('invalid_json', 'The request body is not valid JSON.'), undefined);
+        done(null, parseJsonBody(body as string));
+      } catch (error) {
+        done(error as AppError, undefined);
       }
     });
     // Any other media type is refused by the route hook before its body is read; this only
@@ -129,9 +150,8 @@ export class ApiServer {
     const notFound = (request: FastifyRequest) =>
       new AppError('not_found', `There is no ${request.method} ${request.url.split('?')[0]!.slice(0, 100)}.`);
     this.app.addHook('onRequest', async (request, reply) => {
-      reply.header('Cache-Control', 'no-store');
-      reply.header('X-Content-Type-Options', 'nosniff');
-      checkHost(request.headers.host, this.port, request.raw.rawHeaders);
+      apiHeaders(reply);
+      checkHost(request.headers.host, this.port, request.raw.rawHeaders, request.raw.httpVersion);
       const origin = request.headers.origin;
       const site = request.headers['sec-fetch-site'];
       const path = request.url.split('?')[0]!;
@@ -144,8 +164,14 @@ export class ApiServer {
       // Here rather than in the not-found handler, which Fastify runs only after reading the body.
       if (request.is404) throw notFound(request);
     });
-    // After every route's own key or token check, before any body is read.
-    this.app.addHook('preParsing', async (request, reply) => this.admission.admit(request, reply));
+    // After every route's own key or token check, before any body is read; then, for a client that
+    // waits for it, the size it announced and `100 Continue`.
+    this.app.addHook('preParsing', async (request, reply) => {
+      this.admission.admit(request, reply);
+      if (!wantsContinue(request)) return;
+      if (Number(request.headers['content-length']) > BODY_LIMIT_BYTES) throw new AppError('payload_too_large', TOO_LARGE);
+      reply.raw.writeContinue();
+    });
     this.app.addHook('onSend', async (request, reply, payload) => {
       closeIfBodyUnread(request, reply);
       return payload;
@@ -168,6 +194,7 @@ export class ApiServer {
   private authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     this.verifyKey(request, reply);
     checkJsonContentType(request.headers['content-type']);
+    checkContentEncoding(request.headers['content-encoding'], reply);
   };
 
   /**

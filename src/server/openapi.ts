@@ -1,47 +1,15 @@
 // The machine-readable description of the API (GET /api/openapi.json), built from the same
 // constants the server enforces (request rules, body limit, rate limits, error codes), so it cannot
 // drift from them. test/api/openapi.test.ts checks it against the running server and lints it.
-import { z } from 'zod';
-import { EXCLUDE_MAX, NEAR_MILES_MAX } from '../shared/listControls';
-import {
-  audienceRequestSchema,
-  FILTERS_MAX,
-  FILTER_VALUES_MAX,
-  FILTER_VALUE_LENGTH_MAX,
-  LIMIT_DEFAULT,
-  LIMIT_MAX,
-} from '../shared/audienceRequest';
-import { DICTIONARY_GROUPS } from '../shared/dictionary';
-import { ERROR_STATUS, type ErrorCode } from '../shared/errors';
-import { FIELDS, PREVIEW_FIELDS } from '../shared/fields';
-import { STATE_CODES } from '../shared/states';
+import { FILTERS_MAX, FILTER_VALUES_MAX, FILTER_VALUE_LENGTH_MAX, LIMIT_MAX } from '../shared/audienceRequest';
+import { ERROR_STATUS } from '../shared/errors';
+import { FIELDS } from '../shared/fields';
 import { BODY_LIMIT_BYTES, type ApiServerOptions } from './apiServer';
+import { API_ERROR_CODES, componentSchemas, EXAMPLE_REQUEST, ref } from './openapiSchemas';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_RATE_LIMIT, DEFAULT_UNAUTHENTICATED_LIMIT } from './rateLimiter';
 
-/** Codes only the app's own operations answer (a stopped export or import), never the HTTP API. */
-const APP_ONLY_CODES: readonly ErrorCode[] = ['cancelled'];
-export const API_ERROR_CODES = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => !APP_ONLY_CODES.includes(c));
+export { API_ERROR_CODES };
 
-/** A pattern that matches `word` in any case, e.g. `[Cc][Aa]`. */
-const anyCase = (word: string) => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c)).join('');
-
-/** The interface's own example (audience-query-service.md, section 2.1). */
-const EXAMPLE_REQUEST = {
-  state: 'CA',
-  limit: 5,
-  skip: 0,
-  filters: [
-    ['GENDER', ['F']],
-    ['MARRIEDCD', ['M']],
-    ['AGE', ['25-29', '45-49']],
-  ],
-};
-
-function schemaOfType(type: string): object {
-  return type === 'integer' ? { type: 'integer' } : type === 'number' ? { type: 'number' } : { type: 'string' };
-}
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object, extra: object = {}) => ({ 'application/json': { schema, ...extra } });
 
 /**
@@ -92,18 +60,27 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
     description,
     requestBody: {
       required: true,
-      description: `At most ${BODY_LIMIT_BYTES} bytes (${bodyKiB} KiB) of JSON, sent with Content-Type: application/json.`,
+      description:
+        `At most ${BODY_LIMIT_BYTES} bytes (${bodyKiB} KiB) of JSON in UTF-8, sent as it is (no Content-Encoding) with ` +
+        'Content-Type: application/json (a charset parameter, if any, must be utf-8). No object may name a key twice.',
       content: json(ref('AudienceRequest'), {
         examples: { interface: { summary: "The interface document's example", value: EXAMPLE_REQUEST } },
       }),
     },
     responses: {
       '200': { description: 'The audience: its exact total and the requested page, in ascending PID order.', content: json(ref(response)) },
-      '400': error(400, 'the body is not a JSON object, or breaks a rule of AudienceRequest; `field` names the input at fault.'),
+      '400': error(
+        400,
+        'the body is not a JSON object, names a key twice in one object, or breaks a rule of AudienceRequest; `field` names the input at fault.',
+      ),
       '401': error(401, 'the X-API-KEY header is missing, unknown or revoked (one answer for all three).'),
       ...common,
       '413': error(413, `the body is larger than ${BODY_LIMIT_BYTES} bytes (${bodyKiB} KiB).`),
-      '415': error(415, 'the body is not sent as Content-Type: application/json.'),
+      '415': error(
+        415,
+        'the body is not sent as Content-Type: application/json, names a charset other than utf-8, or has a Content-Encoding ' +
+          '(then with Accept-Encoding: identity).',
+      ),
       '429': rateLimited,
       ...failed,
       '503': error(
@@ -133,10 +110,11 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       '503': error(503, `${busy}.`, retryAfterIfBusy),
     },
   };
-  const unauthenticated = (operationId: string, summary: string, response: object, unavailable: string) => ({
+  const unauthenticated = (operationId: string, summary: string, description: string, response: object, unavailable: string) => ({
     operationId,
     tags: ['service'],
     summary,
+    description,
     security: [],
     responses: {
       '200': response,
@@ -145,106 +123,6 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       '503': error(503, unavailable, retryAfterIfBusy),
     },
   });
-
-  // The request's keys are the server's own schema's (zod's JSON Schema of it), so a key the server
-  // accepts is never missing here; the four of the interface get the rules the server applies after it.
-  const requestKeys = z.toJSONSchema(audienceRequestSchema, { target: 'draft-2020-12', io: 'input' }) as {
-    properties: Record<string, object>;
-    required?: string[];
-  };
-  const requestKeyRules: Record<string, object> = {
-    state: {
-      type: 'string',
-      pattern: `^(?:${STATE_CODES.map(anyCase).join('|')})$`,
-      description: `USPS code of one of the 50 states or DC, in any case: ${STATE_CODES.join(', ')}.`,
-      examples: ['CA'],
-    },
-    limit: {
-      type: 'integer',
-      minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-      default: LIMIT_DEFAULT,
-      description: `Page size. Above ${LIMIT_MAX} it is clamped to ${LIMIT_MAX} (search echoes the effective value); 0 counts only.`,
-    },
-    skip: {
-      type: 'integer',
-      minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-      default: 0,
-      description: 'Matching records to skip; past `total` the page is empty.',
-    },
-    filters: {
-      type: 'array',
-      maxItems: FILTERS_MAX,
-      default: [],
-      description: 'A record matches when it matches every entry (AND) and, within one entry, any of its values (OR).',
-      items: ref('Filter'),
-    },
-    // extensions.md: optional list controls, applied after the filters in this order.
-    near: {
-      oneOf: [
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['lat', 'lon', 'miles'],
-          properties: {
-            lat: { type: 'number', minimum: -90, maximum: 90 },
-            lon: { type: 'number', minimum: -180, maximum: 180 },
-            miles: { type: 'number', exclusiveMinimum: 0, maximum: NEAR_MILES_MAX },
-          },
-        },
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['zip', 'miles'],
-          properties: {
-            zip: { type: 'string', pattern: '^[0-9]{5}$' },
-            miles: { type: 'number', exclusiveMinimum: 0, maximum: NEAR_MILES_MAX },
-          },
-        },
-      ],
-      description:
-        'Only people whose LATITUDE/LONGITUDE lie within `miles` (great-circle distance, Earth radius 3,958.8 miles) of the point, ' +
-        "or of the ZIP's centre: the mean position of the dataset's people in that ZIP. A ZIP the dataset does not know is a 400.",
-    },
-    contact: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      properties: { phone: { const: 'callable' }, mail: { const: 'deliverable' } },
-      description:
-        'Only reachable people. phone "callable": at least one of PHONE, PHONE2, PHONE3 is non-empty and its paired flag ' +
-        '(DNC, DNC2, DNC3) is empty. mail "deliverable": DPV is "Y" and VACANT is not "Y".',
-    },
-    exclude: {
-      type: 'array',
-      maxItems: EXCLUDE_MAX,
-      items: { type: 'string', pattern: '^(saved|list|export):[A-Za-z0-9_-]{1,64}$' },
-      description:
-        'Leave out the people of a saved audience ("saved:<id>", as it matches now), an imported suppression list ' +
-        '("list:<id>") or an earlier export ("export:<id>", the people it wrote). An unknown id is a 400.',
-    },
-    households: {
-      type: 'string',
-      enum: ['all', 'one'],
-      default: 'all',
-      description: '"one": a single person per HHID among the people left by the keys above, the one with the lowest PID.',
-    },
-    sample: {
-      oneOf: [
-        { type: 'object', additionalProperties: false, required: ['every'], properties: { every: { type: 'integer', minimum: 1 } } },
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['size', 'seed'],
-          properties: { size: { type: 'integer', minimum: 1 }, seed: { type: 'integer' } },
-        },
-      ],
-      description:
-        'Applied last. {"every": n}: the 1st, (n+1)th, (2n+1)th … person in PID order. {"size": n, "seed": s}: a uniform ' +
-        'random sample of n people (everyone when fewer), the same for the same audience and seed, returned in PID order.',
-    },
-  };
 
   return {
     openapi: '3.1.0',
@@ -304,6 +182,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
         get: unauthenticated(
           'getHealth',
           'Liveness and the number of records (no key)',
+          'Whether the server answers and a dataset is open, and how many records that dataset holds. Needs no key.',
           { description: 'The server answers and a dataset is open.', content: json(ref('Health')) },
           `no dataset is open yet, or ${busy}.`,
         ),
@@ -312,6 +191,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
         get: unauthenticated(
           'getOpenApiDocument',
           'This document (no key)',
+          "This description of the API, with this server's own address and limits. Needs no key.",
           { description: 'The OpenAPI 3.1 description of this API.', content: json({ type: 'object' }) },
           `${busy}.`,
         ),
@@ -335,122 +215,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
         },
         Allow: { description: 'The method this path answers.', required: true, schema: { type: 'string' } },
       },
-      schemas: {
-        AudienceRequest: {
-          type: 'object',
-          additionalProperties: false,
-          required: requestKeys.required ?? ['state'],
-          properties: Object.fromEntries(
-            Object.entries(requestKeys.properties).map(([key, shape]) => [key, requestKeyRules[key] ?? shape]),
-          ),
-          examples: [EXAMPLE_REQUEST],
-        },
-        Filter: {
-          type: 'array',
-          description: '`[field name, values]`.',
-          prefixItems: [
-            {
-              type: 'string',
-              pattern: '^[A-Za-z][A-Za-z0-9_]*$',
-              description: 'The name of a SearchRecord field other than LATITUDE and LONGITUDE, in any case.',
-              examples: ['AGE'],
-            },
-            {
-              type: 'array',
-              minItems: 1,
-              maxItems: FILTER_VALUES_MAX,
-              description:
-                'String fields: values compared in any case, `""` for an empty field. Integer fields: `N`, `LO-HI` (inclusive) or `N+`, as strings, or whole numbers.',
-              items: {
-                anyOf: [
-                  { type: 'string', maxLength: FILTER_VALUE_LENGTH_MAX },
-                  { type: 'integer', minimum: 0 },
-                ],
-              },
-              examples: [['25-29', '45-49']],
-            },
-          ],
-          minItems: 2,
-          maxItems: 2,
-        },
-        PreviewRecord: {
-          type: 'object',
-          required: PREVIEW_FIELDS.map((f) => f.toLowerCase()),
-          properties: Object.fromEntries(PREVIEW_FIELDS.map((f) => [f.toLowerCase(), { type: 'string' }])),
-        },
-        SearchRecord: {
-          type: 'object',
-          required: FIELDS.map((f) => f.name),
-          properties: Object.fromEntries(FIELDS.map((f) => [f.name, schemaOfType(f.type)])),
-        },
-        PreviewResponse: {
-          type: 'object',
-          required: ['total', 'results'],
-          properties: { total: { type: 'integer', minimum: 0 }, results: { type: 'array', items: ref('PreviewRecord') } },
-        },
-        SearchResponse: {
-          type: 'object',
-          required: ['total', 'limit', 'skip', 'results'],
-          properties: {
-            total: { type: 'integer', minimum: 0 },
-            limit: { type: 'integer', minimum: 0, maximum: LIMIT_MAX },
-            skip: { type: 'integer', minimum: 0 },
-            results: { type: 'array', items: ref('SearchRecord') },
-          },
-        },
-        FieldList: {
-          type: 'object',
-          required: ['fields'],
-          properties: { fields: { type: 'array', minItems: FIELDS.length, maxItems: FIELDS.length, items: ref('FieldEntry') } },
-        },
-        FieldEntry: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['name', 'label', 'group', 'type', 'description', 'values'],
-          properties: {
-            name: { type: 'string', description: 'The record field, as in SearchRecord.', examples: ['EHI'] },
-            label: { type: 'string', description: 'The words an analyst would use.', examples: ['Estimated household income'] },
-            group: { type: 'string', enum: [...DICTIONARY_GROUPS] },
-            type: { type: 'string', enum: ['string', 'integer', 'number'] },
-            description: { type: 'string', description: 'One or two plain sentences, with units where there are any.' },
-            values: {
-              description: 'For a coded field, every code and its meaning in natural order; null for a free field.',
-              oneOf: [
-                {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['code', 'label'],
-                    properties: { code: { type: 'string' }, label: { type: 'string' } },
-                  },
-                },
-                { type: 'null' },
-              ],
-            },
-          },
-        },
-        Health: {
-          type: 'object',
-          required: ['status', 'records'],
-          properties: { status: { type: 'string', const: 'ok' }, records: { type: 'integer', minimum: 0 } },
-        },
-        Error: {
-          type: 'object',
-          required: ['error'],
-          properties: {
-            error: {
-              type: 'object',
-              required: ['code', 'message'],
-              properties: {
-                code: { type: 'string', enum: API_ERROR_CODES },
-                message: { type: 'string', description: 'One sentence a person can act on.' },
-                field: { type: 'string', description: 'The input at fault, where there is one.' },
-              },
-            },
-          },
-        },
-      },
+      schemas: componentSchemas(),
     },
   };
 }

@@ -1,6 +1,7 @@
 // Checks that run before anything else on every request: the loopback server must not be usable
 // from a web page the user happens to visit (DNS rebinding, cross-site fetch or form posts).
 import type { Socket } from 'node:net';
+import type { FastifyReply } from 'fastify';
 import { AppError } from '../shared/errors';
 
 export interface GuardOptions {
@@ -15,10 +16,15 @@ const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 /**
  * The Host header must be a loopback name with our own port: a rebinding attacker's name is not.
  * With `rawHeaders`, a request with more than one Host (which Node would quietly cut to the first)
- * is refused too.
+ * is refused too. An HTTP/1.1 request without any Host is malformed (RFC 9112, section 3.2: 400);
+ * Node would answer it with a bare 400 of its own, so the server turns that off
+ * (`requireHostHeader: false`) and it is answered here, in the envelope. HTTP/1.0 has no Host
+ * requirement, so there a missing Host is just not one of ours: 403 like a foreign one.
  */
-export function checkHost(host: string | undefined, port: number, rawHeaders?: readonly string[]): void {
+export function checkHost(host: string | undefined, port: number, rawHeaders?: readonly string[], httpVersion?: string): void {
   const hosts = rawHeaders ? rawHeaders.filter((v, i) => i % 2 === 0 && v.toLowerCase() === 'host').length : 1;
+  if (hosts === 0 && httpVersion === '1.1')
+    throw new AppError('invalid_request', 'An HTTP/1.1 request must carry a Host header: 127.0.0.1 or localhost with this port.');
   const ok = hosts === 1 && host !== undefined && LOOPBACK_HOSTS.some((h) => host.toLowerCase() === `${h}:${port}`);
   if (!ok) throw new AppError('forbidden', 'This server answers only requests addressed to 127.0.0.1 or localhost with its own port.');
 }
@@ -36,11 +42,42 @@ export function checkOrigin(origin: string | undefined, fetchSite: string | unde
     throw new AppError('forbidden', 'Cross-site requests are refused.');
 }
 
-/** Only `application/json` bodies (a charset parameter is fine): no HTML form can post one. */
+const UTF8 = new Set(['utf-8', 'utf8']);
+
+/**
+ * Only `application/json` bodies: no HTML form can post one. A `charset` parameter may say UTF-8
+ * (`utf-8` or `utf8`, any case, quoted or not), the only encoding JSON has (RFC 8259, section 8.1);
+ * any other charset is refused rather than read as UTF-8 anyway.
+ */
 export function checkJsonContentType(contentType: string | undefined): void {
-  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json')
+  const [mediaType, ...parameters] = (contentType ?? '').split(';');
+  if (mediaType!.trim().toLowerCase() !== 'application/json')
     throw new AppError('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
+  for (const parameter of parameters) {
+    const eq = parameter.indexOf('=');
+    if (eq < 0 || parameter.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const charset = parameter
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if (!UTF8.has(charset))
+      throw new AppError('unsupported_media_type', 'The request body must be JSON in UTF-8: send no charset, or charset=utf-8.');
+  }
+}
+
+/**
+ * A body must be sent as it is: any `Content-Encoding` (gzip, deflate, br …) other than `identity`
+ * is refused with 415 and `Accept-Encoding: identity` (RFC 9110, section 12.5.3), never read as JSON.
+ */
+export function checkContentEncoding(encoding: string | undefined, reply: FastifyReply): void {
+  const codings = (encoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  if (codings.length === 0) return;
+  reply.header('Accept-Encoding', 'identity');
+  throw new AppError('unsupported_media_type', 'Send the request body uncompressed: no Content-Encoding (gzip, deflate, br) is accepted.');
 }
 
 const LOGGABLE_PATH = /^[A-Za-z0-9/._…-]{1,100}$/;

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { AppError } from './errors';
 import { FIELDS, FIELD_NAMES, fieldIndex } from './fields';
-import { parseWith } from './inputErrors';
+import { coordinateFilterMessage, parseWith, wholeNumberMessage } from './inputErrors';
 import { listControlKeys, normalizeListControls, type ListControls } from './listControls';
 import { isStateCode } from './states';
 
@@ -73,11 +73,15 @@ function levenshtein(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The known field name nearest to a mistyped one, if it is close enough to be a likely typo. */
+/**
+ * The known field name nearest to a mistyped one, if it is close enough to be a likely typo: at most
+ * 2 edits (or a third of its length) away, and fewer edits than it has characters, so an empty or
+ * one-letter name gets no suggestion (docs/api.md).
+ */
 export function closestFieldName(name: string): string | undefined {
   const upper = name.toUpperCase().slice(0, 64);
   let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(upper.length / 3)) + 1;
+  let bestDistance = Math.min(Math.max(2, Math.floor(upper.length / 3)) + 1, upper.length);
   for (const candidate of FIELD_NAMES) {
     const d = levenshtein(upper, candidate);
     if (d < bestDistance) {
@@ -126,7 +130,7 @@ function normalizeFilter(raw: RawFilter, position: number): NormalizedFilter {
   const def = FIELDS[index]!;
   if (values.length === 0 || values.length > FILTER_VALUES_MAX)
     throw invalid(`Filter on ${def.name} must have between 1 and ${FILTER_VALUES_MAX} values.`, def.name);
-  if (def.type === 'number') throw invalid(`${def.name} cannot be filtered by equality; a geographic filter does not exist yet.`, def.name);
+  if (def.type === 'number') throw invalid(coordinateFilterMessage(def.name), def.name);
   if (def.type === 'integer') {
     return { field: def.name, index, kind: 'integer', bands: values.map((v) => parseIntBand(def.name, v)) };
   }
@@ -151,8 +155,7 @@ export function normalizeAudience(input: AudienceInput & { limit?: number; skip?
     ['limit', limit],
     ['skip', skip],
   ] as const) {
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0))
-      throw invalid(`"${key}" must be a whole number of 0 or more.`, key);
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) throw invalid(wholeNumberMessage(key, value), key);
   }
   if (filters.length > FILTERS_MAX) throw invalid(`At most ${FILTERS_MAX} filters are allowed.`, 'filters');
   return {

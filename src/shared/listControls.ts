@@ -85,6 +85,12 @@ function wholeNumber(value: number, min: number): boolean {
   return Number.isSafeInteger(value) && value >= min;
 }
 
+/** A sample number out of range: the whole range, as the OpenAPI document gives it (2^53 - 1 at most). */
+function sampleRange(key: 'every' | 'size' | 'seed'): AppError {
+  const min = key === 'seed' ? -Number.MAX_SAFE_INTEGER : 1;
+  return invalid('sample', `"sample.${key}" must be a whole number from ${min} to ${Number.MAX_SAFE_INTEGER}.`);
+}
+
 /** The rules beyond the schema's shape: whole numbers, a non-empty contact rule, well-formed exclusions. */
 function normalizeNear(near: NearInput | undefined): Near | null {
   if (!near) return null;
@@ -111,10 +117,11 @@ export function normalizeListControls(input: ListControlsInput): ListControls {
   }
   let normalizedSample: Sample | null = null;
   if (sample && 'every' in sample) {
-    if (!wholeNumber(sample.every, 1)) throw invalid('sample');
+    if (!wholeNumber(sample.every, 1)) throw sampleRange('every');
     normalizedSample = { every: sample.every };
   } else if (sample) {
-    if (!wholeNumber(sample.size, 1) || !Number.isSafeInteger(sample.seed)) throw invalid('sample');
+    if (!wholeNumber(sample.size, 1)) throw sampleRange('size');
+    if (!Number.isSafeInteger(sample.seed)) throw sampleRange('seed');
     normalizedSample = { size: sample.size, seed: sample.seed };
   }
   return {

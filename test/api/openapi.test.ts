@@ -3,7 +3,7 @@
 // every status it answers with the headers the document promises, and every answer and request body
 // checked against the document's schemas (Ajv, JSON Schema 2020-12, the dialect of OpenAPI 3.1).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -98,6 +98,29 @@ describe('the OpenAPI document, linted', () => {
     expect(problems.filter((p) => p.startsWith('error'))).toEqual([]);
     // The one warning left: the app is private, so there is no license to name.
     expect(problems).toEqual(['warn info-license #/info: Info object should contain `license` field.']);
+  });
+
+  it("passes Spectral's oas rules (the project's .spectral.yaml) with no errors, and only the warning accepted here", async () => {
+    const file = join(work, 'openapi.json');
+    writeFileSync(file, JSON.stringify(doc));
+    // The ruleset beside the document, as a user would lint it: its one override names a schema of the document.
+    copyFileSync(join(process.cwd(), '.spectral.yaml'), join(work, '.spectral.yaml'));
+    const cli = join(process.cwd(), 'node_modules', '@stoplight', 'spectral-cli', 'dist', 'index.js');
+    const result = await run(
+      process.execPath,
+      [cli, 'lint', file, '--ruleset', join(work, '.spectral.yaml'), '--format', 'json', '--quiet'],
+      {
+        cwd: work,
+        env: { ...process.env, NO_COLOR: '1' },
+        timeout: 60_000,
+      },
+    ).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: e.stdout ?? '', stderr: e.stderr ?? '' }));
+    const report = JSON.parse(result.stdout) as Array<{ code: string; severity: number; path: string[]; message: string }>;
+    const severity = ['error', 'warn', 'info', 'hint'];
+    const problems = report.map((p) => `${severity[p.severity]} ${p.code} ${p.path.join('.')}: ${p.message}`);
+    expect(problems.filter((p) => p.startsWith('error'))).toEqual([]);
+    // The one warning left: a private desktop app has no contact to name.
+    expect(problems).toEqual(['warn info-contact info: Info object must have "contact" object.']);
   });
 });
 
@@ -267,6 +290,44 @@ describe('the OpenAPI document, against the server that serves it', () => {
       const op = doc.paths[path].post;
       expect(op.requestBody.description).toContain(`${BODY_LIMIT_BYTES} bytes`);
       expect(op.responses['413'].description).toContain(`${BODY_LIMIT_BYTES} bytes`);
+    }
+  });
+
+  it('bounds every whole number as the server does (2^53 - 1 at most) and closes the Filter pair (issue 33)', async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const keys = doc.components.schemas.AudienceRequest.properties;
+    expect(keys.limit).toMatchObject({ type: 'integer', minimum: 0, maximum: max });
+    expect(keys.skip).toMatchObject({ type: 'integer', minimum: 0, maximum: max });
+    const [every, sized] = keys.sample.oneOf;
+    expect(every.properties.every).toEqual({ type: 'integer', minimum: 1, maximum: max });
+    expect(sized.properties.size).toEqual({ type: 'integer', minimum: 1, maximum: max });
+    expect(sized.properties.seed).toEqual({ type: 'integer', minimum: -max, maximum: max });
+    const filter = doc.components.schemas.Filter;
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(filter).toMatchObject({ type: 'array', prefixItems: [expect.any(Object), expect.any(Object)], items: false });
+    expect(filter.prefixItems[1].items.anyOf).toContainEqual({ type: 'integer', minimum: 0, maximum: max });
+    // The schema and the server agree on each side of every bound.
+    const valid = validatorOf(doc);
+    const cases: Array<[unknown, boolean]> = [
+      [{ state: 'CA', limit: 0, sample: { size: 1, seed: max } }, true],
+      [{ state: 'CA', limit: 0, sample: { size: 1, seed: -max } }, true],
+      [{ state: 'CA', limit: 0, sample: { size: 1, seed: max + 1 } }, false],
+      [{ state: 'CA', limit: 0, sample: { size: 1, seed: -max - 1 } }, false],
+      [{ state: 'CA', limit: 0, sample: { size: max, seed: 1 } }, true],
+      [{ state: 'CA', limit: 0, sample: { size: max + 1, seed: 1 } }, false],
+      [{ state: 'CA', limit: 0, sample: { size: 0, seed: 1 } }, false],
+      [{ state: 'CA', limit: 0, sample: { every: max } }, true],
+      [{ state: 'CA', limit: 0, sample: { every: max + 1 } }, false],
+      [{ state: 'CA', limit: 0, sample: { every: 0 } }, false],
+      [{ state: 'CA', limit: max + 1 }, false],
+      [{ state: 'CA', limit: 0, filters: [['AGE', [max]]] }, true],
+      [{ state: 'CA', limit: 0, filters: [['AGE', [max + 1]]] }, false],
+      [{ state: 'CA', limit: 0, filters: [['GENDER', ['F'], ['M']]] }, false],
+    ];
+    for (const [body, ok] of cases) {
+      const label = JSON.stringify(body);
+      expect(valid('AudienceRequest', body).length === 0, label).toBe(ok);
+      expect((await api.post('/api/audiences/preview', body)).status, label).toBe(ok ? 200 : 400);
     }
   });
 

@@ -205,7 +205,7 @@ describe('filters', () => {
     for (const f of ['LATITUDE', 'longitude']) {
       const r = await preview({ state: 'CA', filters: [[f, ['34']]] });
       expect(r.status).toBe(400);
-      expect(r.body.error.message).toMatch(/geographic/);
+      expect(r.body.error.message).toMatch(/use the "near" key/);
     }
   });
 });
