@@ -4,7 +4,7 @@
 import { FILTERS_MAX, FILTER_VALUES_MAX, FILTER_VALUE_LENGTH_MAX, LIMIT_MAX } from '../shared/audienceRequest';
 import { ERROR_STATUS } from '../shared/errors';
 import { FIELDS } from '../shared/fields';
-import { BODY_LIMIT_BYTES, type ApiServerOptions } from './apiServer';
+import { BODY_LIMIT_BYTES, type ApiServerOptions } from './serverOptions';
 import { API_ERROR_CODES, componentSchemas, EXAMPLE_REQUEST, ref } from './openapiSchemas';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_RATE_LIMIT, DEFAULT_UNAUTHENTICATED_LIMIT } from './rateLimiter';
 
