@@ -15,7 +15,7 @@ import { Dataset } from '../src/core/dataset/dataset';
 import { storedRecordsToJsonBytes } from '../src/core/dataset/recordFormat';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { householdNumbers } from '../src/core/query/householdNumbers';
-import { stateCoordinates } from '../src/core/query/listSteps';
+import { stateCoordinates } from '../src/core/query/listPrimitives';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { cliVerify } from './cliVerify';
 import { measureColdFieldsInChild } from './coldFieldsChild';

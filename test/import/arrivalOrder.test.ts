@@ -16,7 +16,7 @@ import { generateRecords } from '../../src/core/generate';
 import { importFiles, type ImportSummary } from '../../src/core/import/importFiles';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
-import { searchRecords } from '../support/audienceQueries';
+import { embeddedEngineOf, searchRecords } from '../support/audienceQueries';
 import { dumpDataset as dump, readRejects, tempDir, writeCsv } from './helpers';
 
 const PID = fieldIndex('PID');
@@ -111,7 +111,7 @@ describe('vectors built in arrival order, then put in (STATE, PID) order', () =>
         expect(await searchRecords(b, request)).toEqual(expected);
         const audience = normalizeAudienceRequest({ state: r.state, filters: request.filters as never });
         for (const field of [GENDER, CITY, fieldIndex('MARRIEDCD')])
-          expect(b.engine.valueCounts(audience, field, 200)).toEqual(a.engine.valueCounts(audience, field, 200));
+          expect(embeddedEngineOf(b).valueCounts(audience, field, 200)).toEqual(embeddedEngineOf(a).valueCounts(audience, field, 200));
       }
       expect(total).toBeGreaterThan(500);
     } finally {

@@ -1,6 +1,6 @@
 // What tests ask a core directly, through the same audience service the transports call: a raw body
 // in, the answer as the app's search operation shapes it (records as field-name objects).
-import { searchAnswerObjects } from '../../src/core/audience/audienceService';
+import { searchAnswerObjects } from '../../src/core/handlers/audienceHandlers';
 import type { Audience } from '../../src/core/audience/engine';
 import { resolveAudience } from '../../src/core/audience/resolveControls';
 import type { Core } from '../../src/core/createCore';
@@ -18,10 +18,15 @@ export async function previewRecords(core: Core, body: unknown) {
   return { total, results };
 }
 
+/** A core's embedded engine, for what only it answers (its value counts without the service's shaping). */
+export function embeddedEngineOf(core: Core): EmbeddedEngine {
+  if (!(core.engine instanceof EmbeddedEngine)) throw new Error('The core does not run the embedded engine.');
+  return core.engine;
+}
+
 /** The open dataset file under a core's embedded engine (tests that break or inspect it on purpose). */
 export function datasetOf(core: Core): Dataset {
-  if (!(core.engine instanceof EmbeddedEngine)) throw new Error('The core does not run the embedded engine.');
-  return core.engine.dataset;
+  return embeddedEngineOf(core).dataset;
 }
 
 /**

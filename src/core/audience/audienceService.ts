@@ -1,17 +1,35 @@
 // The one way into the engine: every transport (HTTP API, the app's handler table over IPC and
 // browser mode, the CLI) asks this service, so a count means the same everywhere. Inputs arrive
-// validated and normalized at the edge (src/shared/audienceRequest.ts); the service runs the
-// operation on the current engine, times it and renders its answer.
+// validated and normalized at each transport's edge (src/shared/audienceRequest.ts; the app's
+// `states` in src/core/handlers/statesInput.ts); the service resolves the list controls, runs the
+// operation on the current engine and times it. Rendering an answer is the transport's.
+//
+// An audience is over one state or several (`states`, docs/multi-state.md); one state is the case of
+// one. The engine is asked a state at a time, in code order, and the answers add up (severalStates.ts
+// holds the rules), so a state's part of a several-state answer is what that state alone answers.
+// Breakdowns and cross-tabs add up the engine's group counts before the values are chosen
+// (breakdown.ts, crossTab.ts), so several states are ranked exactly as one would be.
 import { performance } from 'node:perf_hooks';
 import type { NormalizedAudience } from '../../shared/audienceRequest';
-import type { AudienceSteps, CrossTab, ExportJob, PreviewRecord, ValueCount } from '../../shared/contract';
+import type { AudienceSteps, CrossTab, ExportJob, PreviewRecord, StateCount, ValueCount } from '../../shared/contract';
 import { FIELD_NAMES } from '../../shared/fields';
-import { recordToObject, storedRecordsToJsonBytes, type RecordValues } from '../dataset/recordFormat';
 import { exportAudience, type ExportOptions, type ExportResult } from '../export/exportAudience';
 import type { ExportJobs, StartExport } from '../export/exportJobs';
-import { BREAKDOWN_MAX_DEFAULT, breakdownField, breakdownValues } from './breakdown';
-import type { Audience, AudienceEngine, DatasetSummary } from './engine';
+import { breakdownField, breakdownOf } from './breakdown';
+import { checkAxis, crossTabOf } from './crossTab';
+import type { Audience, AudienceEngine, DatasetSummary, GroupCount } from './engine';
+import { BREAKDOWN_MAX_DEFAULT, CROSS_TAB_MAX_DEFAULT } from './queryDefaults';
 import { resolveAudience, type AudienceQuery, type ExclusionSources } from './resolveControls';
+import { addSteps, pageSlices, shareSample } from './severalStates';
+
+/**
+ * Who an operation is about: an audience of one state, or of several (`states`, when given, wins
+ * over `state`: unique codes in code order, checked at the transport's edge) with the same filters
+ * and list controls.
+ */
+export type StatesQuery = AudienceQuery & { states?: readonly string[] };
+/** A StatesQuery with a page (`skip`, `limit` across the states). */
+export type StatesRequest = StatesQuery & Pick<NormalizedAudience, 'skip' | 'limit'>;
 
 export interface SearchAnswer {
   total: number;
@@ -22,8 +40,17 @@ export interface SearchAnswer {
   ms: number;
 }
 
+/** One state's part of an audience; `empty` when its share of a sample is nobody (its audience then unsampled). */
+interface Part {
+  state: string;
+  audience: Audience;
+  empty: boolean;
+}
+
 /** Milliseconds since `start`, to a tenth: what the builder shows beside a count. */
 const since = (start: number): number => Math.round((performance.now() - start) * 10) / 10;
+const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+const fieldName = (index: number): string => FIELD_NAMES[index]!;
 
 export class AudienceService {
   constructor(
@@ -37,78 +64,143 @@ export class AudienceService {
     return this.engine().summary();
   }
 
-  async count(query: AudienceQuery): Promise<{ total: number; ms: number; steps: AudienceSteps }> {
+  /** The count after each step, added up over the states, and each state's count (in code order). */
+  async count(query: StatesQuery): Promise<{ total: number; ms: number; steps: AudienceSteps; byState: StateCount[] }> {
     const start = performance.now();
-    const steps = await this.engine().steps(await this.resolve(query));
-    return { total: steps.total, ms: since(start), steps };
+    const engine = this.engine();
+    const parts = await this.parts(engine, query);
+    const steps: AudienceSteps[] = [];
+    for (const p of parts) {
+      const s = await engine.steps(p.audience);
+      // A state whose share of the sample is nobody still matched its people before the sample.
+      steps.push(p.empty ? { ...s, total: 0 } : s);
+    }
+    const all = addSteps(steps);
+    return { total: all.total, ms: since(start), steps: all, byState: parts.map((p, i) => ({ state: p.state, count: steps[i]!.total })) };
   }
 
-  async preview(request: NormalizedAudience): Promise<{ total: number; results: PreviewRecord[]; ms: number }> {
+  async preview(request: StatesRequest): Promise<{ total: number; results: PreviewRecord[]; ms: number }> {
     const start = performance.now();
-    const page = await this.engine().previewPage(await this.resolve(request), request.skip, request.limit);
-    return { ...page, ms: since(start) };
+    const engine = this.engine();
+    const { total, items } = await this.page(engine, request, async (audience, skip, limit) => {
+      const page = await engine.previewPage(audience, skip, limit);
+      return { total: page.total, items: page.results };
+    });
+    return { total, results: items, ms: since(start) };
   }
 
-  async search(request: NormalizedAudience): Promise<SearchAnswer> {
+  async search(request: StatesRequest): Promise<SearchAnswer> {
     const start = performance.now();
-    const page = await this.engine().recordPage(await this.resolve(request), request.skip, request.limit);
-    return { total: page.total, limit: request.limit, skip: request.skip, records: page.records, ms: since(start) };
+    const engine = this.engine();
+    const { total, items } = await this.page(engine, request, async (audience, skip, limit) => {
+      const page = await engine.recordPage(audience, skip, limit);
+      return { total: page.total, items: page.records };
+    });
+    return { total, limit: request.limit, skip: request.skip, records: items, ms: since(start) };
   }
 
   async breakdown(
-    query: AudienceQuery,
+    query: StatesQuery,
     field: string,
     max = BREAKDOWN_MAX_DEFAULT,
   ): Promise<{ field: string; total: number; values: ValueCount[]; ms: number }> {
     const start = performance.now();
     const index = breakdownField(field);
     const engine = this.engine();
-    const audience = await this.resolve(query);
-    const values = await breakdownValues(engine, audience, index, max);
-    const total = await engine.count(audience);
-    return { field: field.toUpperCase(), total, values, ms: since(start) };
+    const parts = await this.withPeople(engine, query);
+    // A field with a different value for nearly everyone has no breakdown worth drawing.
+    const hashed = await engine.isHashed(index);
+    const groups: GroupCount[][] = [];
+    let total = 0;
+    for (const p of parts) {
+      if (!hashed) groups.push(await engine.groupCounts(p.audience, [index]));
+      total += await engine.count(p.audience);
+    }
+    return { field: field.toUpperCase(), total, values: hashed ? [] : breakdownOf(index, groups.flat(), max), ms: since(start) };
   }
 
-  async crossTab(query: AudienceQuery, rows: string, columns: string, max = CROSS_TAB_MAX_DEFAULT): Promise<CrossTab> {
+  async crossTab(query: StatesQuery, rows: string, columns: string, max = CROSS_TAB_MAX_DEFAULT): Promise<CrossTab> {
     const start = performance.now();
     const rowIndex = breakdownField(rows, 'rows');
     const columnIndex = breakdownField(columns, 'columns');
-    const table = await this.engine().crossTab(await this.resolve(query), rowIndex, columnIndex, max);
+    const engine = this.engine();
+    checkAxis(rowIndex, await engine.isHashed(rowIndex), 'rows');
+    checkAxis(columnIndex, await engine.isHashed(columnIndex), 'columns');
+    const groups: GroupCount[][] = [];
+    for (const p of await this.withPeople(engine, query)) groups.push(await engine.groupCounts(p.audience, [rowIndex, columnIndex]));
+    const table = crossTabOf(rowIndex, columnIndex, groups.flat(), max);
     return { rows: fieldName(rowIndex), columns: fieldName(columnIndex), ...table, ms: since(start) };
   }
 
-  /** An export in the background (the app): progress by status, cancellable, audited. Several queries (states) write one file. */
-  async startExport(query: AudienceQuery | AudienceQuery[], request: Omit<StartExport, 'audience'>): Promise<ExportJob> {
-    if (!Array.isArray(query)) return this.exportJobs.start({ ...request, audience: await this.resolve(query) });
-    const audiences: Audience[] = [];
-    for (const q of query) audiences.push(await this.resolve(q));
-    return this.exportJobs.start({ ...request, audience: audiences });
+  /**
+   * An export in the background (the app, the CLI): progress by status, cancellable, audited. Several
+   * states write one file, state after state in code order.
+   */
+  async startExport(query: StatesQuery, request: Omit<StartExport, 'audience'>): Promise<ExportJob> {
+    const engine = this.engine();
+    const parts = await this.parts(engine, query);
+    const writing = parts.filter((p) => !p.empty);
+    // Every share of a sample is nobody only when no state has anyone: the first state's export writes none.
+    const audiences = (writing.length > 0 ? writing : parts.slice(0, 1)).map((p) => p.audience);
+    return this.exportJobs.start({ ...request, audience: audiences.length === 1 ? audiences[0]! : audiences });
   }
 
-  /** An export that the caller waits for (the CLI). */
+  /** An export of one state that the caller waits for. */
   async exportToFile(query: AudienceQuery, options: ExportOptions): Promise<ExportResult> {
-    return exportAudience(this.engine(), await this.resolve(query), options);
+    const engine = this.engine();
+    return exportAudience(engine, await this.resolve(engine, query), options);
   }
 
-  private resolve(query: AudienceQuery): Promise<Audience> {
-    return resolveAudience(query, { ...this.sources, zipCentre: (zip) => this.engine().zipCentre(zip) });
+  /** A page across the parts: the states in code order, each in PID order; one state is asked its page directly. */
+  private async page<T>(
+    engine: AudienceEngine,
+    request: StatesRequest,
+    read: (audience: Audience, skip: number, limit: number) => Promise<{ total: number; items: T[] }>,
+  ): Promise<{ total: number; items: T[] }> {
+    const parts = await this.parts(engine, request);
+    if (parts.length === 1) return read(parts[0]!.audience, request.skip, request.limit);
+    const sizes: number[] = [];
+    for (const p of parts) sizes.push(p.empty ? 0 : await engine.count(p.audience));
+    const items: T[] = [];
+    for (const slice of pageSlices(sizes, request.skip, request.limit))
+      items.push(...(await read(parts[slice.part]!.audience, slice.skip, slice.limit)).items);
+    return { total: sum(sizes), items };
   }
-}
 
-export const CROSS_TAB_MAX_DEFAULT = 30;
+  /** The parts that hold anyone of a sample's shares (every part without a sample of a size). */
+  private async withPeople(engine: AudienceEngine, query: StatesQuery): Promise<Part[]> {
+    return (await this.parts(engine, query)).filter((p) => !p.empty);
+  }
 
-const fieldName = (index: number): string => FIELD_NAMES[index]!;
+  /** Each asked state's audience, its list controls resolved, with a sample of a size shared out among the states. */
+  private async parts(engine: AudienceEngine, query: StatesQuery): Promise<Part[]> {
+    const states = query.states ?? [query.state];
+    const sample = query.listControls.sample;
+    const inState = (state: string, listControls = query.listControls) =>
+      this.resolve(engine, { state, filters: query.filters, listControls });
+    const parts: Part[] = [];
+    if (states.length === 1 || !sample || !('size' in sample)) {
+      for (const state of states) parts.push({ state, audience: await inState(state), empty: false });
+      return parts;
+    }
+    const unsampled: Audience[] = [];
+    const before: number[] = [];
+    for (const state of states) {
+      const audience = await inState(state, { ...query.listControls, sample: null });
+      unsampled.push(audience);
+      before.push(await engine.count(audience));
+    }
+    const shares = shareSample(sample.size, before);
+    for (const [i, state] of states.entries()) {
+      const size = shares[i]!;
+      if (size === 0) parts.push({ state, audience: unsampled[i]!, empty: true });
+      else
+        parts.push({ state, audience: await inState(state, { ...query.listControls, sample: { size, seed: sample.seed } }), empty: false });
+    }
+    return parts;
+  }
 
-/** The search operation's body as the API sends it, built from the stored bytes without decoding them. */
-export function searchAnswerJson(answer: SearchAnswer): Buffer {
-  return storedRecordsToJsonBytes(
-    `{"total":${answer.total},"limit":${answer.limit},"skip":${answer.skip},"results":[`,
-    answer.records,
-    ']}',
-  );
-}
-
-/** The search answer's records as objects (field name to value), for the app. */
-export function searchAnswerObjects(answer: SearchAnswer): Array<Record<string, string | number>> {
-  return answer.records.map((bytes) => recordToObject(JSON.parse(bytes.toString('utf8')) as RecordValues));
+  private resolve(engine: AudienceEngine, query: AudienceQuery): Promise<Audience> {
+    return resolveAudience(query, { ...this.sources, zipCentre: (zip) => engine.zipCentre(zip) });
+  }
 }

@@ -1,20 +1,15 @@
-// How the matching records spread over one field's values, shaped for a chart: AGE in the standard
-// bands (each band is also a valid AGE filter value, so a clicked bar can become a filter), other
-// integer fields by value, coded fields in the codebook's order, other strings most frequent first.
+// How an audience's people spread over one field's values, shaped for a chart, drawn from the
+// engine's group counts (engine.ts, groupCounts): AGE in the standard bands (each band is also a
+// valid AGE filter value, so a clicked bar can become a filter), other integer fields by value, coded
+// fields in the codebook's order, other strings most frequent first. Also the rule both breakdowns
+// and cross-tabs keep their values by: the most frequent, a tie in count going to the lower value.
 import { closestFieldName } from '../../shared/audienceRequest';
-import type { ValueCount } from '../../shared/contract';
+import type { FieldValue, ValueCount } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { countAgeBands } from '../../shared/ageBands';
 import { CODEBOOK, compareCodes } from '../../shared/codebook';
 import { FIELDS, fieldIndex } from '../../shared/fields';
-import type { Audience, AudienceEngine } from './engine';
-
-export const BREAKDOWN_MAX_DEFAULT = 50;
-
-/** AGE's exact values grouped into the shared bands (src/shared/ageBands.ts). */
-export function ageBands(exact: readonly ValueCount[]): ValueCount[] {
-  return countAgeBands(exact).bands;
-}
+import type { GroupCount } from './engine';
 
 /** The catalog index of a field that can be broken down, or a readable invalid_request. */
 export function breakdownField(name: string, key = 'field'): number {
@@ -32,15 +27,37 @@ export function breakdownField(name: string, key = 'field'): number {
   return index;
 }
 
-export async function breakdownValues(
-  engine: AudienceEngine,
-  audience: Audience,
-  index: number,
-  max = BREAKDOWN_MAX_DEFAULT,
-): Promise<ValueCount[]> {
+/** Two values of one field (or two keys of one axis) from the lower: numbers by value, strings by code unit. */
+export function byValue(a: FieldValue, b: FieldValue): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Orders by count, the largest first; a tie in count goes to the lower value (the same on every engine). */
+export function mostFrequentFirst(a: { value: FieldValue; count: number }, b: { value: FieldValue; count: number }): number {
+  return b.count - a.count || byValue(a.value, b.value);
+}
+
+/** The counts of a field's values from group counts of that field alone, added up by value (several states' may repeat one). */
+export function valueCountsOf(groups: Iterable<GroupCount>): ValueCount[] {
+  const counts = new Map<FieldValue, number>();
+  for (const { values, count } of groups) counts.set(values[0]!, (counts.get(values[0]!) ?? 0) + count);
+  return Array.from(counts, ([value, count]) => ({ value, count }));
+}
+
+/** The `max` most frequent values, most frequent first (mostFrequentFirst). Sorts in place. */
+export function mostFrequent(values: ValueCount[], max: number): ValueCount[] {
+  return values.sort(mostFrequentFirst).slice(0, max);
+}
+
+/**
+ * A field's breakdown from its group counts: AGE's exact values in the shared bands
+ * (src/shared/ageBands.ts), else the `max` most frequent values in the field's order.
+ */
+export function breakdownOf(index: number, groups: Iterable<GroupCount>, max: number): ValueCount[] {
   const def = FIELDS[index]!;
-  if (def.name === 'AGE') return ageBands(await engine.valueCounts(audience, index, Infinity)).slice(0, max);
-  return orderValues(def.name, await engine.valueCounts(audience, index, max));
+  const values = valueCountsOf(groups);
+  if (def.name === 'AGE') return countAgeBands(values).bands.slice(0, max);
+  return orderValues(def.name, mostFrequent(values, max));
 }
 
 /**
@@ -48,7 +65,7 @@ export async function breakdownValues(
  * lowest, coded values (income bands from lowest to highest, src/shared/codebook.ts) in their natural
  * order, other strings most frequent first. Sorts in place and returns the list.
  */
-export function orderValues(field: string, top: ValueCount[]): ValueCount[] {
+function orderValues(field: string, top: ValueCount[]): ValueCount[] {
   const def = FIELDS[fieldIndex(field)];
   if (!def) return top;
   if (def.name === 'AGE') top.sort((a, b) => parseInt(String(a.value), 10) - parseInt(String(b.value), 10));

@@ -3,7 +3,7 @@
 // normalized (src/shared/audienceRequest.ts), so an engine trusts its input. Results may be promises,
 // so an engine that asks another process fits; the embedded one answers synchronously.
 import type { NormalizedAudience } from '../../shared/audienceRequest';
-import type { AudienceSteps, PreviewRecord, StateCount, ValueCount } from '../../shared/contract';
+import type { AudienceSteps, FieldValue, PreviewRecord, StateCount } from '../../shared/contract';
 import { hasListControls, type ListControls, type Sample } from '../../shared/listControls';
 
 /**
@@ -78,11 +78,10 @@ export interface RecordStream {
   batches(batchSize: number): AsyncIterable<string[]>;
 }
 
-export interface CrossTabCounts {
-  rowValues: Array<string | number>;
-  columnValues: Array<string | number>;
-  counts: number[][];
-  total: number;
+/** How many of an audience's people hold one combination of some fields' values (in the fields' order). */
+export interface GroupCount {
+  values: FieldValue[];
+  count: number;
 }
 
 export interface AudienceEngine {
@@ -94,14 +93,21 @@ export interface AudienceEngine {
   zipCentre(zip: string): Awaitable<{ lat: number; lon: number } | undefined>;
   /** How many people of the whole dataset (every state) a matcher names. */
   countMatching(matcher: RecordMatcher): Awaitable<number>;
-  /** Counts by two fields at once, the rows' and columns' values most frequent first, at most `max` of each. */
-  crossTab(audience: Audience, rowField: number, columnField: number, max: number): Awaitable<CrossTabCounts>;
   /** The preview fields of the matches skip .. skip+limit-1 in PID order, and how many match. */
   previewPage(audience: Audience, skip: number, limit: number): Awaitable<{ total: number; results: PreviewRecord[] }>;
   /** As previewPage, with whole records as UTF-8 JSON arrays of their values in catalog order. */
   recordPage(audience: Audience, skip: number, limit: number): Awaitable<{ total: number; records: Buffer[] }>;
-  /** How many matches hold each value of a field (catalog index), most frequent first, at most `max`. */
-  valueCounts(audience: Audience, fieldIndex: number, max: number): Awaitable<ValueCount[]>;
+  /**
+   * Whether a field (catalog index) has a different value for nearly everyone (the embedded file
+   * hashes it): it has no breakdown or cross-tab worth drawing, and groupCounts is not asked of it.
+   */
+  isHashed(fieldIndex: number): Awaitable<boolean>;
+  /**
+   * How many of the audience's people (after its list controls) hold each combination of the fields'
+   * values (catalog indexes of string or integer fields that are not hashed), in no particular order:
+   * what breakdowns and cross-tabs (breakdown.ts, crossTab.ts) are drawn from.
+   */
+  groupCounts(audience: Audience, fieldIndexes: readonly number[]): Awaitable<GroupCount[]>;
   records(audience: Audience): Awaitable<RecordStream>;
   close(): void;
 }

@@ -26,7 +26,7 @@ export function audienceWhere(audience: Pick<Audience, 'state' | 'filters'>): st
   return [`STATE = ${sqlString(audience.state)}`, ...audience.filters.map(filterSql)].join(' AND ');
 }
 
-/** contact's phone rule: a phone that is not empty and whose own DNC flag is empty (listSteps.ts). */
+/** contact's phone rule: a phone that is not empty and whose own DNC flag is empty (as query/listPrimitives.ts's callableTest). */
 export const CALLABLE_SQL = "((PHONE != '' AND DNC = '') OR (PHONE2 != '' AND DNC2 = '') OR (PHONE3 != '' AND DNC3 = ''))";
 /** contact's mail rule: DPV is Y and VACANT is not. */
 export const DELIVERABLE_SQL = "(DPV = 'Y' AND VACANT != 'Y')";

@@ -1,5 +1,5 @@
-// Loads a dataset file into ClickHouse: every record, read through the embedded engine (never SQL on
-// the file, whose format belongs to src/core/dataset), into a NEW table, checked, and only then
+// Loads a dataset file into ClickHouse: every record, read through the dataset's own reader (never SQL
+// on the file, whose format belongs to src/core/dataset), into a NEW table, checked, and only then
 // switched to by RENAME, so a load that fails or is stopped leaves the previous table serving and
 // removes what it wrote. With a cluster, the new local table is created on every shard, each shard
 // is sent its own rows (placed by the Distributed table's sharding key: sharding.ts), and each
@@ -9,7 +9,6 @@ import { basename } from 'node:path';
 import { FIELDS } from '../../shared/fields';
 import { DICTIONARY_LIMIT, HASHED_FIELDS } from '../dataset/columnSet';
 import { Dataset } from '../dataset/dataset';
-import { EmbeddedEngine } from '../query/embeddedEngine';
 import { ClickHouseConnection, type ClickHouseCredentials, type ClickHouseTarget } from './connection';
 import { DATA_TABLE, META_TABLE } from './clickhouseEngine';
 import { CREATE_SETTINGS, createDistributedSql, createMetaSql, createTableSql } from './schema';
@@ -81,9 +80,18 @@ async function hashedFields(connection: ClickHouseConnection, table: string): Pr
   return hashed;
 }
 
-/** Every record of the dataset, state by state in the file's order (the table sorts by PID), a batch of stored records at a time. */
-async function* allRecords(engine: EmbeddedEngine): AsyncGenerator<string[]> {
-  for (const { state } of engine.summary().states) yield* engine.records({ state, filters: [] }).batches(BATCH);
+/**
+ * Every record of the dataset, state by state in code order and each state's in the file's order
+ * (the table sorts by PID), a batch of stored records at a time.
+ */
+async function* allRecords(dataset: Dataset): AsyncGenerator<string[]> {
+  const states = dataset.stateCounts().sort((a, b) => (a.state < b.state ? -1 : 1));
+  for (const { first, count } of states)
+    for (let from = first, end = first + count; from < end; from += BATCH) {
+      const positions = new Uint32Array(Math.min(BATCH, end - from));
+      for (let k = 0; k < positions.length; k++) positions[k] = from + k;
+      yield dataset.recordTexts(positions);
+    }
 }
 
 /** Which of a round's INSERT requests takes a record (the record's text, its batch's number). */
@@ -96,12 +104,12 @@ type Route = (record: string, batch: number) => number;
  * first failure, of a request or of the loader's own work, aborts every request of the round.
  */
 async function insertAll(
-  engine: EmbeddedEngine,
+  dataset: Dataset,
   targets: ReadonlyArray<(text: AsyncIterable<string>) => Promise<void>>,
   route: Route,
   onRecords: (n: number) => void,
 ): Promise<void> {
-  const source = allRecords(engine);
+  const source = allRecords(dataset);
   let batch = 0;
   let finished = false;
   while (!finished) {
@@ -144,10 +152,8 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
   const started = performance.now();
   const { target, cluster } = options;
   const database = target.database;
+  // Every block is checked against its CRC as it is read (no whole-file verify beside the load to take a core from it).
   const dataset = Dataset.open(options.datasetPath);
-  // Every block is checked against its CRC as it is read, so a whole-file verify beside the load
-  // would only take a core from it.
-  const engine = new EmbeddedEngine(dataset, { backgroundVerify: false });
   const entry = new ClickHouseConnection(target, { requestTimeoutMs: 3_600_000, keepAlive: false });
   const shards = (cluster?.shardUrls ?? []).map(
     (url) => new ClickHouseConnection({ ...target, url }, { requestTimeoutMs: 3_600_000, keepAlive: false }),
@@ -185,7 +191,7 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
       : (_record, batch) => batch % SINGLE_NODE_STREAMS;
     // A progress callback that throws stops the load with its own error, not the aborted request's.
     let stopped: unknown = null;
-    await insertAll(engine, targets, route, (n) => {
+    await insertAll(dataset, targets, route, (n) => {
       written += n;
       try {
         options.onProgress?.(written, total);

@@ -1,13 +1,12 @@
 // Exports started from the UI: the transport decides where the file goes (save dialog or the
 // browser-mode exports folder); the job runs in the background in core.exportJobs.
-import { normalizeAudience } from '../../shared/audienceRequest';
 import { listControlsInput } from '../../shared/listControls';
-import { askedStates, SeveralStates } from '../audience/severalStates';
 import type { ExportJob } from '../../shared/contract';
 import type { Core } from '../createCore';
 import { fileStamp } from '../fs/fileStamp';
 import type { ExportFormat } from '../export/exportAudience';
 import type { HandlerRegistry } from './registry';
+import { statesRequest } from './statesInput';
 import type { HandlerDeps } from './types';
 
 /** audience-CA-20260101-093000.csv (audience-CA-NY-…, audience-12-states-…, audience-all-states-…): sorts by time, says what it holds. */
@@ -24,11 +23,9 @@ function notStarted(format: ExportFormat): ExportJob {
 }
 
 export function registerExportHandlers(registry: HandlerRegistry, core: Core, deps: HandlerDeps): void {
-  const several = new SeveralStates(core.audiences);
   registry.register('export/start', async ({ format, header, fileName, ...input }) => {
-    const states = askedStates(input);
-    const { states: _states, ...one } = input;
-    const audience = normalizeAudience({ ...one, state: states[0]! });
+    const audience = statesRequest(input);
+    const { states } = audience;
     const path = await deps.resolveExportPath(fileName ?? defaultExportName(states, format), format);
     if (path === null) return notStarted(format);
     const definition = {
@@ -37,7 +34,7 @@ export function registerExportHandlers(registry: HandlerRegistry, core: Core, de
       filters: input.filters ?? [],
       ...listControlsInput(audience.listControls),
     };
-    return several.startExport(input, { definition, format, header, path, actor: deps.actor ?? 'UI' });
+    return core.audiences.startExport(audience, { definition, format, header, path, actor: deps.actor ?? 'UI' });
   });
   registry.register('export/status', ({ id }) => core.exportJobs.status(id));
   registry.register('export/cancel', ({ id }) => core.exportJobs.cancel(id));

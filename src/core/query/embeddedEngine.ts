@@ -1,22 +1,28 @@
 // The embedded engine: audiences over one open dataset file. Filters become predicates over the
 // fields' vectors (AND across entries, OR within one, as decisions.md says); the matched positions
 // of recent audiences are cached, so a page at any depth is a slice plus one read of its records.
-import type { PreviewRecord, ValueCount } from '../../shared/contract';
+// The list controls' steps and the shapes of breakdowns and cross-tabs are the audience layer's
+// (audience/listSteps.ts, breakdown.ts, crossTab.ts); this engine supplies what they are drawn from.
+import type { AudienceSteps, PreviewRecord, ValueCount } from '../../shared/contract';
 import { audienceKey } from '../../shared/audienceRequest';
 import { AppError } from '../../shared/errors';
 import { FIELDS, fieldIndex } from '../../shared/fields';
-import type { AudienceSteps } from '../../shared/contract';
+import { mostFrequent, valueCountsOf } from '../audience/breakdown';
+import { controlledKey, hasEffect, unchangedSteps } from '../audience/controls';
+import { checkAxis, crossTabOf, type CrossTabCounts } from '../audience/crossTab';
 import {
   assertResolved,
   type Audience,
   type AudienceEngine,
-  type CrossTabCounts,
   type DatasetSummary,
   type Exclusion,
+  type GroupCount,
   type RecordMatcher,
   type RecordStream,
   type ResolvedControls,
 } from '../audience/engine';
+import { runListSteps } from '../audience/listSteps';
+import { LruCache } from '../cache/lruCache';
 import { availableParallelism } from 'node:os';
 import { settings } from '../config';
 import type { Dataset, StateRange } from '../dataset/dataset';
@@ -24,11 +30,10 @@ import type { StateOrder } from '../dataset/pidRanks';
 import { stringHash } from '../dataset/columnVector';
 import { uint32Set } from '../dataset/uint32Table';
 import { startBackgroundVerify } from '../dataset/verify';
-import { crossTabCounts } from './crossTab';
-import { applySample, callableTest, deliverableTest, keepNear, keepWhere, onePerHousehold, stateCoordinates } from './listSteps';
+import { groupCounts } from './groupCounts';
+import { callableTest, deliverableTest, stateCoordinates } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
 import { keptPerState, type Derived } from './derivedArrays';
-import { LruCache } from './lruCache';
 import { matchedMarks } from './matchedPeople';
 import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
 import { matchRange } from './scanKernels';
@@ -36,10 +41,10 @@ import { TwoCoreScan } from './twoCoreScan';
 import { ascendingBatches, OrderedRangeSelection, orderedSelection } from './pidOrder';
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
 
-const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
+// Where it was defined before the audience layer held it; createCore.ts still imports it from here.
+export { DEFAULT_QUERY_BUDGET_MS } from '../audience/queryDefaults';
 
-/** What one preview or search may spend matching and reading before it is refused (SECURITY.md). */
-export const DEFAULT_QUERY_BUDGET_MS = 5_000;
+const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
 
 export interface EngineOptions {
   /** Checked between filter passes and before the page read; past it the query answers 503 `unavailable`. */
@@ -65,11 +70,6 @@ function budgetCheck(budgetMs: number | undefined): () => void {
     if (performance.now() - started >= budgetMs)
       throw new AppError('unavailable', `The query exceeded its time budget of ${budgetMs} ms; use more selective filters or try again.`);
   };
-}
-
-/** Whether the controls change anything (all defaults: the filtered positions are the answer). */
-function hasEffect(c: ResolvedControls): boolean {
-  return c.near !== null || c.contact.phone || c.contact.mail || c.exclusions.length > 0 || c.households === 'one' || c.sample !== null;
 }
 
 /** The final positions of an audience with list controls, and the count after each step. */
@@ -117,9 +117,7 @@ export class EmbeddedEngine implements AudienceEngine {
   select(audience: Audience, checkBudget: () => void = () => undefined): Selection {
     assertResolved(audience);
     const filtered = this.selectFiltered(audience, checkBudget);
-    return audience.controls && hasEffect(audience.controls)
-      ? this.controlled(audience, audience.controls, filtered, checkBudget)
-      : filtered;
+    return hasEffect(audience.controls) ? this.controlled(audience, audience.controls, filtered, checkBudget) : filtered;
   }
 
   /** The matching positions of a state's filters alone. */
@@ -137,29 +135,25 @@ export class EmbeddedEngine implements AudienceEngine {
     return selection;
   }
 
-  /** extensions.md's steps over the filtered positions: contact and exclusions, households, sample. */
+  /** extensions.md's steps over the filtered positions (audience/listSteps.ts), with this file's primitives. */
   private controlled(audience: Audience, controls: ResolvedControls, filtered: Selection, checkBudget: () => void): StepSelection {
-    const key = `${audienceKey(audience)}#${controls.key}`;
+    const key = controlledKey(audience, controls);
     const cached = this.cache.get(key);
     if (cached instanceof StepSelection) return cached;
     const range = this.dataset.stateRange(audience.state);
-    const list = Uint32Array.from(filtered.page(0, filtered.total));
-    let n = list.length;
-    if (controls.near) n = keepNear(list, n, this.coordinatesOf(range), range.first, controls.near);
-    // `near` is a filter of place: the people it keeps are the matched ones.
-    const matched = n;
-    if (controls.contact.phone) n = keepWhere(list, n, callableTest(this.dataset, range));
-    if (controls.contact.mail) n = keepWhere(list, n, deliverableTest(this.dataset, range));
-    for (const exclusion of controls.exclusions) {
-      checkBudget();
-      const excluded = this.excluded(exclusion, range);
-      n = keepWhere(list, n, (pos) => excluded[pos - range.first] !== 1);
-    }
-    const afterExclusions = n;
-    if (controls.households === 'one') n = onePerHousehold(list, n, this.householdsOf(range), range.first);
-    const afterHouseholds = n;
-    if (controls.sample) n = applySample(list, n, controls.sample);
-    const selection = new StepSelection(list.slice(0, n), { matched, afterExclusions, afterHouseholds, total: n });
+    const { kept, steps } = runListSteps(Uint32Array.from(filtered.page(0, filtered.total)), controls, {
+      first: range.first,
+      coordinates: () => this.coordinatesOf(range),
+      callable: () => callableTest(this.dataset, range),
+      deliverable: () => deliverableTest(this.dataset, range),
+      excluded: (exclusion) => {
+        const marks = this.excluded(exclusion, range);
+        return (pos) => marks[pos - range.first] === 1;
+      },
+      households: () => this.householdsOf(range),
+      checkBudget,
+    });
+    const selection = new StepSelection(kept.slice(), steps);
     this.cache.set(key, selection);
     return selection;
   }
@@ -284,7 +278,7 @@ export class EmbeddedEngine implements AudienceEngine {
    */
   count(audience: Audience, checkBudget: () => void = () => undefined): number {
     assertResolved(audience);
-    const controlled = audience.controls && hasEffect(audience.controls);
+    const controlled = hasEffect(audience.controls);
     // A whole state is its size. Selecting it would build the state's PID order, which only a page
     // needs: ~50-80 ms for California at 10M, seconds for a national file's, on its first count.
     if (audience.filters.length === 0 && !controlled) return this.dataset.stateRange(audience.state).count;
@@ -296,14 +290,9 @@ export class EmbeddedEngine implements AudienceEngine {
   }
 
   steps(audience: Audience): AudienceSteps {
-    if (!audience.controls || !hasEffect(audience.controls)) {
-      const total = this.count(audience);
-      return { matched: total, afterExclusions: total, afterHouseholds: total, total };
-    }
+    if (!hasEffect(audience.controls)) return unchangedSteps(this.count(audience));
     const selection = this.select(audience);
-    if (selection instanceof StepSelection) return selection.steps;
-    const total = selection.total;
-    return { matched: total, afterExclusions: total, afterHouseholds: total, total };
+    return selection instanceof StepSelection ? selection.steps : unchangedSteps(selection.total);
   }
 
   countMatching(matcher: RecordMatcher): number {
@@ -313,10 +302,6 @@ export class EmbeddedEngine implements AudienceEngine {
       for (let k = 0; k < marks.length; k++) people += marks[k]!;
     }
     return people;
-  }
-
-  crossTab(audience: Audience, rowField: number, columnField: number, max: number): CrossTabCounts {
-    return crossTabCounts(this.dataset, this.dataset.stateRange(audience.state), this.select(audience), rowField, columnField, max);
   }
 
   previewPage(audience: Audience, skip: number, limit: number): { total: number; results: PreviewRecord[] } {
@@ -370,28 +355,29 @@ export class EmbeddedEngine implements AudienceEngine {
     this.dataset.close();
   }
 
-  /** How many matching records have each value of a field, most frequent first. */
-  valueCounts(audience: Audience, fieldIndex: number, max: number): ValueCount[] {
-    const def = FIELDS[fieldIndex];
-    if (!def || def.type === 'number') return [];
+  isHashed(index: number): boolean {
+    return this.dataset.columnInfo(index).encoding === 'hash';
+  }
+
+  groupCounts(audience: Audience, fieldIndexes: readonly number[]): GroupCount[] {
     // Only the audience's state is read: its positions are the selection's.
-    const column = this.dataset.column(fieldIndex, this.dataset.stateRange(audience.state));
-    // A hashed field has (nearly) one value per person: there is no breakdown worth drawing.
-    if (column.encoding === 'hash') return [];
-    const selection = this.select(audience);
-    const counts = new Map<number, number>();
-    const data = column.data;
-    const total = selection.total;
-    // Walk the selection in pages so a whole state never needs a second position list.
-    for (let skip = 0; skip < total; skip += 65536) {
-      const page = selection.page(skip, 65536);
-      for (let k = 0; k < page.length; k++) {
-        const v = data[page[k]!]!;
-        counts.set(v, (counts.get(v) ?? 0) + 1);
-      }
-    }
-    const out: ValueCount[] = [...counts].map(([v, count]) => ({ value: column.dict ? column.dict[v]! : v, count }));
-    out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
-    return out.slice(0, max);
+    return groupCounts(this.dataset, this.dataset.stateRange(audience.state), this.select(audience), fieldIndexes);
+  }
+
+  /**
+   * How many matching records have each value of a field, most frequent first, at most `max`; none for
+   * a hashed field. Not the engine interface's (the service draws breakdowns itself): for benchmarks and tests.
+   */
+  valueCounts(audience: Audience, index: number, max: number): ValueCount[] {
+    const def = FIELDS[index];
+    if (!def || def.type === 'number' || this.isHashed(index)) return [];
+    return mostFrequent(valueCountsOf(this.groupCounts(audience, [index])), max);
+  }
+
+  /** The cross-tab the audience service answers for one state (audience/crossTab.ts), untimed: for benchmarks and tests. */
+  crossTab(audience: Audience, rowField: number, columnField: number, max: number): CrossTabCounts {
+    checkAxis(rowField, this.isHashed(rowField), 'rows');
+    checkAxis(columnField, this.isHashed(columnField), 'columns');
+    return crossTabOf(rowField, columnField, this.groupCounts(audience, [rowField, columnField]), max);
   }
 }

@@ -1,5 +1,5 @@
-// A small LRU keyed by text with a byte budget: recent audiences keep their matched positions so
-// that paging through them costs a slice, not a rescan.
+// A small LRU keyed by text with a byte budget, for either engine: recent audiences keep their
+// matched positions (or PIDs, counts, bookmarks) so that paging through them costs a slice, not a rescan.
 export class LruCache<V extends { bytes: number }> {
   private readonly entries = new Map<string, V>();
   private bytes = 0;

@@ -1,0 +1,52 @@
+// The embedded engine's counts of an audience's people by a few fields' values (engine.ts,
+// groupCounts; audience/breakdown.ts and audience/crossTab.ts draw from them): tallied on the
+// vectors' numbers (dictionary codes, integer values), one position at a time, and each distinct
+// combination decoded once.
+import type { FieldValue } from '../../shared/contract';
+import type { GroupCount } from '../audience/engine';
+import type { ColumnVector, Dataset, PositionRange } from '../dataset/dataset';
+import type { Selection } from './selection';
+
+const PAGE = 65536;
+
+/** A level of the tally: a field's number to the next field's level, or (the last field) to a count. */
+type Tally = Map<number, Tally | number>;
+
+/** Counts of the selection's people (positions of `range`, the audience's state) by the fields' values. */
+export function groupCounts(dataset: Dataset, range: PositionRange, selection: Selection, fieldIndexes: readonly number[]): GroupCount[] {
+  const columns = fieldIndexes.map((index) => dataset.column(index, range));
+  for (const column of columns)
+    if (column.encoding !== 'dict' && column.encoding !== 'value') throw new Error(`${column.field} has no values to count people by.`);
+  const datas = columns.map((c) => c.data);
+  const last = datas.length - 1;
+  const root: Tally = new Map();
+  // A page at a time, so a whole state never needs a second position list.
+  for (let skip = 0; skip < selection.total; skip += PAGE) {
+    const page = selection.page(skip, PAGE);
+    for (let k = 0; k < page.length; k++) {
+      const pos = page[k]!;
+      let level = root;
+      for (let f = 0; f < last; f++) {
+        const v = datas[f]![pos]!;
+        let next = level.get(v) as Tally | undefined;
+        if (!next) level.set(v, (next = new Map()));
+        level = next;
+      }
+      const v = datas[last]![pos]!;
+      level.set(v, ((level.get(v) as number | undefined) ?? 0) + 1);
+    }
+  }
+  const out: GroupCount[] = [];
+  const walk = (level: Tally, values: FieldValue[]): void => {
+    const column = columns[values.length]!;
+    for (const [n, next] of level) {
+      const here = [...values, decode(column, n)];
+      if (typeof next === 'number') out.push({ values: here, count: next });
+      else walk(next, here);
+    }
+  };
+  walk(root, []);
+  return out;
+}
+
+const decode = (column: ColumnVector, n: number): FieldValue => (column.dict ? column.dict[n]! : n);
