@@ -16,9 +16,10 @@ import { ExportHistory } from './lists/exportHistory';
 import { SuppressionLists } from './lists/suppressionLists';
 import { ImportJobs } from './import/importJobs';
 import { defaultHomeDir } from './appState/homeDir';
-import { Dataset } from './dataset/dataset';
+import type { Dataset } from './dataset/dataset';
 import { KeyStore } from './keys/keyStore';
-import { DEFAULT_QUERY_BUDGET_MS, EmbeddedEngine } from './query/embeddedEngine';
+import { DEFAULT_QUERY_BUDGET_MS } from './audience/queryDefaults';
+import { ActiveEngine } from './activeEngine';
 import type { Db } from './sqlite';
 import { DataSources } from './dataSource/dataSources';
 import { FileSecretStore, credentialsFilePath } from './dataSource/fileSecretStore';
@@ -62,33 +63,32 @@ export class Core {
   readonly audiences: AudienceService;
   /** The Data source setting: bundled dataset, a dataset file or a ClickHouse server (README "Data sources"). */
   readonly dataSources: DataSources;
-  private current: EmbeddedEngine | null = null;
-  /** CoreOptions.engine: when set, every query goes to it and no dataset file is opened. */
-  private external: AudienceEngine | null = null;
-  private currentRef: DatasetRef | null = null;
-  /** Previous datasets still open because an export reads them; never pruned or deleted meanwhile. */
-  private readonly draining = new Set<string>();
-  private readonly refs = new WeakMap<object, DatasetRef>();
-  private readonly datasetListeners: Array<(path: string) => void> = [];
-  private readonly queryBudgetMs: number;
+  /** Which engine answers, and the hand-over when that changes. */
+  private readonly engines: ActiveEngine;
   private closing: Promise<void> | null = null;
 
   constructor(options: CoreOptions = {}) {
     this.homeDir = options.homeDir ?? defaultHomeDir();
-    this.queryBudgetMs = options.queryBudgetMs ?? DEFAULT_QUERY_BUDGET_MS;
+    this.engines = new ActiveEngine({
+      queryBudgetMs: options.queryBudgetMs ?? DEFAULT_QUERY_BUDGET_MS,
+      noteCurrent: (dataset) => this.datasets.note(dataset.path, factsFromMeta(dataset.meta), true),
+      idle: (engine) => this.exportJobs.idle(engine),
+      // Older datasets beyond the history's size go once nothing reads them.
+      retired: () => this.pruneQuietly(),
+    });
     const opened = openAppStateOrSetAside(this.homeDir);
     this.appState = opened.db;
     this.notices = opened.notices;
     this.datasets = new DatasetHistory(this.appState, this.homeDir, {
-      active: () => this.current?.dataset.path ?? null,
-      inUse: () => new Set([...this.draining, ...this.importJobs.pendingDatasets()]),
+      active: () => this.engines.datasetPath,
+      inUse: () => new Set([...this.engines.draining, ...this.importJobs.pendingDatasets()]),
     });
     this.keys = new KeyStore(this.appState);
-    this.savedAudiences = new SavedAudienceStore(this.appState, () => this.currentRef);
-    this.auditLog = new AuditLog(this.appState, () => this.currentRef);
-    this.lists = new SuppressionLists(this.appState, () => this.current ?? this.external);
+    this.savedAudiences = new SavedAudienceStore(this.appState, () => this.engines.ref);
+    this.auditLog = new AuditLog(this.appState, () => this.engines.ref);
+    this.lists = new SuppressionLists(this.appState, () => this.engines.engineOrNull);
     this.exportHistory = new ExportHistory(this.appState);
-    this.exportJobs = new ExportJobs(() => this.engine, this.auditLog, this.exportHistory, { datasetOf: (e) => this.datasetRefOf(e) });
+    this.exportJobs = new ExportJobs(() => this.engine, this.auditLog, this.exportHistory, { datasetOf: (e) => this.engines.refOf(e) });
     this.audiences = new AudienceService(() => this.engine, this.exportJobs, {
       savedAudience: (id) => this.savedAudiences.get(id),
       list: (id) => this.lists.matcher(id),
@@ -97,14 +97,14 @@ export class Core {
     this.importJobs = new ImportJobs({
       homeDir: this.homeDir,
       audit: this.auditLog,
-      currentDataset: () => this.current?.dataset.path ?? null,
+      currentDataset: () => this.engines.datasetPath,
       switchTo: (path) => this.switchDataset(path),
       noteDataset: (path) => this.datasets.note(path, readDatasetFacts(path), false),
-      currentRef: () => this.currentRef,
+      currentRef: () => this.engines.ref,
       prune: () => this.datasets.prune(),
     });
-    this.external = options.engine ?? null;
-    if (options.datasetPath && !this.external) this.openDataset(options.datasetPath);
+    if (options.engine) this.engines.use(options.engine, null);
+    else if (options.datasetPath) this.openDataset(options.datasetPath);
     // After the first dataset opened: opening the one a caller named is not a change of the stored choice.
     const secrets = options.secretStore?.(this.appState) ?? new FileSecretStore(credentialsFilePath(this.homeDir));
     this.dataSources = new DataSources(this, secrets, options.bundledDatasetPath ?? null);
@@ -112,7 +112,7 @@ export class Core {
 
   /** Opens a dataset and makes it current; the previous one is closed only once the new one opened. */
   openDataset(path: string): Dataset {
-    return this.switch(path).dataset;
+    return this.engines.switchTo(path).dataset;
   }
 
   /**
@@ -120,37 +120,12 @@ export class Core {
    * the previous dataset's path once it is closed, which waits for exports still reading from it.
    */
   switchDataset(path: string): Promise<string | null> {
-    return this.switch(path).previousClosed;
+    return this.engines.switchTo(path).previousClosed;
   }
 
   /** Called with the new dataset's path whenever one becomes current (the desktop app remembers it). */
   onDatasetOpened(listener: (path: string) => void): void {
-    this.datasetListeners.push(listener);
-  }
-
-  private switch(path: string): { dataset: Dataset; previousClosed: Promise<string | null> } {
-    const dataset = Dataset.open(path);
-    const previous = this.current;
-    // A ClickHouse server answering until now steps aside the same way: exports reading it finish first.
-    this.retireExternal();
-    this.current = new EmbeddedEngine(dataset, { queryBudgetMs: this.queryBudgetMs });
-    this.currentRef = this.datasets.note(path, factsFromMeta(dataset.meta), true);
-    this.refs.set(this.current, this.currentRef);
-    for (const listener of this.datasetListeners) listener(path);
-    // Queries answer from the new dataset from now on; an export still reading the old one keeps it open.
-    return { dataset, previousClosed: previous ? this.retireDataset(previous) : Promise.resolve(null) };
-  }
-
-  /** Closes a dataset no query goes to any more once exports reading it finish; resolves with its path. */
-  private retireDataset(previous: EmbeddedEngine): Promise<string> {
-    this.draining.add(previous.dataset.path);
-    return this.exportJobs.idle(previous).then(() => {
-      previous.dataset.close();
-      this.draining.delete(previous.dataset.path);
-      // Older datasets beyond the history's size go once nothing reads them.
-      this.pruneQuietly();
-      return previous.dataset.path;
-    });
+    this.engines.onDatasetOpened(listener);
   }
 
   /**
@@ -159,31 +134,17 @@ export class Core {
    * saved audiences and the audit log.
    */
   useEngine(engine: AudienceEngine, ref: DatasetRef | null): void {
-    const previous = this.current;
-    if (this.external !== engine) this.retireExternal();
-    this.external = engine;
-    this.current = null;
-    this.currentRef = ref;
-    if (ref) this.refs.set(engine, ref);
-    if (previous) void this.retireDataset(previous);
-  }
-
-  /** Closes the external engine once exports reading it finish; queries stop going to it at once. */
-  private retireExternal(): void {
-    const external = this.external;
-    if (!external) return;
-    this.external = null;
-    void this.exportJobs.idle(external).then(() => external.close());
+    this.engines.use(engine, ref);
   }
 
   /** True while an engine other than a dataset file (ClickHouse) answers. */
   get usesEngine(): boolean {
-    return this.external !== null;
+    return this.engines.usesExternal;
   }
 
   /** The dataset file answering now; null while none is open or ClickHouse answers (useEngine clears it). */
   get activeDatasetPath(): string | null {
-    return this.current?.dataset.path ?? null;
+    return this.engines.datasetPath;
   }
 
   /**
@@ -201,12 +162,12 @@ export class Core {
 
   /** The dataset queries answer from now, as saved audiences and audit entries record it. */
   get datasetRef(): DatasetRef | null {
-    return this.currentRef;
+    return this.engines.ref;
   }
 
   /** The dataset an engine reads (an export's, which may no longer be the current one). */
   datasetRefOf(engine: object): DatasetRef | null {
-    return this.refs.get(engine) ?? null;
+    return this.engines.refOf(engine);
   }
 
   /** Writes a backup of app state to `out` (atomically; SECURITY.md "Backups" says what it holds). */
@@ -233,22 +194,16 @@ export class Core {
 
   /** Closes the current dataset; until another is opened the core answers `unavailable` (on shutdown). */
   closeDataset(): void {
-    this.external?.close();
-    this.external = null;
-    this.current?.dataset.close();
-    this.current = null;
-    this.currentRef = null;
+    this.engines.close();
   }
 
   /** The engine of the current dataset; `unavailable` until one is open. */
   get engine(): AudienceEngine {
-    if (this.external) return this.external;
-    if (!this.current) throw new AppError('unavailable', 'No dataset is open yet; try again in a moment.');
-    return this.current;
+    return this.engines.engine;
   }
 
   get hasDataset(): boolean {
-    return this.current !== null || this.external !== null;
+    return this.engines.hasEngine;
   }
 
   /**

@@ -9,7 +9,8 @@ import type { ClickHouseCheck, DataSourceInfo, DatasetRef, InputOf } from '../..
 import { AppError, isAppError } from '../../shared/errors';
 import { ClickHouseEngine } from '../clickhouse/clickhouseEngine';
 import { checkTarget, shownAddress, type ClickHouseTarget } from '../clickhouse/connection';
-import type { Core } from '../createCore';
+import type { AudienceEngine } from '../audience/engine';
+import type { Db } from '../sqlite';
 import { answersPing, checkClickHouse } from './connectionCheck';
 import { DataSourceSettings, type ClickHouseSourceSetting } from './dataSourceSettings';
 import { passwordFor } from './passwordBinding';
@@ -40,6 +41,19 @@ async function clickhouseRef(engine: ClickHouseEngine, setting: ClickHouseSource
   return { id: `clickhouse:${where}@${summary.createdAt ?? 'unknown'}`, name: `ClickHouse ${where}`, records: summary.records };
 }
 
+/** What the Data source setting needs of the core: its app state, its notices and the engine in use (the Core). */
+export interface DataSourceHost {
+  readonly appState: Db;
+  readonly notices: string[];
+  readonly importJobs: { running(): boolean };
+  openDataset(path: string): unknown;
+  useEngine(engine: AudienceEngine, ref: DatasetRef | null): void;
+  readonly usesEngine: boolean;
+  readonly activeDatasetPath: string | null;
+  readonly datasetRef: DatasetRef | null;
+  onDatasetOpened(listener: (path: string) => void): void;
+}
+
 export class DataSources {
   private readonly settings: DataSourceSettings;
   /** Why the stored ClickHouse source did not open at start (also one of core.notices); null once one is used. */
@@ -50,7 +64,7 @@ export class DataSources {
   private passwordNotice: string | null = null;
 
   constructor(
-    private readonly core: Core,
+    private readonly core: DataSourceHost,
     private readonly secrets: SecretStore,
     private readonly bundledPath: string | null,
   ) {
