@@ -4,9 +4,9 @@
 // answers from the new dataset while keys and saved audiences stay, previous datasets are kept up to
 // the history's size (older ones the app made are deleted), keeping the current one switches
 // nothing, a cancel or a failure changes nothing, and every import is in the audit log.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { homeLayout } from '../../src/core/appState/homeLayout';
 import type { ImportJob } from '../../src/shared/contract';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
@@ -34,6 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -178,15 +179,18 @@ describe('import/start', () => {
     const { final } = await untilEnded((await t.h['import/start']({ files })).id);
     expect(final.status).toBe('done');
     expect(await currentPath()).toBe(final.result!.dataset);
-    await sleep(20); // the previous dataset is closed and removed just after the switch
-    expect(existsSync(before)).toBe(false);
+    // The previous dataset is closed and removed just after the switch.
+    await vi.waitFor(() => expect(existsSync(before)).toBe(false));
     expect(readdirSync(homeLayout(t.api.core.homeDir).datasets).sort()).toEqual(
       [final.result!.dataset, final.result!.rejectsPath].map((p) => p.split('/').pop()).sort(),
     );
     // With the default of 3, the previous one stays, and the app can switch back to it.
     await t.h['datasets/keep']({ keep: 3 });
     const next = (await untilEnded((await t.h['import/start']({ files: await pick(fixture('missing-and-extra.csv')) })).id)).final;
-    await sleep(20);
+    // Once the switch has retired it, the previous dataset is still there: kept, not pruned.
+    await vi.waitFor(async () =>
+      expect((await t.h['datasets/list']({})).datasets.find((d) => d.path === final.result!.dataset)?.inUse).toBe(false),
+    );
     expect(existsSync(final.result!.dataset)).toBe(true);
     const listed = await t.h['datasets/list']({});
     expect(listed.datasets.find((d) => d.active)?.path).toBe(next.result!.dataset);

@@ -20,7 +20,14 @@ export interface ApiHarness {
 
 export async function startApi(datasetPath: string | undefined, options: ApiServerOptions = {}): Promise<ApiHarness> {
   const homeDir = mkdtempSync(join(tmpdir(), 'audience-desk-home-'));
-  const core = createCore({ homeDir, datasetPath });
+  let core: Core;
+  try {
+    core = createCore({ homeDir, datasetPath });
+  } catch (e) {
+    // A dataset that does not open (the damage tests) leaves no home folder behind.
+    rmSync(homeDir, { recursive: true, force: true });
+    throw e;
+  }
   const { key } = core.keys.create('test harness');
   // A long keep-alive: a test that works synchronously for seconds (an SQL oracle on a loaded
   // machine) stalls the event loop the server shares with it; when it ends, fetch reuses an idle
