@@ -8,7 +8,7 @@ import { Dataset } from '../src/core/dataset/dataset';
 import { ZstdDecompressor } from '../src/core/dataset/zstdContext';
 import { streamContentSize } from '../src/core/dataset/zstdFrames';
 import { openSqlite } from '../src/core/sqlite';
-import { randomFrom } from '../src/core/audience/listSteps';
+import { randomFrom } from '../src/core/audience/contract/listSteps';
 
 const cpuMs = (since: NodeJS.CpuUsage): number => {
   const c = process.cpuUsage(since);

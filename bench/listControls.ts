@@ -2,7 +2,7 @@
 // state: what households, contact, exclusions and samples cost on top of a count (cache off, so each
 // run does the whole work; per-state household numbers and exclusion marks are read once, at first
 // use, which is timed apart), and paging a household-deduplicated audience through the cache.
-import type { Audience, RecordMatcher, ResolvedControls } from '../src/core/audience/engine';
+import type { Audience, RecordMatcher, ResolvedControls } from '../src/core/audience/contract/engine';
 import type { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { summarize, timeIt, type Summary } from './stats';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ClickHouseEngine } from '../../src/core/clickhouse/clickhouseEngine';
 import { loadIntoClickHouse } from '../../src/core/clickhouse/load';
-import type { AudienceEngine } from '../../src/core/audience/engine';
+import type { AudienceEngine } from '../../src/core/audience/contract/engine';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { generateDataset } from '../../src/core/generate';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';

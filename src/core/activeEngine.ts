@@ -4,7 +4,7 @@
 // dataset file being drained is never pruned or deleted from the history meanwhile.
 import type { DatasetRef } from '../shared/contract';
 import { AppError } from '../shared/errors';
-import type { AudienceEngine } from './audience/engine';
+import type { AudienceEngine } from './audience/contract/engine';
 import { Dataset } from './dataset/dataset';
 import { EmbeddedEngine } from './query/embeddedEngine';
 

@@ -1,13 +1,13 @@
-// Cross-tabs and breakdowns are drawn once, in the audience layer (src/core/audience/crossTab.ts,
+// Cross-tabs and breakdowns are drawn once, in the audience layer (src/core/audience/contract/crossTab.ts,
 // breakdown.ts), from an engine's group counts: each axis keeps the `max` values most people hold, a
 // tie in count going to the lower value (not to whichever an engine's storage met first), and lists
 // them in the field's natural order. On hand-made group counts, then on the embedded engine over the
 // shared test dataset, where ties at the cut are common (ClickHouse answers the same: the clickhouse
 // project's sameAnswers test).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { breakdownOf } from '../../src/core/audience/breakdown';
-import { checkAxis, crossTabOf } from '../../src/core/audience/crossTab';
-import type { GroupCount } from '../../src/core/audience/engine';
+import { breakdownOf } from '../../src/core/audience/contract/breakdown';
+import { checkAxis, crossTabOf } from '../../src/core/audience/contract/crossTab';
+import type { GroupCount } from '../../src/core/audience/contract/engine';
 import { Dataset } from '../../src/core/dataset/dataset';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';

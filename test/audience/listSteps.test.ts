@@ -1,10 +1,10 @@
-// The list controls' one pipeline (src/core/audience/listSteps.ts), which both engines run over their
+// The list controls' one pipeline (src/core/audience/contract/listSteps.ts), which both engines run over their
 // own primitives: on a hand-made source of ten people, where each step removes people known in
 // advance, the steps run in extensions.md's order, count what each keeps, ask only for what the
 // controls need, and check the budget before each exclusion.
 import { describe, expect, it } from 'vitest';
-import type { Exclusion, ResolvedControls } from '../../src/core/audience/engine';
-import { runListSteps, type ListPrimitives } from '../../src/core/audience/listSteps';
+import type { Exclusion, ResolvedControls } from '../../src/core/audience/contract/engine';
+import { runListSteps, type ListPrimitives } from '../../src/core/audience/contract/listSteps';
 
 // Ten people, ids 100..109 (a state's positions start at 100), in PID order.
 const FIRST = 100;

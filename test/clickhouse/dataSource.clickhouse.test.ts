@@ -10,7 +10,10 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, inject, it, vi } from 'vitest';
 import { loadIntoClickHouse } from '../../src/core/clickhouse/load';
 import { createCore, type Core } from '../../src/core/createCore';
-import { CLICKHOUSE_SETTING, KIND_SETTING } from '../../src/core/dataSource/dataSourceSettings';
+import {
+  DATA_SOURCE_CLICKHOUSE_SETTING as CLICKHOUSE_SETTING,
+  DATA_SOURCE_KIND_SETTING as KIND_SETTING,
+} from '../../src/core/appState/settingsTable';
 import { createHandlers, type HandlerTable } from '../../src/core/handlers';
 import { LOADER, READER } from './support/localServers';
 import { describeClickHouse, useLocalClickHouse } from './support/localClickHouse';

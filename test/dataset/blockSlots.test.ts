@@ -12,7 +12,7 @@ import { Dataset } from '../../src/core/dataset/dataset';
 import { generateDataset } from '../../src/core/generate';
 import { datasetIdentity } from '../../src/core/dataset/pieceFetch';
 import { openSqlite, type Db } from '../../src/core/sqlite';
-import { randomFrom } from '../../src/core/audience/listSteps';
+import { randomFrom } from '../../src/core/audience/contract/listSteps';
 
 const ROWS = 6_000;
 let dir: string;

@@ -15,7 +15,7 @@ import { generateDataset } from '../../src/core/generate';
 import { openSqlite } from '../../src/core/sqlite';
 import { AppError } from '../../src/shared/errors';
 import { startApi } from '../support/apiHarness';
-import { randomFrom } from '../../src/core/audience/listSteps';
+import { randomFrom } from '../../src/core/audience/contract/listSteps';
 
 const ROWS = 3000;
 const SEED = 11;

@@ -1,5 +1,5 @@
 // List keys (listKeys.ts): each record's PID, phones and address as a suppression list writes them
-// (lists/normalize.ts), hashed, so a list finds its candidates without reading every record. On real
+// (src/shared/normalize.ts), hashed, so a list finds its candidates without reading every record. On real
 // files whose phones and addresses are partly written in other forms: whichever way records reach
 // the writer (with their values, as text alone, from the generator's worker), each state's keys are
 // exactly the hashes of its records' normalised values; values already normalised store nothing; a
@@ -14,7 +14,7 @@ import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
 import { LIST_KEY_FIELDS, LIST_KEYS_KEY, listKey, type ListKeyField } from '../../src/core/dataset/listKeys';
 import { ChunkLayout } from '../../src/core/dataset/vectorChunks';
 import { generateDataset, generateRecords } from '../../src/core/generate';
-import { normalizeAddress, normalizePhone, normalizePid, NORMALIZATION_RULES } from '../../src/core/lists/normalize';
+import { normalizeAddress, normalizePhone, normalizePid, NORMALIZATION_RULES } from '../../src/shared/normalize';
 import { fieldIndex } from '../../src/shared/fields';
 import { copyWithMeta } from '../support/datasetMeta';
 

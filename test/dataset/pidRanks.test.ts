@@ -15,7 +15,7 @@ import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
 import { RECORD_ORDER_KEY } from '../../src/core/dataset/pidRanks';
 import { ChunkLayout } from '../../src/core/dataset/vectorChunks';
 import { generateRecords } from '../../src/core/generate';
-import { randomFrom } from '../../src/core/audience/listSteps';
+import { randomFrom } from '../../src/core/audience/contract/listSteps';
 import { fieldIndex } from '../../src/shared/fields';
 import { copyWithMeta } from '../support/datasetMeta';
 

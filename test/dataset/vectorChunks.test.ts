@@ -12,7 +12,7 @@ import { verifyDatasetFile } from '../../src/core/dataset/verifyFile';
 import { generateDataset } from '../../src/core/generate';
 import { DATASET_FORMAT_VERSION } from '../../src/core/dataset/schema';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
-import { randomFrom } from '../../src/core/audience/listSteps';
+import { randomFrom } from '../../src/core/audience/contract/listSteps';
 import { openSqlite } from '../../src/core/sqlite';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { AppError } from '../../src/shared/errors';

@@ -13,7 +13,7 @@ import { VECTOR_TYPES, type Vector, type VectorKind } from '../../src/core/datas
 import { ChunkLayout, VECTOR_CHUNK, type VectorHeader } from '../../src/core/dataset/vectorChunks';
 import { ZstdCompressor, ZstdDecompressor } from '../../src/core/dataset/zstdContext';
 import { isOneFrameOf, streamContentSize, zstdFrames } from '../../src/core/dataset/zstdFrames';
-import { randomFrom } from '../../src/core/audience/listSteps';
+import { randomFrom } from '../../src/core/audience/contract/listSteps';
 
 /** node:zlib's default output chunk for its one-shot functions: a frame of exactly this size triggered the bug. */
 const ZLIB_CHUNK = 16 * 1024;

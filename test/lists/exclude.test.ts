@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Audience } from '../../src/core/audience/engine';
+import type { Audience } from '../../src/core/audience/contract/engine';
 import { resolveAudience, type ExclusionSources } from '../../src/core/audience/resolveControls';
 import { createCore, type Core } from '../../src/core/createCore';
 import { normalizeAudience } from '../../src/shared/audienceRequest';

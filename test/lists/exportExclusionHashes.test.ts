@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Audience, RecordMatcher } from '../../src/core/audience/engine';
+import type { Audience, RecordMatcher } from '../../src/core/audience/contract/engine';
 import { resolveAudience } from '../../src/core/audience/resolveControls';
 import { stringHash } from '../../src/core/dataset/columnVector';
 import { Dataset } from '../../src/core/dataset/dataset';

@@ -11,7 +11,7 @@ import {
   normalizePid,
   normalizeZip,
   UNIT_WORDS,
-} from '../../src/core/lists/normalize';
+} from '../../src/shared/normalize';
 
 describe('normalizePhone', () => {
   it.each([

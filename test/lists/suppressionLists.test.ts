@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import { homeLayout } from '../../src/core/appState/homeLayout';
-import { normalizeAddressLine } from '../../src/core/lists/normalize';
+import { normalizeAddressLine } from '../../src/shared/normalize';
 import type { SuppressionListInfo } from '../../src/shared/contract';
 import { failure } from '../handlers/harness';
 import { messyPhone, readPeople, writeMessyList, type MessyList, type PersonValues } from './listData';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { StateOrder } from '../../src/core/dataset/pidRanks';
 import { RankSetSelection, orderedSelection } from '../../src/core/query/pidOrder';
 import { ListSelection } from '../../src/core/query/selection';
-import { randomFrom } from '../../src/core/audience/listSteps';
+import { randomFrom } from '../../src/core/audience/contract/listSteps';
 
 /** A state of `count` people at `first` whose PID ranks are a shuffle, and `share` of them matched (ascending positions). */
 function state(count: number, share: number, seed: number) {

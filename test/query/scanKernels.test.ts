@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Vector } from '../../src/core/dataset/columnVector';
 // Seeded (the sample control's mulberry32), so a failure names its case.
-import { randomFrom as random } from '../../src/core/audience/listSteps';
+import { randomFrom as random } from '../../src/core/audience/contract/listSteps';
 import { countRange, matchRange, refine, scan, tally, valueTest, type ScanPredicate } from '../../src/core/query/scanKernels';
 
 const LENGTH = 700;

@@ -1,7 +1,7 @@
 // What tests ask a core directly, through the same audience service the transports call: a raw body
 // in, the answer as the app's search operation shapes it (records as field-name objects).
 import { searchAnswerObjects } from '../../src/core/handlers/audienceHandlers';
-import type { Audience } from '../../src/core/audience/engine';
+import type { Audience } from '../../src/core/audience/contract/engine';
 import { resolveAudience } from '../../src/core/audience/resolveControls';
 import type { Core } from '../../src/core/createCore';
 import type { Dataset } from '../../src/core/dataset/dataset';

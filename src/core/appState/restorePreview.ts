@@ -10,7 +10,7 @@
 // with those this home does not have now marked NEW (the count too), and the restore runs only after
 // that confirmation (--yes or y in the CLI, a second click on what was shown in the app).
 import type { RestoreKey, RestoreList, RestorePreview } from '../../shared/contract';
-import { CLICKHOUSE_SETTING, KIND_SETTING } from '../dataSource/dataSourceSettings';
+import { DATA_SOURCE_CLICKHOUSE_SETTING, DATA_SOURCE_KIND_SETTING } from './settingsTable';
 import { openSqlite, type Db } from '../sqlite';
 import { shownText } from './shownText';
 
@@ -38,13 +38,13 @@ function setting(backup: Db, key: string): unknown {
 }
 
 function clickhouseOf(backup: Db): RestorePreview['clickhouse'] {
-  const s = setting(backup, CLICKHOUSE_SETTING) as { url?: unknown; database?: unknown; user?: unknown } | undefined;
+  const s = setting(backup, DATA_SOURCE_CLICKHOUSE_SETTING) as { url?: unknown; database?: unknown; user?: unknown } | undefined;
   if (typeof s !== 'object' || s === null || typeof s.url !== 'string') return null;
   return {
     url: text(s.url, 200),
     database: text(s.database ?? ''),
     user: text(s.user ?? ''),
-    chosen: setting(backup, KIND_SETTING) === 'clickhouse',
+    chosen: setting(backup, DATA_SOURCE_KIND_SETTING) === 'clickhouse',
   };
 }
 

@@ -4,6 +4,14 @@
 // missing value the same way: as absent.
 import type { Db, Statement } from '../sqlite';
 
+/**
+ * The Data source setting's keys (dataSource/dataSourceSettings.ts owns their values). Named here,
+ * below both, because a restore shows what a backup's settings would choose before anything is
+ * replaced (restorePreview.ts).
+ */
+export const DATA_SOURCE_KIND_SETTING = 'datasource.kind';
+export const DATA_SOURCE_CLICKHOUSE_SETTING = 'datasource.clickhouse';
+
 export class SettingsTable {
   private readonly get_: Statement;
   private readonly set_: Statement;

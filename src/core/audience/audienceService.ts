@@ -15,10 +15,10 @@ import type { AudienceSteps, CrossTab, ExportJob, PreviewRecord, StateCount, Val
 import { FIELD_NAMES } from '../../shared/fields';
 import { exportAudience, type ExportOptions, type ExportResult } from '../export/exportAudience';
 import type { ExportJobs, StartExport } from '../export/exportJobs';
-import { breakdownField, breakdownOf } from './breakdown';
-import { checkAxis, crossTabOf } from './crossTab';
-import type { Audience, AudienceEngine, DatasetSummary, GroupCount } from './engine';
-import { BREAKDOWN_MAX_DEFAULT, CROSS_TAB_MAX_DEFAULT } from './queryDefaults';
+import { breakdownField, breakdownOf } from './contract/breakdown';
+import { checkAxis, crossTabOf } from './contract/crossTab';
+import type { Audience, AudienceEngine, DatasetSummary, GroupCount } from './contract/engine';
+import { BREAKDOWN_MAX_DEFAULT, CROSS_TAB_MAX_DEFAULT } from './contract/queryDefaults';
 import { resolveAudience, type AudienceQuery, type ExclusionSources } from './resolveControls';
 import { addSteps, pageSlices, shareSample } from './severalStates';
 

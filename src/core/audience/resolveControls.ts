@@ -6,7 +6,7 @@ import { normalizeAudience, type NormalizedAudience } from '../../shared/audienc
 import type { SavedAudience } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
 import { hasListControls, type ExcludeRef, type Near } from '../../shared/listControls';
-import type { Audience, Exclusion, RecordMatcher } from './engine';
+import type { Audience, Exclusion, RecordMatcher } from './contract/engine';
 
 /** Where `exclude` entries are looked up (app state). */
 export interface ExclusionSources {

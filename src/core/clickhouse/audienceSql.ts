@@ -5,7 +5,7 @@
 // literals (sqlLiteral.ts); on a current server they would be query parameters.
 import type { IntBand, NormalizedFilter } from '../../shared/audienceRequest';
 import { FIELDS } from '../../shared/fields';
-import type { Audience } from '../audience/engine';
+import type { Audience } from '../audience/contract/engine';
 import { sqlIdentifier, sqlNumber, sqlString, sqlStringList } from './sqlLiteral';
 
 function bandSql(column: string, band: IntBand): string {

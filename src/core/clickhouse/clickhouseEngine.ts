@@ -1,4 +1,4 @@
-// The ClickHouse engine: the engine interface (src/core/audience/engine.ts) over a dataset loaded
+// The ClickHouse engine: the engine interface (src/core/audience/contract/engine.ts) over a dataset loaded
 // into a ClickHouse server (load.ts), answering exactly as the embedded engine does.
 //
 // - Counts and group counts (what breakdowns and cross-tabs are drawn from) are SQL over the state's
@@ -10,10 +10,18 @@ import { audienceKey } from '../../shared/audienceRequest';
 import type { AudienceSteps, PreviewRecord } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import { FIELDS, fieldIndex } from '../../shared/fields';
-import { hasEffect, unchangedSteps } from '../audience/controls';
-import { assertResolved } from '../audience/engine';
-import type { Audience, AudienceEngine, DatasetSummary, Exclusion, GroupCount, RecordMatcher, RecordStream } from '../audience/engine';
-import { DEFAULT_QUERY_BUDGET_MS } from '../audience/queryDefaults';
+import { hasEffect, unchangedSteps } from '../audience/contract/controls';
+import { assertResolved } from '../audience/contract/engine';
+import type {
+  Audience,
+  AudienceEngine,
+  DatasetSummary,
+  Exclusion,
+  GroupCount,
+  RecordMatcher,
+  RecordStream,
+} from '../audience/contract/engine';
+import { DEFAULT_QUERY_BUDGET_MS } from '../audience/contract/queryDefaults';
 import { LruCache } from '../cache/lruCache';
 import { audienceWhere } from './audienceSql';
 import { ClickHouseConnection, clickhouseCode, shownAddress, type ClickHouseTarget } from './connection';

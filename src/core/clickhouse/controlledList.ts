@@ -1,12 +1,12 @@
 // An audience's people after its list controls on ClickHouse: one read of the matches (in PID
 // order) with the columns the controls need (coordinates, callable, deliverable, HHID), each
-// exclusion's PIDs found first, then the audience layer's steps (audience/listSteps.ts) over the
+// exclusion's PIDs found first, then the audience layer's steps (audience/contract/listSteps.ts) over the
 // rows' numbers, so the same people are kept as on the embedded engine: a sample is a shuffle over
 // the candidates' order, which SQL cannot repeat.
 import type { AudienceSteps } from '../../shared/contract';
-import { controlledKey } from '../audience/controls';
-import type { Audience, Exclusion, ResolvedControls } from '../audience/engine';
-import { runListSteps } from '../audience/listSteps';
+import { controlledKey } from '../audience/contract/controls';
+import type { Audience, Exclusion, ResolvedControls } from '../audience/contract/engine';
+import { runListSteps } from '../audience/contract/listSteps';
 import { CALLABLE_SQL, DELIVERABLE_SQL } from './audienceSql';
 import { filteredRows, type Cached, type TableReads } from './tableReads';
 import { tsvUnescape } from './tsv';

@@ -7,7 +7,7 @@
 import { AppError } from '../../shared/errors';
 import type { PreviewRecord } from '../../shared/contract';
 import { audienceKey } from '../../shared/audienceRequest';
-import type { Audience, RecordStream } from '../audience/engine';
+import type { Audience, RecordStream } from '../audience/contract/engine';
 import { audienceWhere } from './audienceSql';
 import { STORED_COLUMNS_SQL } from './schema';
 import { sqlIdentifier, sqlString, sqlStringList } from './sqlLiteral';

@@ -1,7 +1,7 @@
 // What the parts of the ClickHouse engine share (clickhouseEngine.ts, pidPages.ts, controlledList.ts):
 // the data table, its queries (tried again across the instant a load renames tables) and the cache
 // of recent answers, which the engine drops whenever a new load replaced the dataset.
-import type { Audience } from '../audience/engine';
+import type { Audience } from '../audience/contract/engine';
 import { audienceWhere } from './audienceSql';
 
 /** An answer kept in the engine's cache, with what it costs. */

@@ -2,7 +2,7 @@
 // ('embedded': a dataset file, the bundled one or the last one used; 'clickhouse': the server in
 // `datasource.clickhouse`) and the server's address, database and user. Never the password: that
 // is the SecretStore's. A missing or damaged value reads as the default (embedded).
-import { SettingsTable } from '../appState/settingsTable';
+import { DATA_SOURCE_CLICKHOUSE_SETTING, DATA_SOURCE_KIND_SETTING, SettingsTable } from '../appState/settingsTable';
 import type { Db } from '../sqlite';
 
 export type DataSourceKind = 'embedded' | 'clickhouse';
@@ -13,8 +13,8 @@ export interface ClickHouseSourceSetting {
   user: string;
 }
 
-export const KIND_SETTING = 'datasource.kind';
-export const CLICKHOUSE_SETTING = 'datasource.clickhouse';
+const KIND_SETTING = DATA_SOURCE_KIND_SETTING;
+const CLICKHOUSE_SETTING = DATA_SOURCE_CLICKHOUSE_SETTING;
 
 function isClickHouseSetting(v: unknown): v is ClickHouseSourceSetting {
   const s = v as ClickHouseSourceSetting;

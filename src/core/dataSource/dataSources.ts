@@ -9,7 +9,7 @@ import type { ClickHouseCheck, DataSourceInfo, DatasetRef, InputOf } from '../..
 import { AppError, isAppError } from '../../shared/errors';
 import { ClickHouseEngine } from '../clickhouse/clickhouseEngine';
 import { checkTarget, shownAddress, type ClickHouseTarget } from '../clickhouse/connection';
-import type { AudienceEngine } from '../audience/engine';
+import type { AudienceEngine } from '../audience/contract/engine';
 import type { Db } from '../sqlite';
 import { answersPing, checkClickHouse } from './connectionCheck';
 import { DataSourceSettings, type ClickHouseSourceSetting } from './dataSourceSettings';

@@ -1,12 +1,12 @@
 // List keys: each record's PID, phones and address as a suppression list writes them
-// (lists/normalize.ts), hashed, so that a list's matcher finds its candidates in vectors and reads
+// (src/shared/normalize.ts), hashed, so that a list's matcher finds its candidates in vectors and reads
 // only their records instead of every record of the dataset (docs/dataset-format.md, "List keys").
 // A record's key of a field is stringHash() of its normalised value (0 when it has none). Most
 // stored values are already normalised, so the file keeps each key XORed with a "base" every reader
 // can rebuild from the vectors alone (the field's own hash; for an address, that hash continued over
 // "|" and the record's ZIP): a chunk of zeros is not written, and an absent chunk means zeros.
 import { fieldIndex } from '../../shared/fields';
-import { NORMALIZATION_RULES, normalizeAddress, normalizePhone, normalizePid } from '../lists/normalize';
+import { NORMALIZATION_RULES, normalizeAddress, normalizePhone, normalizePid } from '../../shared/normalize';
 import type { Db, Statement } from '../sqlite';
 import { stringHash, type Vector } from './columnVector';
 import { datasetDamaged } from './damage';

@@ -11,7 +11,7 @@ import { createPrivateFileHandle } from '../fs/privateFile';
 import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles';
 import { DATA_DICTIONARY } from '../../shared/dictionary';
 import { CSV_HEADER, csvField, storedRecordsToCsvBytes, storedRecordsToJsonLinesBytes } from '../dataset/recordFormat';
-import type { Audience, AudienceEngine, RecordStream } from '../audience/engine';
+import type { Audience, AudienceEngine, RecordStream } from '../audience/contract/engine';
 
 export type ExportFormat = 'csv' | 'jsonl';
 

@@ -7,7 +7,7 @@ import { AppError } from '../../shared/errors';
 import type { AuditLog } from '../appState/auditLog';
 import { PackedPids, type ExportHistory } from '../lists/exportHistory';
 import { JobRegistry, type Job as RegisteredJob } from '../jobs/jobRegistry';
-import type { Audience, AudienceEngine, RecordStream } from '../audience/engine';
+import type { Audience, AudienceEngine, RecordStream } from '../audience/contract/engine';
 import { exportRecords, type ExportFormat, type ExportHeader } from './exportAudience';
 
 export interface StartExport {

@@ -2,7 +2,7 @@
 // already sent". Kept in app state under the export's audit entry: its people's PIDs, 16 bytes each
 // (their 32 hexadecimal characters packed), ascending, in one blob; no other record data. A matcher
 // finds a PID by binary search in that blob, so a million exported people cost 16 MB, not a Set.
-import type { RecordMatcher } from '../audience/engine';
+import type { RecordMatcher } from '../audience/contract/engine';
 import type { Db, Statement } from '../sqlite';
 
 const PID_BYTES = 16;

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import Papa from 'papaparse';
 import { AppError } from '../../shared/errors';
 import { openRegularFile } from '../fs/regularFile';
-import { normalizeAddress, normalizeAddressLine, normalizePhone, normalizePid, normalizeZip } from './normalize';
+import { normalizeAddress, normalizeAddressLine, normalizePhone, normalizePid, normalizeZip } from '../../shared/normalize';
 
 /** What a row names, normalised, and what was left over. */
 export interface ListFileContent {

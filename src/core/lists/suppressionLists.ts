@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import type { SuppressionListInfo } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
-import type { AudienceEngine, RecordMatcher } from '../audience/engine';
+import type { AudienceEngine, RecordMatcher } from '../audience/contract/engine';
 import type { Db, Statement } from '../sqlite';
 import { readListFile } from './listFile';
 import { listKey } from '../dataset/listKeys';
 import { ListHasher, type ListKeys, type ValueKind } from './listHash';
-import { normalizeAddress, normalizePhone, normalizePid } from './normalize';
+import { normalizeAddress, normalizePhone, normalizePid } from '../../shared/normalize';
 import { displayName } from '../appState/displayName';
 
 /** Rejects kept with a list (its info shows the first few); `rejected` counts them all. */

@@ -2,14 +2,14 @@
 // fields' vectors (AND across entries, OR within one, as decisions.md says); the matched positions
 // of recent audiences are cached, so a page at any depth is a slice plus one read of its records.
 // The list controls' steps and the shapes of breakdowns and cross-tabs are the audience layer's
-// (audience/listSteps.ts, breakdown.ts, crossTab.ts); this engine supplies what they are drawn from.
+// (audience/contract/listSteps.ts, breakdown.ts, crossTab.ts); this engine supplies what they are drawn from.
 import type { AudienceSteps, PreviewRecord, ValueCount } from '../../shared/contract';
 import { audienceKey } from '../../shared/audienceRequest';
 import { AppError } from '../../shared/errors';
 import { FIELDS, fieldIndex } from '../../shared/fields';
-import { mostFrequent, valueCountsOf } from '../audience/breakdown';
-import { controlledKey, hasEffect, unchangedSteps } from '../audience/controls';
-import { checkAxis, crossTabOf, type CrossTabCounts } from '../audience/crossTab';
+import { mostFrequent, valueCountsOf } from '../audience/contract/breakdown';
+import { controlledKey, hasEffect, unchangedSteps } from '../audience/contract/controls';
+import { checkAxis, crossTabOf, type CrossTabCounts } from '../audience/contract/crossTab';
 import {
   assertResolved,
   type Audience,
@@ -20,8 +20,8 @@ import {
   type RecordMatcher,
   type RecordStream,
   type ResolvedControls,
-} from '../audience/engine';
-import { runListSteps } from '../audience/listSteps';
+} from '../audience/contract/engine';
+import { runListSteps } from '../audience/contract/listSteps';
 import { LruCache } from '../cache/lruCache';
 import { availableParallelism } from 'node:os';
 import { settings } from '../config';
@@ -42,7 +42,7 @@ import { ascendingBatches, OrderedRangeSelection, orderedSelection } from './pid
 import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
 
 // Where it was defined before the audience layer held it; createCore.ts still imports it from here.
-export { DEFAULT_QUERY_BUDGET_MS } from '../audience/queryDefaults';
+export { DEFAULT_QUERY_BUDGET_MS } from '../audience/contract/queryDefaults';
 
 const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
 
@@ -135,7 +135,7 @@ export class EmbeddedEngine implements AudienceEngine {
     return selection;
   }
 
-  /** extensions.md's steps over the filtered positions (audience/listSteps.ts), with this file's primitives. */
+  /** extensions.md's steps over the filtered positions (audience/contract/listSteps.ts), with this file's primitives. */
   private controlled(audience: Audience, controls: ResolvedControls, filtered: Selection, checkBudget: () => void): StepSelection {
     const key = controlledKey(audience, controls);
     const cached = this.cache.get(key);
@@ -374,7 +374,7 @@ export class EmbeddedEngine implements AudienceEngine {
     return mostFrequent(valueCountsOf(this.groupCounts(audience, [index])), max);
   }
 
-  /** The cross-tab the audience service answers for one state (audience/crossTab.ts), untimed: for benchmarks and tests. */
+  /** The cross-tab the audience service answers for one state (audience/contract/crossTab.ts), untimed: for benchmarks and tests. */
   crossTab(audience: Audience, rowField: number, columnField: number, max: number): CrossTabCounts {
     checkAxis(rowField, this.isHashed(rowField), 'rows');
     checkAxis(columnField, this.isHashed(columnField), 'columns');

@@ -1,9 +1,9 @@
 // The embedded engine's counts of an audience's people by a few fields' values (engine.ts,
-// groupCounts; audience/breakdown.ts and audience/crossTab.ts draw from them): tallied on the
+// groupCounts; audience/contract/breakdown.ts and audience/contract/crossTab.ts draw from them): tallied on the
 // vectors' numbers (dictionary codes, integer values), one position at a time, and each distinct
 // combination decoded once.
 import type { FieldValue } from '../../shared/contract';
-import type { GroupCount } from '../audience/engine';
+import type { GroupCount } from '../audience/contract/engine';
 import type { ColumnVector, Dataset, PositionRange } from '../dataset/dataset';
 import type { Selection } from './selection';
 

@@ -1,4 +1,4 @@
-// The embedded engine's primitives for the list controls (audience/listSteps.ts runs the steps):
+// The embedded engine's primitives for the list controls (audience/contract/listSteps.ts runs the steps):
 // contact's tests read from the dataset's vectors, and each position's coordinates.
 import { fieldIndex } from '../../shared/fields';
 import type { ColumnVector, Dataset, StateRange } from '../dataset/dataset';

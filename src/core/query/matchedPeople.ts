@@ -8,7 +8,7 @@
 //   only the records whose hash in that field's vector is one of theirs.
 // Everyone else's record is left unread; a matcher that can do neither reads every record.
 import { fieldIndex } from '../../shared/fields';
-import type { RecordMatcher } from '../audience/engine';
+import type { RecordMatcher } from '../audience/contract/engine';
 import type { Dataset, StateRange } from '../dataset/dataset';
 import type { ListKeyField } from '../dataset/listKeys';
 import { uint32SetHas } from '../dataset/uint32Table';

@@ -3,11 +3,11 @@
 // in count goes to the lower value: breakdown.ts, mostFrequentFirst) and lists them in the field's
 // natural order: AGE in its bands, other integers by value, codes as the codebook orders them.
 // A coordinate or a hashed field has a different value for nearly everyone and is refused.
-import { AGE_BANDS, ageBandOf } from '../../shared/ageBands';
-import { compareCodes } from '../../shared/codebook';
-import type { FieldValue } from '../../shared/contract';
-import { AppError } from '../../shared/errors';
-import { FIELDS } from '../../shared/fields';
+import { AGE_BANDS, ageBandOf } from '../../../shared/ageBands';
+import { compareCodes } from '../../../shared/codebook';
+import type { FieldValue } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import { FIELDS } from '../../../shared/fields';
 import { byValue, mostFrequentFirst } from './breakdown';
 import type { GroupCount } from './engine';
 

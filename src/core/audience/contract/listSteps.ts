@@ -7,8 +7,8 @@
 // ClickHouse's row numbers), so "the lowest PID" is the first of a household in the list and "PID
 // order" is list order. Synchronous: the embedded engine counts on its hot path with it; an engine
 // that asks another process fetches its primitives first.
-import type { AudienceSteps } from '../../shared/contract';
-import { EARTH_RADIUS_MILES, type Sample } from '../../shared/listControls';
+import type { AudienceSteps } from '../../../shared/contract';
+import { EARTH_RADIUS_MILES, type Sample } from '../../../shared/listControls';
 import type { Exclusion, ResolvedControls } from './engine';
 
 /** What runListSteps asks of an engine about its candidates; each is asked only when its step runs. */

@@ -1,8 +1,8 @@
 // What every engine asks of an audience's resolved list controls (resolveControls.ts): whether they
 // change anything, the key its controlled list is cached under, and the steps of an audience they
 // leave alone.
-import { audienceKey } from '../../shared/audienceRequest';
-import type { AudienceSteps } from '../../shared/contract';
+import { audienceKey } from '../../../shared/audienceRequest';
+import type { AudienceSteps } from '../../../shared/contract';
 import type { Audience, ResolvedControls } from './engine';
 
 /** Whether the controls change anything (all defaults: the filtered people are the answer). */

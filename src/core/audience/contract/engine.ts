@@ -2,9 +2,9 @@
 // them (the embedded dataset file today; a server engine can implement the same). Audiences arrive
 // normalized (src/shared/audienceRequest.ts), so an engine trusts its input. Results may be promises,
 // so an engine that asks another process fits; the embedded one answers synchronously.
-import type { NormalizedAudience } from '../../shared/audienceRequest';
-import type { AudienceSteps, FieldValue, PreviewRecord, StateCount } from '../../shared/contract';
-import { hasListControls, type ListControls, type Sample } from '../../shared/listControls';
+import type { NormalizedAudience } from '../../../shared/audienceRequest';
+import type { AudienceSteps, FieldValue, PreviewRecord, StateCount } from '../../../shared/contract';
+import { hasListControls, type ListControls, type Sample } from '../../../shared/listControls';
 
 /**
  * People to leave out, found by a few fields of their records (a suppression list, an earlier

@@ -3,12 +3,12 @@
 // valid AGE filter value, so a clicked bar can become a filter), other integer fields by value, coded
 // fields in the codebook's order, other strings most frequent first. Also the rule both breakdowns
 // and cross-tabs keep their values by: the most frequent, a tie in count going to the lower value.
-import { closestFieldName } from '../../shared/audienceRequest';
-import type { FieldValue, ValueCount } from '../../shared/contract';
-import { AppError } from '../../shared/errors';
-import { countAgeBands } from '../../shared/ageBands';
-import { CODEBOOK, compareCodes } from '../../shared/codebook';
-import { FIELDS, fieldIndex } from '../../shared/fields';
+import { closestFieldName } from '../../../shared/audienceRequest';
+import type { FieldValue, ValueCount } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import { countAgeBands } from '../../../shared/ageBands';
+import { CODEBOOK, compareCodes } from '../../../shared/codebook';
+import { FIELDS, fieldIndex } from '../../../shared/fields';
 import type { GroupCount } from './engine';
 
 /** The catalog index of a field that can be broken down, or a readable invalid_request. */
