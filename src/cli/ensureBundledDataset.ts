@@ -15,15 +15,14 @@ function isCurrent(): boolean {
       dataset.records === BUNDLED_ROWS &&
       // A sample in an older format still opens, but ships in the current one (docs/dataset-format.md).
       dataset.formatVersion === DATASET_FORMAT_VERSION &&
-      // Format 5 files written before 27 November 2026 have no coordinate vectors (slower `near`).
+      // Older files of formats 5 and 6 may lack coordinate vectors (slower `near`)...
       dataset.hasCoordinates &&
-      // Nor, before later changes that day, the lists of household hash collisions and of the
-      // households that share a hash (slower households).
+      // ...the meta lists of household hash collisions and splits (slower households)...
       dataset.householdCollisions() !== null &&
       dataset.householdSplits() !== null &&
-      // Nor, before list keys, what lets a suppression list read only its candidates' records.
+      // ...the list keys that let a suppression list read only its candidates' records...
       dataset.hasListKeys &&
-      // Nor, before format 6, in household order at the shipped zstd level.
+      // ...or the shipped zstd level of format 6's household order: such a sample is made again.
       dataset.meta.record_level === String(BUNDLED_RECORD_LEVEL) &&
       dataset.meta.generator_version === GENERATOR_VERSION;
     dataset.close();

@@ -160,7 +160,7 @@ export class Dataset {
     return this.vectors.columnInfo(index);
   }
 
-  /** Whether the file has coordinate vectors (written since 27 November 2026; formats 5 and 6). */
+  /** Whether the file has coordinate vectors (LATITUDE and LONGITUDE among its vectors; formats 5 and 6 may). */
   get hasCoordinates(): boolean {
     return this.vectors.hasCoordinates;
   }
@@ -210,8 +210,8 @@ export class Dataset {
 
   /**
    * The HHID hashes that stand for more than one household in some state (householdCollisions.ts):
-   * every other hash of the HHID vector is one household within a state. Null for a file written
-   * before the writer recorded them (27 November 2026), whose households come from the records.
+   * every other hash of the HHID vector is one household within a state. Null for a file whose meta
+   * has no `hhid_collisions` (an older writer's), whose households come from the records.
    */
   householdCollisions(): ReadonlySet<number> | null {
     return this.households.collisions();

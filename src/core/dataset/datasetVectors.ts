@@ -48,7 +48,7 @@ interface StoredColumn {
 
 export class DatasetVectors {
   private readonly columns: KeptVectors<LoadedColumn>;
-  /** The fields the file has a vector of: every filterable one, and LATITUDE and LONGITUDE in files written since 27 November 2026. */
+  /** The fields the file has a vector of: every filterable one, and LATITUDE and LONGITUDE where the writer stored them. */
   private readonly stored: ReadonlySet<string>;
   private readonly columnStmt: Statement;
   /** Format 5: a chunk of a vector (null for the older formats, whose vectors are one piece). */
@@ -133,7 +133,7 @@ export class DatasetVectors {
     return { field, encoding, dict };
   }
 
-  /** Whether the file has coordinate vectors (written since 27 November 2026; formats 5 and 6). */
+  /** Whether the file has coordinate vectors (LATITUDE and LONGITUDE among its vectors; formats 5 and 6 may). */
   get hasCoordinates(): boolean {
     return this.chunks !== null && this.stored.has('LATITUDE') && this.stored.has('LONGITUDE');
   }

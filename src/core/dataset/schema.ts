@@ -39,7 +39,7 @@ CREATE TABLE columns (name TEXT PRIMARY KEY, encoding TEXT NOT NULL, kind TEXT N
 -- vector_chunk), zstd-compressed. crc: CRC-32 of (name, chunk, values) and data.
 CREATE TABLE vector_chunks (name TEXT NOT NULL, chunk INTEGER NOT NULL, crc INTEGER NOT NULL, data BLOB NOT NULL,
   PRIMARY KEY (name, chunk));
--- List keys (listKeys.ts), in files written since 27 November 2026: chunk c of a field's keys XOR
+-- List keys (listKeys.ts), in files whose meta has list_keys: chunk c of a field's keys XOR
 -- their bases at positions [c * vector_chunk, ...), u32, zstd-compressed; a chunk not stored is zeros.
 CREATE TABLE list_keys (name TEXT NOT NULL, chunk INTEGER NOT NULL, crc INTEGER NOT NULL, data BLOB NOT NULL,
   PRIMARY KEY (name, chunk));
