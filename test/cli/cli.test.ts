@@ -1,31 +1,21 @@
 // The headless CLI contract: commands, output lines other tools rely on, exit status 2 on bad
 // arguments, clean stop on SIGTERM.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cli } from '../support/cli';
 import { openDatasetSql } from '../support/datasetSql';
 import { SqlOracle } from '../support/oracle';
 import { csvField } from '../../src/core/dataset/recordFormat';
 import { DATA_DICTIONARY } from '../../src/shared/dictionary';
 
-const run = promisify(execFile);
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-cli-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('tsx', ['src/cli/index.ts', ...args], { encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (e: any) {
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe('cli', () => {
   it('generate writes the same records for the same rows and seed, and others for another seed', async () => {
@@ -35,7 +25,7 @@ describe('cli', () => {
       [b, '3'],
       [c, '4'],
     ] as const) {
-      const r = await cli('generate', '--rows', '500', '--seed', seed, '--out', out);
+      const r = await cli(['generate', '--rows', '500', '--seed', seed, '--out', out]);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/generated 500 records/);
     }
@@ -54,15 +44,15 @@ describe('cli', () => {
 
   it('keys create prints the key alone on the last line; list starts lines with the id; revoke takes it', async () => {
     const home = join(dir, 'home');
-    const created = await cli('keys', 'create', '--name', 'ci tool', '--home', home);
+    const created = await cli(['keys', 'create', '--name', 'ci tool', '--home', home]);
     const key = created.stdout.trimEnd().split('\n').at(-1)!;
     expect(key).toMatch(/^adk_[A-Za-z0-9_-]{43}$/);
-    const listed = await cli('keys', 'list', '--home', home);
+    const listed = await cli(['keys', 'list', '--home', home]);
     const id = listed.stdout.trim().split('\t')[0]!;
     expect(listed.stdout).toContain('ci tool');
     expect(listed.stdout).not.toContain(key);
-    expect((await cli('keys', 'revoke', id, '--home', home)).code).toBe(0);
-    expect((await cli('keys', 'list', '--home', home)).stdout).toMatch(/revoked/);
+    expect((await cli(['keys', 'revoke', id, '--home', home])).code).toBe(0);
+    expect((await cli(['keys', 'list', '--home', home])).stdout).toMatch(/revoked/);
   });
 
   it.each([
@@ -77,7 +67,7 @@ describe('cli', () => {
     [['export', '--state', 'ZZ', '--format', 'csv', '--out', 'x']],
     [['export', '--state', 'CA', '--format', 'csv', '--filters', '{bad', '--out', 'x']],
   ])('bad arguments %j: one line on stderr, exit 2', async (args) => {
-    const r = await cli(...args);
+    const r = await cli(args);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^error: /);
@@ -85,7 +75,7 @@ describe('cli', () => {
 
   it('export writes the audience file', async () => {
     const out = join(dir, 'out.csv');
-    const r = await cli(
+    const r = await cli([
       'export',
       '--db',
       inject('datasetPath'),
@@ -99,7 +89,7 @@ describe('cli', () => {
       out,
       '--home',
       join(dir, 'home'),
-    );
+    ]);
     expect(r.code).toBe(0);
     expect(readFileSync(out, 'utf8').split('\r\n')[0]).toMatch(/^PID,HHID,/);
   });
@@ -107,9 +97,9 @@ describe('cli', () => {
   it('export writes a header of field labels with --header labels, and refuses other values', async () => {
     const out = join(dir, 'labels.csv');
     const args = ['export', '--db', inject('datasetPath'), '--state', 'WY', '--format', 'csv', '--out', out, '--home', join(dir, 'home')];
-    expect((await cli(...args, '--header', 'labels')).code).toBe(0);
+    expect((await cli([...args, '--header', 'labels'])).code).toBe(0);
     expect(readFileSync(out, 'utf8').split('\r\n')[0]).toBe(DATA_DICTIONARY.map((e) => csvField(e.label)).join(','));
-    const bad = await cli(...args, '--header', 'codes');
+    const bad = await cli([...args, '--header', 'codes']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--header must be names, labels or both/);
   });
@@ -118,7 +108,7 @@ describe('cli', () => {
     const out = join(dir, 'controls.csv');
     const controls = '{"households":"one","contact":{"phone":"callable"},"sample":{"every":3}}';
     const args = ['export', '--db', inject('datasetPath'), '--state', 'CA', '--format', 'csv', '--out', out, '--home', join(dir, 'home')];
-    const r = await cli(...args, '--controls', controls);
+    const r = await cli([...args, '--controls', controls]);
     expect(r.code, r.stderr).toBe(0);
     const oracle = new SqlOracle(inject('datasetPath'));
     try {
@@ -130,7 +120,7 @@ describe('cli', () => {
       oracle.close();
     }
     for (const bad of ['{"households":"two"}', '[1]', 'nope']) {
-      const b = await cli(...args, '--controls', bad);
+      const b = await cli([...args, '--controls', bad]);
       expect(b.code).toBe(2);
       expect(b.stderr).toMatch(/households|--controls/);
     }

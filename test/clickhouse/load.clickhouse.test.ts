@@ -7,16 +7,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
 import { LOADER, READER } from './support/localServers';
+import type { Audience } from '../../src/core/audience/contract/engine';
 import { ClickHouseEngine } from '../../src/core/clickhouse/clickhouseEngine';
 import { ClickHouseConnection } from '../../src/core/clickhouse/connection';
 import { PASSWORD_ENV, USER_ENV } from '../../src/core/clickhouse/credentials';
 import { loadIntoClickHouse } from '../../src/core/clickhouse/load';
 import { generateDataset } from '../../src/core/generate';
+import { SqlOracle } from '../support/oracle';
 import { describeClickHouse, useLocalClickHouse } from './support/localClickHouse';
 
 const run = promisify(execFile);
+/** How often the ClickHouse engine asks whether a new load replaced its dataset (FRESHNESS_MS in clickhouseEngine.ts). */
+const FRESHNESS_MS = 2_000;
 
 describeClickHouse('loading a dataset into ClickHouse', () => {
   const clickhouse = useLocalClickHouse('load_tests');
@@ -102,17 +106,39 @@ describeClickHouse('loading a dataset into ClickHouse', () => {
     expect(await tables()).toEqual(['people', 'people_meta']);
   });
 
-  it('a complete load switches a running engine to the new records (its caches dropped)', async () => {
-    const engine = await ClickHouseEngine.open(clickhouse().singleServe);
+  it('a complete load switches a running engine to the new records: its cached counts and page bookmarks are dropped', async () => {
+    // A bookmark every 2 matches, so a page from the 3rd match on starts at a cached bookmark (pidPages.ts).
+    const engine = await ClickHouseEngine.open(clickhouse().singleServe, { bookmarkStep: 2 });
+    const [before, after] = [new SqlOracle(inject('tinyDatasetPath')), new SqlOracle(small)];
+    const audience: Audience = { state: 'CA', filters: [] };
+    const page = async (skip: number, limit: number) => (await engine.previewPage(audience, skip, limit)).results.map((r) => r.pid);
     try {
-      expect((await engine.summary()).records).toBe(40);
+      // The two datasets differ where it is asked: 5 people in CA, then 356.
+      expect(before.count('CA')).toBe(5);
+      expect(after.count('CA')).toBe(356);
+      // Answered from the first dataset, and kept in the engine's cache: the count and the bookmarks of
+      // CA's matches (a page from the 4th match; one past its last, whose bookmarks are cached all the same).
+      expect(await engine.count(audience)).toBe(5);
+      expect(await page(3, 2)).toEqual(before.pids('CA', [], 2, 3));
+      expect(await page(40, 5)).toEqual([]);
+
       const result = await loadIntoClickHouse({ datasetPath: small, target: clickhouse().singleLoad });
       expect(result.records).toBe(3000);
       expect(await tables()).toEqual(['people', 'people_meta']);
-      await new Promise((r) => setTimeout(r, 2_100));
+      // The engine looks for a new load every FRESHNESS_MS (2 s, clickhouseEngine.ts): the same request
+      // answers the new dataset's count once it has looked (the margin is for a loaded machine). With
+      // its cache kept, it would answer 5 for good.
+      await vi.waitFor(async () => expect(await engine.count(audience)).not.toBe(5), { timeout: FRESHNESS_MS + 10_000, interval: 100 });
+      expect(await engine.count(audience)).toBe(after.count('CA'));
+      // Bookmarked deep pages read the new records, not from the old dataset's bookmarks.
+      expect(await page(3, 2)).toEqual(after.pids('CA', [], 2, 3));
+      expect(await page(40, 5)).toEqual(after.pids('CA', [], 5, 40));
+      expect(await page(351, 10)).toEqual(after.pids('CA', [], 10, 351));
       expect((await engine.summary()).records).toBe(3000);
     } finally {
       engine.close();
+      before.close();
+      after.close();
     }
   });
 

@@ -2,18 +2,17 @@
 // restored into an empty home answers the same keys over HTTP and shows the same saved audiences,
 // lists keep matching, nothing secret is in the file, foreign and damaged files are refused with a
 // sentence, and a kill -9 in the middle of a restore leaves the old state or the new one, whole.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import { ApiServer } from '../../src/server/apiServer';
 import { openSqlite } from '../../src/core/sqlite';
 import { homeLayout } from '../../src/core/appState/homeLayout';
+import { cli } from '../support/cli';
 
-const run = promisify(execFile);
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-backup-'));
@@ -21,15 +20,6 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('tsx', ['src/cli/index.ts', ...args], { encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (e: any) {
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 async function preview(url: string, key: string, body: unknown = { state: 'CA', limit: 1 }): Promise<number> {
   const r = await fetch(`${url}/api/audiences/preview`, {
@@ -72,7 +62,7 @@ describe('backup and restore (CLI)', () => {
     const home = join(dir, 'source');
     const { key, revoked, listId } = await populatedHome(home);
     const file = join(dir, 'state.backup');
-    const b = await cli('backup', '--home', home, '--out', file);
+    const b = await cli(['backup', '--home', home, '--out', file]);
     expect(b.code, b.stderr).toBe(0);
     expect(b.stdout).toContain(file);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -81,7 +71,7 @@ describe('backup and restore (CLI)', () => {
     expect(readdirSync(dir).filter((n) => n.includes('.partial'))).toEqual([]);
 
     const target = join(dir, 'empty-home');
-    const r = await cli('restore', '--from', file, '--yes', '--home', target);
+    const r = await cli(['restore', '--from', file, '--yes', '--home', target]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!)).toMatchObject({ keys: 2, savedAudiences: 2, lists: 1 });
 
@@ -118,7 +108,7 @@ describe('backup and restore (CLI)', () => {
     db.exec('CREATE TABLE t (x)');
     db.close();
     const good = join(dir, 'good.backup');
-    expect((await cli('backup', '--home', home, '--out', good)).code).toBe(0);
+    expect((await cli(['backup', '--home', home, '--out', good])).code).toBe(0);
     const damaged = join(dir, 'damaged.backup');
     const bytes = readFileSync(good);
     // Scribble over the second half of the file: pages of tables, not its header.
@@ -133,7 +123,7 @@ describe('backup and restore (CLI)', () => {
       [damaged, /damaged|not an Audience Desk backup/],
       [truncated, /damaged|not an Audience Desk backup/],
     ] as const) {
-      const r = await cli('restore', '--from', file, '--yes', '--home', home);
+      const r = await cli(['restore', '--from', file, '--yes', '--home', home]);
       expect(r.code, file).toBe(1);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(sentence);
@@ -162,7 +152,7 @@ describe('kill -9 during a restore', () => {
     })();
     await big.shutdown();
     const file = join(dir, 'kill.backup');
-    expect((await cli('backup', '--home', source, '--out', file)).code).toBe(0);
+    expect((await cli(['backup', '--home', source, '--out', file])).code).toBe(0);
 
     // How long a whole restore takes on this machine, from its staging copy's appearance to its exit,
     // so the kills below land inside it however fast or loaded the machine is.
@@ -226,7 +216,7 @@ describe('kill -9 during a restore', () => {
     }
     // The staging copy of a killed restore is removed by the next restore, which completes.
     const home = join(dir, 'kill-home-0');
-    const r = await cli('restore', '--from', file, '--yes', '--home', home);
+    const r = await cli(['restore', '--from', file, '--yes', '--home', home]);
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(home).filter((n) => n.startsWith('.restore-'))).toEqual([]);
     console.log(`restore (${restoreMs} ms whole) killed 5 times: ${outcomes.join(', ')}`);
@@ -243,7 +233,7 @@ describe('a damaged app state at start-up', () => {
     for (let i = 100; i < bytes.length; i += 3) bytes[i] = 0x5a;
     writeFileSync(path, bytes);
     const original = readFileSync(path);
-    const r = await cli('keys', 'list', '--home', home);
+    const r = await cli(['keys', 'list', '--home', home]);
     expect(r.code, r.stderr).toBe(0);
     const notice = r.stderr.split('\n').find((l) => l.startsWith('notice: '));
     expect(notice).toMatch(/App state was damaged .* set aside, not deleted, as .*app-state\.damaged-\d{8}-\d{6}-\d+\.sqlite/);
@@ -252,7 +242,7 @@ describe('a damaged app state at start-up', () => {
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(home, aside[0]!)).equals(original)).toBe(true);
     // Started clean, and stays so: the next start says nothing.
-    const again = await cli('keys', 'list', '--home', home);
+    const again = await cli(['keys', 'list', '--home', home]);
     expect(again.stderr).toBe('');
     expect(existsSync(path)).toBe(true);
   });

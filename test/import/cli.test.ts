@@ -1,35 +1,23 @@
 // The `import` command's contract: the last stdout line is the JSON summary, notes go to stderr
 // once, bad arguments are one line and exit 2, an unusable file is one line and exit 1.
-import { execFile } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../support/cli';
 import { fixture, integrity, readRejects, tempDir } from './helpers';
 
-const run = promisify(execFile);
 let dir: string;
 beforeAll(() => {
   dir = tempDir('audience-desk-import-cli-');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'import', ...args], {
-      encoding: 'utf8',
-    });
-    return { code: 0, stdout, stderr };
-  } catch (e: any) {
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
 describe('cli import', () => {
   it('prints the summary as the last stdout line and reports unknown columns once on stderr', async () => {
     const out = join(dir, 'cli.sqlite');
     const rejects = join(dir, 'cli-rejects.csv');
-    const r = await cli(
+    const r = await cli([
+      'import',
       fixture('comma-bom-crlf.csv'),
       fixture('missing-and-extra.csv'),
       fixture('bad-rows.csv'),
@@ -37,7 +25,7 @@ describe('cli import', () => {
       out,
       '--rejects',
       rejects,
-    );
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!);
     expect(Object.keys(summary)).toEqual(['read', 'imported', 'rejected', 'replaced', 'seconds']);
@@ -54,7 +42,7 @@ describe('cli import', () => {
     const file = join(dir, 'tabbed.txt');
     writeFileSync(file, 'PID\tSTATE\tGENDER\tCITY,ST|X\nA0000000000000000000000000000001\tCA\tF\tA,B|C\n');
     for (const d of ['tab', '\\t', '\t']) {
-      const r = await cli(file, '--out', join(dir, 'tabbed.sqlite'), '--delimiter', d);
+      const r = await cli(['import', file, '--out', join(dir, 'tabbed.sqlite'), '--delimiter', d]);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!)).toMatchObject({ read: 1, imported: 1 });
     }
@@ -72,7 +60,7 @@ describe('cli import', () => {
     [['FILE', '--out', 'OUT', '--rejects', 'OUT']],
   ])('bad arguments %j: one line on stderr, exit 2', async (args) => {
     const real = args.map((a) => (a === 'FILE' ? fixture('missing-and-extra.csv') : a === 'OUT' ? join(dir, 'bad.sqlite') : a));
-    const r = await cli(...real);
+    const r = await cli(['import', ...real]);
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^error: /);
@@ -82,7 +70,7 @@ describe('cli import', () => {
     const file = join(dir, 'nopid.csv');
     writeFileSync(file, 'ID,STATE,GENDER\n1,CA,F\n');
     const out = join(dir, 'nopid.sqlite');
-    const r = await cli(file, '--out', out);
+    const r = await cli(['import', file, '--out', out]);
     expect(r.code).toBe(1);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/no PID column/);

@@ -1,17 +1,15 @@
 // Suppression lists through the handler table (the app) and the CLI (a child process): only a
 // picked file is imported, list and delete answer as the store does, and nothing a transport
 // prints or returns holds a value of the list. The CLI's export is audited and remembered too.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCore } from '../../src/core/createCore';
+import { cli } from '../support/cli';
 import { failure, startHandlers, type HandlerHarness } from '../handlers/harness';
 import { readPeople, writeMessyList, type MessyList, type PersonValues } from './listData';
 
-const run = promisify(execFile);
 let dir: string;
 let people: PersonValues[];
 let file: string;
@@ -56,21 +54,11 @@ describe('lists/* handlers', () => {
   });
 });
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const { code, stdout, stderr } = e as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
-
 describe('cli lists', () => {
   it('import prints a JSON summary last, list shows it, delete removes it; no value is printed', async () => {
     const home = join(dir, 'home');
     const db = inject('datasetPath');
-    const imported = await cli('lists', 'import', file, '--name', 'CLI list', '--home', home, '--db', db);
+    const imported = await cli(['lists', 'import', file, '--name', 'CLI list', '--home', home, '--db', db]);
     expect(imported.code).toBe(0);
     const summary = JSON.parse(imported.stdout.trimEnd().split('\n').at(-1)!) as Record<string, unknown>;
     expect(Object.keys(summary)).toEqual(['id', 'name', 'rows', 'pids', 'phones', 'addresses', 'rejected', 'matched']);
@@ -79,15 +67,15 @@ describe('cli lists', () => {
     expect(imported.stderr).toContain(`line ${list.rejectLines[0]} rejected: empty row`);
     expectNoValues(imported.stdout + imported.stderr);
 
-    const listed = await cli('lists', 'list', '--home', home, '--db', db);
+    const listed = await cli(['lists', 'list', '--home', home, '--db', db]);
     expect(listed.code).toBe(0);
     expect(listed.stdout.split('\t')[0]).toBe(summary.id);
     expect(listed.stdout).toContain(`matched ${summary.matched}`);
     expectNoValues(listed.stdout);
 
-    expect((await cli('lists', 'delete', String(summary.id), '--home', home)).code).toBe(0);
-    expect((await cli('lists', 'list', '--home', home, '--db', db)).stdout).toBe('');
-    const again = await cli('lists', 'delete', String(summary.id), '--home', home);
+    expect((await cli(['lists', 'delete', String(summary.id), '--home', home])).code).toBe(0);
+    expect((await cli(['lists', 'list', '--home', home, '--db', db])).stdout).toBe('');
+    const again = await cli(['lists', 'delete', String(summary.id), '--home', home]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^error: No suppression list/);
   });
@@ -103,7 +91,7 @@ describe('cli lists', () => {
     [['lists', 'list', '--bogus']],
     [['lists', 'delete']],
   ])('bad arguments %j: one line on stderr, exit 2', async (args) => {
-    const r = await cli(...args.map((a) => (a === 'FILE' ? file : a)));
+    const r = await cli(args.map((a) => (a === 'FILE' ? file : a)));
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^error: /);
@@ -112,11 +100,11 @@ describe('cli lists', () => {
   it('a name already in use: exit 2, nothing imported', async () => {
     const home = join(dir, 'home-dup');
     const db = inject('datasetPath');
-    expect((await cli('lists', 'import', file, '--name', 'Dup', '--home', home, '--db', db)).code).toBe(0);
-    const dup = await cli('lists', 'import', file, '--name', 'DUP', '--home', home, '--db', db);
+    expect((await cli(['lists', 'import', file, '--name', 'Dup', '--home', home, '--db', db])).code).toBe(0);
+    const dup = await cli(['lists', 'import', file, '--name', 'DUP', '--home', home, '--db', db]);
     expect(dup.code).toBe(2);
     expect(dup.stderr).toMatch(/^error: A list named "DUP" already exists/);
-    expect((await cli('lists', 'list', '--home', home, '--db', db)).stdout.trim().split('\n')).toHaveLength(1);
+    expect((await cli(['lists', 'list', '--home', home, '--db', db])).stdout.trim().split('\n')).toHaveLength(1);
   });
 });
 
@@ -124,7 +112,7 @@ describe('cli export', () => {
   it('is audited with actor CLI and remembers whom it wrote; its output line is unchanged', async () => {
     const home = join(dir, 'home-export');
     const out = join(dir, 'wy.csv');
-    const r = await cli('export', '--db', inject('datasetPath'), '--state', 'WY', '--format', 'csv', '--out', out, '--home', home);
+    const r = await cli(['export', '--db', inject('datasetPath'), '--state', 'WY', '--format', 'csv', '--out', out, '--home', home]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^exported (\d+) records in \d+\.\d\d s -> .*wy\.csv\n$/);
     const core = createCore({ homeDir: home, datasetPath: inject('datasetPath') });

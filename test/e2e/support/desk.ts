@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../support/browser';
+import { cli } from '../../support/cli';
 import { withDirLock } from '../../support/dirLock';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
@@ -51,8 +52,11 @@ export async function ensureRendererBuilt(): Promise<void> {
   });
 }
 
-function cli(args: string[]): string {
-  return execFileSync('npx', ['tsx', 'src/cli/index.ts', ...args], { cwd: ROOT, env: ENV, encoding: 'utf8', timeout: 60_000 });
+/** The real CLI's stdout; a failure (an exit status other than 0, or 60 s gone) is thrown with its stderr. */
+async function cliOutput(args: string[]): Promise<string> {
+  const r = await cli(args, { env: ENV, timeoutMs: 60_000 });
+  if (r.code !== 0) throw new Error(`cli ${args.join(' ')} exited ${r.signal ?? r.code}: ${r.stderr}`);
+  return r.stdout;
 }
 
 /** Starts `serve` and resolves with its api: and ui: addresses. */
@@ -97,7 +101,7 @@ export async function startDesk(datasetPath: string): Promise<Desk> {
   const home = mkdtempSync(join(tmpdir(), 'audience-desk-e2e-'));
   const serveOutput: string[] = [];
   const { child, apiUrl, uiUrl } = await startServe(datasetPath, home, serveOutput);
-  const key = cli(['keys', 'create', '--name', 'e2e', '--home', home]).trim().split('\n').pop()!.trim();
+  const key = (await cliOutput(['keys', 'create', '--name', 'e2e', '--home', home])).trim().split('\n').pop()!.trim();
   const browser = await launchChromium();
   // Reduced motion: the app then drops its transitions, so screenshots show settled screens.
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
