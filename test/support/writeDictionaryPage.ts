@@ -1,4 +1,4 @@
-// docs/data-dictionary.md, generated from DATA_DICTIONARY so it never drifts: test/dictionary.test.ts
+// docs/data-dictionary.md, generated from DATA_DICTIONARY so it never drifts: test/shared/dictionary.test.ts
 // checks the committed page equals dictionaryPage(). After changing the dictionary, write the page with
 //   npx tsx test/support/writeDictionaryPage.ts
 import { writeFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ export function dictionaryPage(): string {
   const lines = [
     '# Data dictionary',
     '',
-    '<!-- Generated from src/shared/dictionary.ts by test/support/writeDictionaryPage.ts; test/dictionary.test.ts',
+    '<!-- Generated from src/shared/dictionary.ts by test/support/writeDictionaryPage.ts; test/shared/dictionary.test.ts',
     '     fails when it is out of date. Do not edit by hand. -->',
     '',
     `Every one of the ${DATA_DICTIONARY.length} record fields, in the words an analyst would use, grouped as an analyst`,

@@ -3,7 +3,7 @@
 // fields over many states of a national file would grow the process until the machine swaps
 // (the vectors of every field of a 250M-record file are ~100 GB). Past the budget the least recently used fields
 // are dropped whole (their memory is freed once no running query holds them) and read again from
-// the file when next used: the same answers, at the cost of a first use. Not query/lruCache.ts:
+// the file when next used: the same answers, at the cost of a first use. Not cache/lruCache.ts:
 // an entry here grows as its chunks load, and the one being read stays even when it alone passes
 // the budget, where that cache refuses a value larger than its budget.
 export interface KeptVector {

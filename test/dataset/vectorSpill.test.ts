@@ -6,13 +6,13 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ColumnSet } from '../src/core/dataset/columnSet';
-import { stringHash } from '../src/core/dataset/columnVector';
-import { DatasetWriter } from '../src/core/dataset/datasetWriter';
-import type { RecordValues } from '../src/core/dataset/recordFormat';
-import { loadSpilledColumn, loadSpilledColumns, VectorSpill } from '../src/core/dataset/vectorSpill';
-import { generateRecords } from '../src/core/generate';
-import { FIELDS, fieldIndex } from '../src/shared/fields';
+import { ColumnSet } from '../../src/core/dataset/columnSet';
+import { stringHash } from '../../src/core/dataset/columnVector';
+import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
+import type { RecordValues } from '../../src/core/dataset/recordFormat';
+import { loadSpilledColumn, loadSpilledColumns, VectorSpill } from '../../src/core/dataset/vectorSpill';
+import { generateRecords } from '../../src/core/generate';
+import { FIELDS, fieldIndex } from '../../src/shared/fields';
 
 const dir = mkdtempSync(join(tmpdir(), 'audience-desk-spill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

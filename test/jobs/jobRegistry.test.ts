@@ -2,8 +2,8 @@
 // (done, failed with a message, cancelled), the completion callback before `settled`, idle() for
 // a subset, cancelAll() waiting for every job, and forgetting old finished jobs.
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../shared/errors';
-import { JobRegistry, type JobOutcome, type JobView } from './jobRegistry';
+import { AppError } from '../../src/shared/errors';
+import { JobRegistry, type JobOutcome, type JobView } from '../../src/core/jobs/jobRegistry';
 
 interface View extends JobView {
   name: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertSupportedRuntime } from '../src/core/runtime';
+import { assertSupportedRuntime } from '../../src/core/runtime';
 
 describe('runtime guard', () => {
   it('refuses Node 20 with a sentence that says what to do', () => {

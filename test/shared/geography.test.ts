@@ -2,11 +2,11 @@
 // generated record can carry has one; the lookups the app's pasted lists and labels use.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { geography } from '../src/core/generate/geography';
-import { COUNTY_NAMES, STATE_FIPS } from '../src/shared/countyNames';
-import { countiesOf, countyCodeOf, countyLabel, countyName, stateFips, stateOfFips, statesWithCounty } from '../src/shared/geography';
-import { STATE_CODES } from '../src/shared/states';
-import { COUNTY_NAMES_PATH, NEWER_COUNTIES, countyNamesFromAtlas, countyNamesModule, stateFipsFromAtlas } from './support/writeCountyNames';
+import { geography } from '../../src/core/generate/geography';
+import { COUNTY_NAMES, STATE_FIPS } from '../../src/shared/countyNames';
+import { countiesOf, countyCodeOf, countyLabel, countyName, stateFips, stateOfFips, statesWithCounty } from '../../src/shared/geography';
+import { STATE_CODES } from '../../src/shared/states';
+import { COUNTY_NAMES_PATH, NEWER_COUNTIES, countyNamesFromAtlas, countyNamesModule, stateFipsFromAtlas } from '../support/writeCountyNames';
 
 describe('the county names table', () => {
   it('is what us-atlas gives (run npx tsx test/support/writeCountyNames.ts after upgrading it)', () => {

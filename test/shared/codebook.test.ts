@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openDatasetSql, quoteIdent } from './support/datasetSql';
+import { openDatasetSql, quoteIdent } from '../support/datasetSql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODEBOOK, codeLabel, codeRank, compareCodes } from '../src/shared/codebook';
-import { fieldByName } from '../src/shared/fields';
-import { STATES } from '../src/shared/states';
-import { generateDataset } from '../src/core/generate';
+import { CODEBOOK, codeLabel, codeRank, compareCodes } from '../../src/shared/codebook';
+import { fieldByName } from '../../src/shared/fields';
+import { STATES } from '../../src/shared/states';
+import { generateDataset } from '../../src/core/generate';
 
 let dir = '';
 let db: Database.Database;

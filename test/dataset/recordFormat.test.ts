@@ -1,8 +1,8 @@
 // The stored-text renderers must say exactly what the parse-then-render path says, for every kind
 // of value: plain, empty, quotes, commas, line breaks, backslashes, non-ASCII, numbers.
 import { describe, expect, it } from 'vitest';
-import { FIELDS } from '../src/shared/fields';
-import { generateRecords } from '../src/core/generate';
+import { FIELDS } from '../../src/shared/fields';
+import { generateRecords } from '../../src/core/generate';
 import {
   parseStoredPrefix,
   parseStoredValues,
@@ -12,8 +12,8 @@ import {
   storedRecordsToJsonBytes,
   storedRecordsToJsonLinesBytes,
   type RecordValues,
-} from '../src/core/dataset/recordFormat';
-import { recordToCsvLine, recordToJson } from './support/recordReference';
+} from '../../src/core/dataset/recordFormat';
+import { recordToCsvLine, recordToJson } from '../support/recordReference';
 
 const tricky = [
   '',

@@ -3,17 +3,17 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatasetSql } from './support/datasetSql';
+import { openDatasetSql } from '../support/datasetSql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIELDS, fieldIndex } from '../src/shared/fields';
-import { generateDataset, generateRecords, generateStored } from '../src/core/generate';
-import { apportion, STATE_CODES } from '../src/core/generate/apportion';
-import { stateAreaCodes } from '../src/core/generate/areaCodes';
-import { STATE_ADULTS } from '../src/core/generate/data/stateAdults';
-import { geography } from '../src/core/generate/geography';
-import { ageAt } from '../src/core/generate/people';
-import { workerTexts } from '../src/core/generate/workerRecords';
-import { overrideSettings } from '../src/core/config';
+import { FIELDS, fieldIndex } from '../../src/shared/fields';
+import { generateDataset, generateRecords, generateStored } from '../../src/core/generate';
+import { apportion, STATE_CODES } from '../../src/core/generate/apportion';
+import { stateAreaCodes } from '../../src/core/generate/areaCodes';
+import { STATE_ADULTS } from '../../src/core/generate/data/stateAdults';
+import { geography } from '../../src/core/generate/geography';
+import { ageAt } from '../../src/core/generate/people';
+import { workerTexts } from '../../src/core/generate/workerRecords';
+import { overrideSettings } from '../../src/core/config';
 
 type Rec = Array<string | number>;
 const ROWS = 50_000;

@@ -1,8 +1,8 @@
 // The request rules of decisions.md, checked on the pure normalizer (the API tests check them again
 // over HTTP).
 import { describe, expect, it } from 'vitest';
-import { audienceKey, closestFieldName, normalizeAudienceRequest } from '../src/shared/audienceRequest';
-import { AppError } from '../src/shared/errors';
+import { audienceKey, closestFieldName, normalizeAudienceRequest } from '../../src/shared/audienceRequest';
+import { AppError } from '../../src/shared/errors';
 
 function failure(body: unknown): AppError {
   try {

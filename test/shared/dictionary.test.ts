@@ -2,10 +2,10 @@
 // for every coded field, search by the words people use, and docs/data-dictionary.md kept up to date.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CODEBOOK } from '../src/shared/codebook';
-import { DATA_DICTIONARY, DICTIONARY_GROUPS, DICTIONARY_GROUP_NOTES, dictionaryEntry, searchFields } from '../src/shared/dictionary';
-import { FIELDS, FIELD_NAMES } from '../src/shared/fields';
-import { DICTIONARY_PAGE_PATH, dictionaryPage } from './support/writeDictionaryPage';
+import { CODEBOOK } from '../../src/shared/codebook';
+import { DATA_DICTIONARY, DICTIONARY_GROUPS, DICTIONARY_GROUP_NOTES, dictionaryEntry, searchFields } from '../../src/shared/dictionary';
+import { FIELDS, FIELD_NAMES } from '../../src/shared/fields';
+import { DICTIONARY_PAGE_PATH, dictionaryPage } from '../support/writeDictionaryPage';
 
 const names = (query: string, limit?: number) => searchFields(query, limit).map((e) => e.name);
 
