@@ -6,7 +6,13 @@ import { geography } from '../../src/core/generate/geography';
 import { COUNTY_NAMES, STATE_FIPS } from '../../src/shared/countyNames';
 import { countiesOf, countyCodeOf, countyLabel, countyName, stateFips, stateOfFips, statesWithCounty } from '../../src/shared/geography';
 import { STATE_CODES } from '../../src/shared/states';
-import { COUNTY_NAMES_PATH, NEWER_COUNTIES, countyNamesFromAtlas, countyNamesModule, stateFipsFromAtlas } from '../support/writeCountyNames';
+import {
+  COUNTY_NAMES_PATH,
+  NEWER_COUNTIES,
+  countyNamesFromAtlas,
+  countyNamesModule,
+  stateFipsFromAtlas,
+} from '../support/writeCountyNames';
 
 describe('the county names table', () => {
   it('is what us-atlas gives (run npx tsx test/support/writeCountyNames.ts after upgrading it)', () => {
