@@ -6,12 +6,11 @@
 // SQLite files, the real FileSecretStore file. Also: a password stored before the binding (no
 // address in the record) is sent nowhere, and the Data source screen says why; and the desktop
 // app's keychain record, which lives in app state and so comes back with a restore, is bound the same way.
-import { spawn, execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCore } from '../../src/core/createCore';
 import { DataSourceSettings } from '../../src/core/dataSource/dataSourceSettings';
@@ -20,19 +19,12 @@ import { UNBOUND_PASSWORD } from '../../src/core/dataSource/passwordBinding';
 import { openSqlite, type Db } from '../../src/core/sqlite';
 import { SafeStorageSecretStore, SECRET_SETTING } from '../../src/main/safeStorageSecretStore';
 import { safeStorage } from '../main/fakeElectron';
+import { cli as runCli } from '../support/cli';
 
-const run = promisify(execFile);
 const PASSWORD = 'Stored-Password-7c1f';
 const DATABASE = 'audience_desk';
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('tsx', ['src/cli/index.ts', ...args], { encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (e: any) {
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(args);
 
 /** A stand-in ClickHouse: answers /ping, refuses every query as a bad password, and records what credentials came with each request. */
 class FakeClickHouse {

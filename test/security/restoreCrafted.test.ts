@@ -6,19 +6,18 @@
 // table, an extra index or a trigger in a current backup are refused with one sentence, every
 // existing key still working. The backup file itself is never written to.
 import { createHash } from 'node:crypto';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/core/appState/appStateDb';
 import { BACKUP_FORMAT, BACKUP_VERSION } from '../../src/core/appState/backup';
 import { BACKUP_INFO_SQL } from '../../src/core/appState/backupSchema';
 import { createCore } from '../../src/core/createCore';
 import { openSqlite } from '../../src/core/sqlite';
+import { cli as runCli } from '../support/cli';
 
-const run = promisify(execFile);
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-crafted-'));
@@ -26,14 +25,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The real CLI; stdin is a pipe, never a terminal. */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('tsx', ['src/cli/index.ts', ...args], { encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (e: any) {
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(args);
 
 // A key its author knows, in the app's own format, and its hash as the key store keeps it.
 const PLANTED = `adk_${'P'.repeat(43)}`;

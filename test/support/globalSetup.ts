@@ -38,9 +38,9 @@ export default function setup(project: TestProject): () => void {
   project.provide('testRows', TEST_ROWS);
   return () => {
     rmSync(dir, { recursive: true, force: true });
-    // tsx (tsx-<uid>) and Node (node-compile-cache) keep their compile caches there for every process
-    // they start: caches, not leftovers.
-    const left = readdirSync(runTmp).filter((name) => !/^tsx-\d+$|^node-compile-cache$/.test(name));
+    // tsx (tsx-<uid>), Node (node-compile-cache) and jiti (jiti, which loads the build's config
+    // files) keep their compile caches there for every process they start: caches, not leftovers.
+    const left = readdirSync(runTmp).filter((name) => !/^tsx-\d+$|^node-compile-cache$|^jiti$/.test(name));
     rmSync(runTmp, { recursive: true, force: true });
     if (previousTmp === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previousTmp;
