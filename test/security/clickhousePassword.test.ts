@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createCore } from '../../src/core/createCore';
+import { createCore, type Core } from '../../src/core/createCore';
 import { DataSourceSettings } from '../../src/core/dataSource/dataSourceSettings';
 import { credentialsFilePath, FileSecretStore } from '../../src/core/dataSource/fileSecretStore';
 import { UNBOUND_PASSWORD } from '../../src/core/dataSource/passwordBinding';
@@ -25,6 +25,14 @@ const PASSWORD = 'Stored-Password-7c1f';
 const DATABASE = 'audience_desk';
 
 const cli = (...args: string[]) => runCli(args);
+
+/** Test connection of `server` as analyst, the password field left empty: it is asked, and never gets the stored password. */
+async function expectTestConnectionWithoutPassword(core: Core, server: FakeClickHouse): Promise<void> {
+  const before = server.seen.length;
+  await core.dataSources.check({ url: server.url, database: DATABASE, user: 'analyst' });
+  expect(server.seen.length).toBeGreaterThan(before);
+  for (const s of server.seen) expect(s.everything).not.toContain(PASSWORD);
+}
 
 /** A stand-in ClickHouse: answers /ping, refuses every query as a bad password, and records what credentials came with each request. */
 class FakeClickHouse {
@@ -168,10 +176,7 @@ describe('the stored ClickHouse password goes only to the address and user it wa
       expect(info.clickhouse).toMatchObject({ url: elsewhere.url, hasPassword: false });
       expect(info.passwordError).toMatch(/typed for another address or user, so it is not sent to http:\/\/127\.0\.0\.1:\d+ as analyst/);
       // Nor does Test connection of that server, the password field left empty, send it.
-      const before = elsewhere.seen.length;
-      await core.dataSources.check({ url: elsewhere.url, database: DATABASE, user: 'analyst' });
-      expect(elsewhere.seen.length).toBeGreaterThan(before);
-      for (const s of elsewhere.seen) expect(s.everything).not.toContain(PASSWORD);
+      await expectTestConnectionWithoutPassword(core, elsewhere);
     } finally {
       await core.shutdown();
     }
@@ -245,10 +250,7 @@ describe('the stored ClickHouse password goes only to the address and user it wa
       const info = await core.dataSources.describe();
       expect(info).toMatchObject({ clickhouse: { url: elsewhere.url, hasPassword: false } });
       expect(info.passwordError).toMatch(/not sent to http:\/\/127\.0\.0\.1:\d+ as analyst/);
-      const before = elsewhere.seen.length;
-      await core.dataSources.check({ url: elsewhere.url, database: DATABASE, user: 'analyst' });
-      expect(elsewhere.seen.length).toBeGreaterThan(before);
-      for (const s of elsewhere.seen) expect(s.everything).not.toContain(PASSWORD);
+      await expectTestConnectionWithoutPassword(core, elsewhere);
     } finally {
       await core.shutdown();
     }
