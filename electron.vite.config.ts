@@ -17,7 +17,7 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           readWorker: resolve('src/core/import/read/readWorker.ts'),
           orderWorker: resolve('src/core/import/order/orderWorker.ts'),
-          verifyWorker: resolve('src/core/dataset/verifyWorker.ts'),
+          verifyWorker: resolve('src/core/dataset/verify/verifyWorker.ts'),
           scanWorker: resolve('src/core/query/scanWorker.ts'),
         },
       },

@@ -31,6 +31,7 @@ const LAYERS = [
       'src/core/workers/**',
       'src/core/jobs/**',
       'src/core/cache/**',
+      'src/core/collections/**',
     ],
   ],
   ['storage', ['src/core/dataset/**', 'src/core/generate/**', 'src/core/appState/**', 'src/core/keys/**', 'src/core/datasets/**']],

@@ -3,8 +3,8 @@
 // Each time, `cli verify` checks it and says so (bench/cliVerify.ts).
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Dataset } from '../src/core/dataset/dataset';
-import { DATASET_FORMAT_VERSION } from '../src/core/dataset/schema';
+import { Dataset } from '../src/core/dataset/read/dataset';
+import { DATASET_FORMAT_VERSION } from '../src/core/dataset/format/schema';
 import { generateDataset } from '../src/core/generate';
 import { cliVerify, type CliVerify } from './cliVerify';
 

@@ -4,9 +4,9 @@
 // Dataset (each in its own block, few in the cache). Figures behind docs/dataset-format.md "Size" and
 // "Reading a block". Usage: npx tsx bench/blockReads.ts FILE [FILE...]
 import { statSync } from 'node:fs';
-import { Dataset } from '../src/core/dataset/dataset';
-import { ZstdDecompressor } from '../src/core/dataset/zstdContext';
-import { streamContentSize } from '../src/core/dataset/zstdFrames';
+import { Dataset } from '../src/core/dataset/read/dataset';
+import { ZstdDecompressor } from '../src/core/dataset/codec/zstdContext';
+import { streamContentSize } from '../src/core/dataset/codec/zstdFrames';
 import { openSqlite } from '../src/core/sqlite';
 import { randomFrom } from '../src/core/audience/contract/listSteps';
 

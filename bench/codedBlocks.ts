@@ -6,8 +6,8 @@
 // (rebuilding a record's text, the writer's lookups) are recorded there.
 import { parseArgs } from 'node:util';
 import { constants, zstdCompressSync } from 'node:zlib';
-import { RECORD_LEVEL, RECORDS_PER_BLOCK } from '../src/core/dataset/blockCodec';
-import { Dataset } from '../src/core/dataset/dataset';
+import { RECORD_LEVEL, RECORDS_PER_BLOCK } from '../src/core/dataset/codec/blockCodec';
+import { Dataset } from '../src/core/dataset/read/dataset';
 import { FIELDS } from '../src/shared/fields';
 
 const { values, positionals } = parseArgs({ options: { records: { type: 'string', default: '100000' } }, allowPositionals: true });

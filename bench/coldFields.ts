@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { overrideSettings } from '../src/core/config';
 import { createCore } from '../src/core/createCore';
-import { Dataset } from '../src/core/dataset/dataset';
+import { Dataset } from '../src/core/dataset/read/dataset';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { ApiServer } from '../src/server/apiServer';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';

@@ -7,8 +7,8 @@
 import { createWriteStream, existsSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { Dataset } from '../src/core/dataset/dataset';
-import { CSV_HEADER, storedRecordToCsvLine } from '../src/core/dataset/recordFormat';
+import type { Dataset } from '../src/core/dataset/read/dataset';
+import { CSV_HEADER, storedRecordToCsvLine } from '../src/core/dataset/codec/recordFormat';
 import { FIELDS, fieldByName } from '../src/shared/fields';
 import type { Filters } from './workload';
 

@@ -8,7 +8,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Dataset } from '../src/core/dataset/dataset';
+import { Dataset } from '../src/core/dataset/read/dataset';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { BENCH_DATA_DIR, benchDataset } from './benchDataset';
 import { DuckReference } from './duckdbReference';

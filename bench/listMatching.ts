@@ -1,6 +1,6 @@
 // The first use of a suppression list against a dataset file, as a user meets it: importing a list
 // of 1,000 people of California (their PID, phone, address and ZIP, as the dataset holds them) counts
-// `matched` over every state. With list keys (dataset/listKeys.ts) a list reads only the records its
+// `matched` over every state. With list keys (dataset/format/listKeys.ts) a list reads only the records its
 // keys point to; `--reference` also times the matcher reading every record (how lists matched before,
 // and still do on a file without list keys), in the same process on the same file, and prints the
 // ratio. Figures behind docs/list-controls.md, "At scale".
@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore } from '../src/core/createCore';
-import { Dataset } from '../src/core/dataset/dataset';
-import { uint32Set } from '../src/core/dataset/uint32Table';
+import { Dataset } from '../src/core/dataset/read/dataset';
+import { uint32Set } from '../src/core/collections/uint32Table';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { matchedMarks } from '../src/core/query/matchedPeople';
-import { csvField } from '../src/core/dataset/recordFormat';
+import { csvField } from '../src/core/dataset/codec/recordFormat';
 import { fieldIndex } from '../src/shared/fields';
 
 const { values, positionals } = parseArgs({ options: { reference: { type: 'boolean', default: false } }, allowPositionals: true });

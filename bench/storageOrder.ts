@@ -12,11 +12,11 @@
 // nothing in the file.
 import { parseArgs } from 'node:util';
 import { constants, zstdCompressSync } from 'node:zlib';
-import { RECORD_LEVEL, RECORDS_PER_BLOCK } from '../src/core/dataset/blockCodec';
-import { ColumnSet } from '../src/core/dataset/columnSet';
-import type { Vector } from '../src/core/dataset/columnVector';
-import { Dataset } from '../src/core/dataset/dataset';
-import { VECTOR_CHUNK } from '../src/core/dataset/vectorChunks';
+import { RECORD_LEVEL, RECORDS_PER_BLOCK } from '../src/core/dataset/codec/blockCodec';
+import { ColumnSet } from '../src/core/dataset/write/columnSet';
+import type { Vector } from '../src/core/dataset/codec/columnVector';
+import { Dataset } from '../src/core/dataset/read/dataset';
+import { VECTOR_CHUNK } from '../src/core/dataset/codec/vectorChunks';
 import { FIELDS, fieldIndex } from '../src/shared/fields';
 
 type Row = ReadonlyArray<string | number>;

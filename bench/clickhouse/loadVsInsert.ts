@@ -13,7 +13,7 @@ import { ClickHouseConnection } from '../../src/core/clickhouse/connection';
 import { loadIntoClickHouse } from '../../src/core/clickhouse/load';
 import { CREATE_SETTINGS, createTableSql } from '../../src/core/clickhouse/schema';
 import { storedRecordToClickHouseTsv } from '../../src/core/clickhouse/tsvLine';
-import { Dataset } from '../../src/core/dataset/dataset';
+import { Dataset } from '../../src/core/dataset/read/dataset';
 import { LOADER, startLocalClickHouse } from '../../test/clickhouse/support/localServers';
 
 const file = process.argv[2];

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { ClickHouseEngine } from '../../src/core/clickhouse/clickhouseEngine';
 import { loadIntoClickHouse } from '../../src/core/clickhouse/load';
 import type { AudienceEngine } from '../../src/core/audience/contract/engine';
-import { Dataset } from '../../src/core/dataset/dataset';
+import { Dataset } from '../../src/core/dataset/read/dataset';
 import { generateDataset } from '../../src/core/generate';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';

@@ -1,8 +1,8 @@
 // npm postinstall step: generates the bundled sample dataset unless one from the same generator,
 // seed and size is there (the dataset format is checked when the file is opened).
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
-import { Dataset } from '../core/dataset/dataset';
-import { DATASET_FORMAT_VERSION } from '../core/dataset/schema';
+import { Dataset } from '../core/dataset/read/dataset';
+import { DATASET_FORMAT_VERSION } from '../core/dataset/format/schema';
 import { GENERATOR_VERSION, generateDataset } from '../core/generate';
 import { BUNDLED_DATASET_PATH, BUNDLED_RECORD_LEVEL, BUNDLED_ROWS, BUNDLED_SEED, RESOURCES_DIR } from './bundledDataset';
 

@@ -5,7 +5,7 @@
 import type { DatasetRef } from '../shared/contract';
 import { AppError } from '../shared/errors';
 import type { AudienceEngine } from './audience/contract/engine';
-import { Dataset } from './dataset/dataset';
+import { Dataset } from './dataset/read/dataset';
 import { EmbeddedEngine } from './query/embeddedEngine';
 
 export interface ActiveEngineDeps {

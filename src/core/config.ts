@@ -14,11 +14,11 @@ export interface Settings {
   importSplitBytes: number;
   /** Whether the generator makes its records on a worker thread. */
   generateWorker: boolean;
-  /** Whether an opened dataset is checked whole in the background (dataset/verify.ts). */
+  /** Whether an opened dataset is checked whole in the background (dataset/verify/verify.ts). */
   backgroundVerify: boolean;
   /** Positions a state needs before its filter scans are split over two cores (query/twoCoreScan.ts); 0: never. */
   scanSplitFrom: number;
-  /** Megabytes of vectors an open dataset keeps in memory before it drops the least recently used fields (dataset/keptVectors.ts). */
+  /** Megabytes of vectors an open dataset keeps in memory before it drops the least recently used fields (dataset/read/keptVectors.ts). */
   vectorMemoryMb: number;
 }
 

@@ -16,7 +16,7 @@ import { ExportHistory } from './lists/exportHistory';
 import { SuppressionLists } from './lists/suppressionLists';
 import { ImportJobs } from './import/importJobs';
 import { defaultHomeDir } from './appState/homeDir';
-import type { Dataset } from './dataset/dataset';
+import type { Dataset } from './dataset/read/dataset';
 import { KeyStore } from './keys/keyStore';
 import { DEFAULT_QUERY_BUDGET_MS } from './audience/contract/queryDefaults';
 import { ActiveEngine } from './activeEngine';

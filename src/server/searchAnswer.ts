@@ -1,6 +1,6 @@
 // The search operation's answer as the HTTP API sends it.
 import type { SearchAnswer } from '../core/audience/audienceService';
-import { storedRecordsToJsonBytes } from '../core/dataset/recordFormat';
+import { storedRecordsToJsonBytes } from '../core/dataset/codec/recordFormat';
 
 /** The search operation's body as the API sends it, built from the stored bytes without decoding them. */
 export function searchAnswerJson(answer: SearchAnswer): Buffer {

@@ -5,7 +5,7 @@
 
 /**
  * The version of these rules. Dataset files store each record's normalised values hashed (list keys,
- * src/core/dataset/listKeys.ts) under the version they were written with, and use them only while it
+ * src/core/dataset/format/listKeys.ts) under the version they were written with, and use them only while it
  * is this one: a rule changed without a new version would make lists miss people in older files.
  * test/lists/normalize.test.ts pins the rules' output to this number.
  */

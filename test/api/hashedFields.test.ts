@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../src/core/generate';
-import { Dataset } from '../../src/core/dataset/dataset';
+import { Dataset } from '../../src/core/dataset/read/dataset';
 import { fieldIndex } from '../../src/shared/fields';
 import { startApi, type ApiHarness } from '../support/apiHarness';
 import { SqlOracle } from '../support/oracle';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { breakdownOf } from '../../src/core/audience/contract/breakdown';
 import { checkAxis, crossTabOf } from '../../src/core/audience/contract/crossTab';
 import type { GroupCount } from '../../src/core/audience/contract/engine';
-import { Dataset } from '../../src/core/dataset/dataset';
+import { Dataset } from '../../src/core/dataset/read/dataset';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { compareCodes } from '../../src/shared/codebook';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Dataset } from '../../src/core/dataset/dataset';
+import { Dataset } from '../../src/core/dataset/read/dataset';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 import { DuckReference } from '../../bench/duckdbReference';

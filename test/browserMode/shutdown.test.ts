@@ -9,7 +9,7 @@ import { openDatasetSql } from '../support/datasetSql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCore } from '../../src/core/createCore';
 import { homeLayout } from '../../src/core/appState/homeLayout';
-import { CSV_HEADER, storedRecordToCsvLine } from '../../src/core/dataset/recordFormat';
+import { CSV_HEADER, storedRecordToCsvLine } from '../../src/core/dataset/codec/recordFormat';
 import { RPC_TOKEN_HEADER } from '../../src/shared/rpcPaths';
 import { ensureBuilt } from '../packaging/ensureBuilt';
 

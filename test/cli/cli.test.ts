@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cli } from '../support/cli';
 import { openDatasetSql } from '../support/datasetSql';
 import { SqlOracle } from '../support/oracle';
-import { csvField } from '../../src/core/dataset/recordFormat';
+import { csvField } from '../../src/core/dataset/codec/recordFormat';
 import { DATA_DICTIONARY } from '../../src/shared/dictionary';
 
 let dir: string;

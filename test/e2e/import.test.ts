@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CSV_HEADER, type RecordValues } from '../../src/core/dataset/recordFormat';
+import { CSV_HEADER, type RecordValues } from '../../src/core/dataset/codec/recordFormat';
 import { recordToCsvLine } from '../support/recordReference';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
 import { fixture, readRecords, readRejects } from '../import/helpers';

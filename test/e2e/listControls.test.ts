@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { csvField } from '../../src/core/dataset/recordFormat';
+import { csvField } from '../../src/core/dataset/codec/recordFormat';
 import { codeLabel } from '../../src/shared/codebook';
 import { SqlOracle } from '../support/oracle';
 import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';

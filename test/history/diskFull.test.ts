@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CSV_HEADER } from '../../src/core/dataset/recordFormat';
+import { CSV_HEADER } from '../../src/core/dataset/codec/recordFormat';
 import { cli } from '../support/cli';
 import { recordToCsvLine } from '../support/recordReference';
 import { readRecords } from '../import/helpers';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { homeLayout } from '../../src/core/appState/homeLayout';
 import { readDatasetFacts } from '../../src/core/datasets/datasetRef';
 import { createCore } from '../../src/core/createCore';
-import { Dataset } from '../../src/core/dataset/dataset';
+import { Dataset } from '../../src/core/dataset/read/dataset';
 import { Settings } from '../../src/main/settings';
 import { openSqlite } from '../../src/core/sqlite';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';

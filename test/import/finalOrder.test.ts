@@ -4,9 +4,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ColumnSet } from '../../src/core/dataset/columnSet';
-import type { RecordValues } from '../../src/core/dataset/recordFormat';
-import { loadSpilledColumns, VectorSpill, type SpilledColumn } from '../../src/core/dataset/vectorSpill';
+import { ColumnSet } from '../../src/core/dataset/write/columnSet';
+import type { RecordValues } from '../../src/core/dataset/codec/recordFormat';
+import { loadSpilledColumns, VectorSpill, type SpilledColumn } from '../../src/core/dataset/write/vectorSpill';
 import { generateRecords } from '../../src/core/generate';
 import { overrideSettings } from '../../src/core/config';
 import { startFinalOrder } from '../../src/core/import/order/finalOrder';

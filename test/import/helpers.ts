@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openDatasetSql } from '../support/datasetSql';
 import { parse } from 'csv-parse/sync';
-import { Dataset } from '../../src/core/dataset/dataset';
-import { CSV_HEADER, type RecordValues } from '../../src/core/dataset/recordFormat';
+import { Dataset } from '../../src/core/dataset/read/dataset';
+import { CSV_HEADER, type RecordValues } from '../../src/core/dataset/codec/recordFormat';
 import { recordToCsvLine } from '../support/recordReference';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
 

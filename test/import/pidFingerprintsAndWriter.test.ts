@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatasetSql } from '../support/datasetSql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
+import { DatasetWriter } from '../../src/core/dataset/write/datasetWriter';
 import { generateRecords } from '../../src/core/generate';
 import { PidFingerprints } from '../../src/core/import/stage/pidFingerprints';
 import { pidOf, tempDir } from './helpers';

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Core } from '../../src/core/createCore';
-import { Dataset } from '../../src/core/dataset/dataset';
+import { Dataset } from '../../src/core/dataset/read/dataset';
 import { exportAudience } from '../../src/core/export/exportAudience';
 import { importFiles, type ImportSummary } from '../../src/core/import/importFiles';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';

@@ -1,4 +1,4 @@
-// A suppression list finds its people through list keys (dataset/listKeys.ts) and reads only their
+// A suppression list finds its people through list keys (dataset/format/listKeys.ts) and reads only their
 // records: on a real dataset file whose phones and addresses are partly written in other forms, and
 // a list that names people by every kind of value, written the messy way; the people named are
 // exactly those a matcher finds by reading every record, in every state; a list imported before list
@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RecordMatcher } from '../../src/core/audience/contract/engine';
 import { openAppState } from '../../src/core/appState/appStateDb';
-import { Dataset } from '../../src/core/dataset/dataset';
-import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
-import { LIST_KEYS_KEY, listKey } from '../../src/core/dataset/listKeys';
+import { Dataset } from '../../src/core/dataset/read/dataset';
+import { DatasetWriter } from '../../src/core/dataset/write/datasetWriter';
+import { LIST_KEYS_KEY, listKey } from '../../src/core/dataset/format/listKeys';
 import { generateRecords } from '../../src/core/generate';
 import { normalizePhone } from '../../src/shared/normalize';
 import { SuppressionLists } from '../../src/core/lists/suppressionLists';

@@ -96,7 +96,7 @@ describe('normalizeAddress', () => {
 
 describe('the rules are versioned', () => {
   // Dataset files keep their records' values normalised and hashed under NORMALIZATION_RULES
-  // (dataset/listKeys.ts), used only while it is this version's. This digest of the rules' output
+  // (dataset/format/listKeys.ts), used only while it is this version's. This digest of the rules' output
   // over every abbreviation, unit word and the cases above changes with any rule: when it does,
   // raise NORMALIZATION_RULES and record the new digest, so older files' keys are no longer trusted.
   it('gives the output recorded for its version', () => {

@@ -2,7 +2,7 @@
 // every page of it, at any skip and length, is the matches sorted by rank and cut there, whether
 // the audience is kept as the set or, when that is smaller, as a list.
 import { describe, expect, it } from 'vitest';
-import { StateOrder } from '../../src/core/dataset/pidRanks';
+import { StateOrder } from '../../src/core/dataset/format/pidRanks';
 import { RankSetSelection, orderedSelection } from '../../src/core/query/pidOrder';
 import { ListSelection } from '../../src/core/query/selection';
 import { randomFrom } from '../../src/core/audience/contract/listSteps';

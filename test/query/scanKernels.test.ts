@@ -3,7 +3,7 @@
 // offsets of their buffers, and each vector type takes its own loop, so the word reads, the fused
 // count of two filters and the generic loop are each compared on the same answers.
 import { describe, expect, it } from 'vitest';
-import type { Vector } from '../../src/core/dataset/columnVector';
+import type { Vector } from '../../src/core/dataset/codec/columnVector';
 // Seeded (the sample control's mulberry32), so a failure names its case.
 import { randomFrom as random } from '../../src/core/audience/contract/listSteps';
 import { countRange, matchRange, refine, scan, tally, valueTest, type ScanPredicate } from '../../src/core/query/scanKernels';

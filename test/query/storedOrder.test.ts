@@ -1,5 +1,5 @@
 // A file stored in household order (the generator's: a state's households by ZIP, with PID ranks,
-// dataset/pidRanks.ts) answers exactly as the same records written in PID order: counts, pages at
+// dataset/format/pidRanks.ts) answers exactly as the same records written in PID order: counts, pages at
 // every depth, search records, list controls (one a household, samples of both kinds, near,
 // contact) and cross-state totals; only an export's order differs, storage order, whose records
 // are the same. The household file is also the smaller one (what the order is for).
@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Dataset } from '../../src/core/dataset/dataset';
-import { DatasetWriter } from '../../src/core/dataset/datasetWriter';
+import { Dataset } from '../../src/core/dataset/read/dataset';
+import { DatasetWriter } from '../../src/core/dataset/write/datasetWriter';
 import { generateDataset, generateRecords } from '../../src/core/generate';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { fieldIndex } from '../../src/shared/fields';

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCore } from '../../src/core/createCore';
 import { APP_STATE_FILE } from '../../src/core/appState/homeLayout';
-import { Dataset } from '../../src/core/dataset/dataset';
+import { Dataset } from '../../src/core/dataset/read/dataset';
 import { exportAudience } from '../../src/core/export/exportAudience';
 import { send, sleep, startSecurityApi } from './support';
 import { datasetOf } from '../support/audienceQueries';

@@ -4,7 +4,7 @@ import { searchAnswerObjects } from '../../src/core/handlers/audienceHandlers';
 import type { Audience } from '../../src/core/audience/contract/engine';
 import { resolveAudience } from '../../src/core/audience/resolveControls';
 import type { Core } from '../../src/core/createCore';
-import type { Dataset } from '../../src/core/dataset/dataset';
+import type { Dataset } from '../../src/core/dataset/read/dataset';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 

@@ -2,7 +2,7 @@
 // again: the file a writer that wrote other entries would have written (an older one, for example).
 import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { tablesChecksum } from '../../src/core/dataset/blockCodec';
+import { tablesChecksum } from '../../src/core/dataset/codec/blockCodec';
 
 export function copyWithMeta(source: string, target: string, entries: Record<string, string | null>): string {
   copyFileSync(source, target);

@@ -1,6 +1,6 @@
 // The plain definitions of a record's CSV line and JSON object, from its parsed values: what the
-// fast renderers in src/core/dataset/recordFormat.ts (which work on the stored text) must equal.
-import { csvField, type RecordValues } from '../../src/core/dataset/recordFormat';
+// fast renderers in src/core/dataset/codec/recordFormat.ts (which work on the stored text) must equal.
+import { csvField, type RecordValues } from '../../src/core/dataset/codec/recordFormat';
 import { FIELDS } from '../../src/shared/fields';
 
 export function recordToCsvLine(values: RecordValues): string {

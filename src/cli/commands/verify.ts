@@ -2,7 +2,7 @@
 // checksum and prints one line: exit 0 when the file is sound, 1 when it is damaged, truncated or
 // not a dataset (docs/dataset-format.md, "Damage").
 import { resolve } from 'node:path';
-import { verifyDatasetFile } from '../../core/dataset/verifyFile';
+import { verifyDatasetFile } from '../../core/dataset/verify/verifyFile';
 import { parse, required } from '../args';
 
 export function verifyCommand(argv: string[]): void {

@@ -103,7 +103,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     // A suppression list's list keys (the 32-bit hashes datasets keep of each record's normalised
-    // values, dataset/listKeys.ts), sealed with the home's list secret (listHash.ts): matching reads
+    // values, dataset/format/listKeys.ts), sealed with the home's list secret (listHash.ts): matching reads
     // only the records they point to. Null for a list imported before: it reads every record.
     id: '0009_list_key_hashes',
     sql: `ALTER TABLE suppression_lists ADD COLUMN key_hashes BLOB;`,

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { FIELDS } from '../../shared/fields';
-import { DICTIONARY_LIMIT, HASHED_FIELDS } from '../dataset/columnSet';
-import { Dataset } from '../dataset/dataset';
+import { DICTIONARY_LIMIT, HASHED_FIELDS } from '../dataset/write/columnSet';
+import { Dataset } from '../dataset/read/dataset';
 import { ClickHouseConnection, type ClickHouseCredentials, type ClickHouseTarget } from './connection';
 import { DATA_TABLE, META_TABLE } from './clickhouseEngine';
 import { CREATE_SETTINGS, createDistributedSql, createMetaSql, createTableSql } from './schema';

@@ -2,7 +2,7 @@
 // for string fields, numbers for integers and coordinates (a coordinate from its stored bits,
 // schema.ts), so JSON.stringify gives the same bytes the dataset file holds.
 import { FIELDS, type FieldType } from '../../shared/fields';
-import type { RecordValues } from '../dataset/recordFormat';
+import type { RecordValues } from '../dataset/codec/recordFormat';
 import { tsvUnescape } from './tsv';
 
 const bits = new DataView(new ArrayBuffer(8));

@@ -10,7 +10,7 @@ import { diskFullError, isDiskFull } from '../fs/diskFull';
 import { createPrivateFileHandle } from '../fs/privateFile';
 import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles';
 import { DATA_DICTIONARY } from '../../shared/dictionary';
-import { CSV_HEADER, csvField, storedRecordsToCsvBytes, storedRecordsToJsonLinesBytes } from '../dataset/recordFormat';
+import { CSV_HEADER, csvField, storedRecordsToCsvBytes, storedRecordsToJsonLinesBytes } from '../dataset/codec/recordFormat';
 import type { Audience, AudienceEngine, RecordStream } from '../audience/contract/engine';
 
 export type ExportFormat = 'csv' | 'jsonl';

@@ -3,7 +3,7 @@
 // values apart (strings joined, integers and coordinates in a transferred Float64Array) so the caller need not
 // parse them again; shared counters keep this thread at most IN_FLIGHT batches ahead.
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { ColumnSet } from '../dataset/columnSet';
+import { ColumnSet } from '../dataset/write/columnSet';
 import { generateStored } from './generateRecords';
 import { POSTED, SEPARATOR, TAKEN, type GenerateMessage } from './workerRecords';
 

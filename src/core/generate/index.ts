@@ -3,8 +3,8 @@
 // storage order (a state's households by ZIP) with each record's PID rank, so the file takes a third
 // less room than in PID order (docs/dataset-format.md, "Record order"). Records are made on a worker
 // thread while this one builds the vectors and writes (workerRecords.ts).
-import { DatasetWriter } from '../dataset/datasetWriter';
-import { ChunkLayout } from '../dataset/vectorChunks';
+import { DatasetWriter } from '../dataset/write/datasetWriter';
+import { ChunkLayout } from '../dataset/codec/vectorChunks';
 import { FIELDS, fieldIndex } from '../../shared/fields';
 import { generateStored } from './generateRecords';
 import { SEPARATOR, workerTexts } from './workerRecords';

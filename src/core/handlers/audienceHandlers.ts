@@ -4,7 +4,7 @@
 // input is normalized here (statesInput.ts) and the service adds the states' answers up.
 import type { SearchAnswer } from '../audience/audienceService';
 import type { Core } from '../createCore';
-import { recordToObject, type RecordValues } from '../dataset/recordFormat';
+import { recordToObject, type RecordValues } from '../dataset/codec/recordFormat';
 import type { HandlerRegistry } from './registry';
 import { statesRequest } from './statesInput';
 

@@ -6,11 +6,11 @@
 import { basename } from 'node:path';
 import { rmSync } from 'node:fs';
 import { AppError } from '../../shared/errors';
-import { needsRebuild } from '../dataset/columnOrder';
-import { buildStringColumn } from '../dataset/columnSet';
-import type { BuiltColumn } from '../dataset/columnVector';
-import { DatasetWriter } from '../dataset/datasetWriter';
-import { loadSpilledColumns, type SpilledColumn } from '../dataset/vectorSpill';
+import { needsRebuild } from '../dataset/write/columnOrder';
+import { buildStringColumn } from '../dataset/write/columnSet';
+import type { BuiltColumn } from '../dataset/codec/columnVector';
+import { DatasetWriter } from '../dataset/write/datasetWriter';
+import { loadSpilledColumns, type SpilledColumn } from '../dataset/write/vectorSpill';
 import { throwIfCancelled } from './cancelled';
 import { startFinalOrder, type FinalOrder } from './order/finalOrder';
 import { ProgressReporter, rate } from './progress';

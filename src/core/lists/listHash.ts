@@ -14,7 +14,7 @@ export type ValueKind = 'pid' | 'phone' | 'address';
 /** Bytes of each stored hash. */
 export const HASH_BYTES = 16;
 
-/** A list's list keys (dataset/listKeys.ts) by kind of value. */
+/** A list's list keys (dataset/format/listKeys.ts) by kind of value. */
 export interface ListKeys {
   pid: Uint32Array;
   phone: Uint32Array;

@@ -9,7 +9,7 @@ import { AppError } from '../../shared/errors';
 import type { AudienceEngine, RecordMatcher } from '../audience/contract/engine';
 import type { Db, Statement } from '../sqlite';
 import { readListFile } from './listFile';
-import { listKey } from '../dataset/listKeys';
+import { listKey } from '../dataset/format/listKeys';
 import { ListHasher, type ListKeys, type ValueKind } from './listHash';
 import { normalizeAddress, normalizePhone, normalizePid } from '../../shared/normalize';
 import { displayName } from '../appState/displayName';

@@ -1,6 +1,6 @@
 // Per-state arrays the engine derives from the file (coordinates, household numbers, exclusion
 // marks, PID order) and keeps in one LRU with a byte budget of their own.
-import type { StateOrder } from '../dataset/pidRanks';
+import type { StateOrder } from '../dataset/format/pidRanks';
 import type { LruCache } from '../cache/lruCache';
 
 /** An array over one state's positions, kept under `key` in an LRU with the other derived arrays. */

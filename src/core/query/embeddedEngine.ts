@@ -25,11 +25,11 @@ import { runListSteps } from '../audience/contract/listSteps';
 import { LruCache } from '../cache/lruCache';
 import { availableParallelism } from 'node:os';
 import { settings } from '../config';
-import type { Dataset, StateRange } from '../dataset/dataset';
-import type { StateOrder } from '../dataset/pidRanks';
-import { stringHash } from '../dataset/columnVector';
-import { uint32Set } from '../dataset/uint32Table';
-import { startBackgroundVerify } from '../dataset/verify';
+import type { Dataset, StateRange } from '../dataset/read/dataset';
+import type { StateOrder } from '../dataset/format/pidRanks';
+import { stringHash } from '../dataset/codec/columnVector';
+import { uint32Set } from '../collections/uint32Table';
+import { startBackgroundVerify } from '../dataset/verify/verify';
 import { groupCounts } from './groupCounts';
 import { callableTest, deliverableTest, stateCoordinates } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
@@ -106,7 +106,7 @@ export class EmbeddedEngine implements AudienceEngine {
     if (options.backgroundVerify ?? settings().backgroundVerify) startBackgroundVerify(dataset);
     const splitFrom = options.scanSplitFrom ?? settings().scanSplitFrom;
     this.twoCores = splitFrom > 0 && availableParallelism() > 1 ? new TwoCoreScan(splitFrom) : null;
-    // The same worker decompresses record blocks of a page and vector chunks of a first use while it is idle (dataset/inflateJob.ts).
+    // The same worker decompresses record blocks of a page and vector chunks of a first use while it is idle (dataset/read/inflateJob.ts).
     dataset.useInflater(this.twoCores);
     dataset.onClose(() => this.twoCores?.stop());
     // Up before the first count when some state will be split, so that count does not run on one core.

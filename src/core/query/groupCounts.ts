@@ -4,7 +4,7 @@
 // combination decoded once.
 import type { FieldValue } from '../../shared/contract';
 import type { GroupCount } from '../audience/contract/engine';
-import type { ColumnVector, Dataset, PositionRange } from '../dataset/dataset';
+import type { ColumnVector, Dataset, PositionRange } from '../dataset/read/dataset';
 import type { Selection } from './selection';
 
 const PAGE = 65536;

@@ -5,8 +5,8 @@
 // the writer's list of which household of the hash each is (or read, in files written before that
 // list); from every record's HHID string in files written before the list of hashes.
 import { fieldIndex } from '../../shared/fields';
-import type { Dataset, StateRange } from '../dataset/dataset';
-import { numberKeys } from '../dataset/keyNumbers';
+import type { Dataset, StateRange } from '../dataset/read/dataset';
+import { numberKeys } from '../collections/keyNumbers';
 
 const HHID = fieldIndex('HHID');
 /** Records whose HHID strings are read at once (the colliding ones are few: tens in a 10M file). */

@@ -1,7 +1,7 @@
 // The embedded engine's primitives for the list controls (audience/contract/listSteps.ts runs the steps):
 // contact's tests read from the dataset's vectors, and each position's coordinates.
 import { fieldIndex } from '../../shared/fields';
-import type { ColumnVector, Dataset, StateRange } from '../dataset/dataset';
+import type { ColumnVector, Dataset, StateRange } from '../dataset/read/dataset';
 
 /** A test "this record's field is empty", from its vector alone (a hashed field's empty string hashes to 0). */
 function emptyTest(column: ColumnVector): (pos: number) => boolean {

@@ -2,16 +2,16 @@
 // of the state: 1 for each. A matcher reads values of the records; read for every person of the state
 // that is 1.2M records for California at 10M (~12 s), 30 million nationally. So a matcher narrows
 // whom it is asked about when it can:
-// - a list with list keys (RecordMatcher.listKeys) in a dataset that has them (dataset/listKeys.ts):
+// - a list with list keys (RecordMatcher.listKeys) in a dataset that has them (dataset/format/listKeys.ts):
 //   only the records with a PID, phone or address key among the list's are read;
 // - a matcher that names the only values its field can hold (an export's PIDs: RecordMatcher.only):
 //   only the records whose hash in that field's vector is one of theirs.
 // Everyone else's record is left unread; a matcher that can do neither reads every record.
 import { fieldIndex } from '../../shared/fields';
 import type { RecordMatcher } from '../audience/contract/engine';
-import type { Dataset, StateRange } from '../dataset/dataset';
-import type { ListKeyField } from '../dataset/listKeys';
-import { uint32SetHas } from '../dataset/uint32Table';
+import type { Dataset, StateRange } from '../dataset/read/dataset';
+import type { ListKeyField } from '../dataset/format/listKeys';
+import { uint32SetHas } from '../collections/uint32Table';
 
 /** Candidates whose records are read at once. */
 const READ_BATCH = 4096;

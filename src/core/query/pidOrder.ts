@@ -1,9 +1,9 @@
-// Selections of a file whose states are stored in household order (dataset/pidRanks.ts): the API
+// Selections of a file whose states are stored in household order (dataset/format/pidRanks.ts): the API
 // pages in PID order, so a selection lists positions in the order of their PIDs, found from the
 // state's PID order (rank to offset) without reading a record. An export reads in storage order
 // instead: a page of PID order is scattered over the whole state's blocks, storage order reads each
 // block once (docs/dataset-format.md, "Record order").
-import type { StateOrder } from '../dataset/pidRanks';
+import type { StateOrder } from '../dataset/format/pidRanks';
 import { ListSelection, type Selection } from './selection';
 
 /** A whole state in PID order: page k is the state's k-th lowest PID's position. */

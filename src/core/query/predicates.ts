@@ -2,8 +2,8 @@
 // a mask over dictionary codes; an integer filter a mask over values when the vector is narrow
 // (one lookup per record), or a list of bands otherwise.
 import type { IntBand, NormalizedFilter } from '../../shared/audienceRequest';
-import { stringHash, type Vector } from '../dataset/columnVector';
-import type { Dataset, PositionRange } from '../dataset/dataset';
+import { stringHash, type Vector } from '../dataset/codec/columnVector';
+import type { Dataset, PositionRange } from '../dataset/read/dataset';
 import { valueTest, type ScanPredicate } from './scanKernels';
 
 export type Predicate = ScanPredicate & {

@@ -8,7 +8,7 @@
 //
 // Pure functions of typed arrays: the scan worker (scanWorker.ts) runs them on its pieces of a state.
 import type { IntBand } from '../../shared/audienceRequest';
-import type { Vector } from '../dataset/columnVector';
+import type { Vector } from '../dataset/codec/columnVector';
 
 /** What a loop needs of a predicate (predicates.ts): its vector and one way to test a value. */
 export type ScanPredicate =

@@ -2,11 +2,11 @@
 // the calling thread (scanJob.ts). The vectors arrive as views of the dataset's shared memory, so
 // nothing is copied; the positions of the pieces it scans go into the job's shared list. Between
 // scans it also reads record blocks of a page and vector chunks of a field's first use
-// (dataset/inflateJob.ts), claimed the same way, through a connection of its own to the file.
+// (dataset/read/inflateJob.ts), claimed the same way, through a connection of its own to the file.
 import { parentPort } from 'node:worker_threads';
-import { claimPieces, type InflateJob } from '../dataset/inflateJob';
-import { WorkerSources } from '../dataset/pieceFetch';
-import { ZstdDecompressor } from '../dataset/zstdContext';
+import { claimPieces, type InflateJob } from '../dataset/read/inflateJob';
+import { WorkerSources } from '../dataset/read/pieceFetch';
+import { ZstdDecompressor } from '../dataset/codec/zstdContext';
 import { SCAN_WORKER_READY, scanPieces, type ScanJob } from './scanJob';
 import { warmUpScans } from './scanKernels';
 

@@ -7,7 +7,7 @@
 // of the engine. When the worker is not there (it failed to start, has not started yet, or died),
 // a state is small, or a vector is not shared (older formats), the whole scan runs here.
 import type { Worker } from 'node:worker_threads';
-import type { InflateJob } from '../dataset/inflateJob';
+import type { InflateJob } from '../dataset/read/inflateJob';
 import { startWorker } from '../workers/startWorker';
 import { matchRange, type ScanPredicate } from './scanKernels';
 import {
@@ -181,7 +181,7 @@ export class TwoCoreScan {
   }
 
   /**
-   * Hands a shared read (a page's record blocks, a first use's vector chunks; dataset/inflateJob.ts)
+   * Hands a shared read (a page's record blocks, a first use's vector chunks; dataset/read/inflateJob.ts)
    * to the worker, which claims pieces beside the reading thread; false when it is not up, and the
    * reading thread reads them all.
    */

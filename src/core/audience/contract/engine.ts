@@ -23,7 +23,7 @@ export interface RecordMatcher {
    */
   only?: { field: string; values(): Iterable<string> };
   /**
-   * When given and not null: no record matches unless one of its list keys (dataset/listKeys.ts: the
+   * When given and not null: no record matches unless one of its list keys (dataset/format/listKeys.ts: the
    * hash of its normalised PID, of one of its phones, of its address) is among these. An engine with
    * list keys in its dataset then asks `matches` of those records alone.
    */
@@ -74,7 +74,7 @@ export interface DatasetSummary {
  */
 export interface RecordStream {
   total: number;
-  /** Each record as the JSON array of its values in catalog order (src/core/dataset/recordFormat.ts). */
+  /** Each record as the JSON array of its values in catalog order (src/core/dataset/codec/recordFormat.ts). */
   batches(batchSize: number): AsyncIterable<string[]>;
 }
 

@@ -3,7 +3,7 @@
 // phase; on this thread when no worker can start or one dies without an answer.
 // docs/import.md, "Write".
 import { settings } from '../../config';
-import type { SpilledColumn } from '../../dataset/vectorSpill';
+import type { SpilledColumn } from '../../dataset/write/vectorSpill';
 import { startWorker } from '../../workers/startWorker';
 import { orderColumns, type OrderWorkerData, type OrderWorkerMessage } from './orderColumns';
 

@@ -2,8 +2,8 @@
 // the work of orderWorker.ts, or of this thread when no worker runs (finalOrder.ts). A module of
 // its own so that the worker's bundle does not share a chunk with finalOrder.ts, which starts
 // workers from where its own code sits (workers/startWorker.ts).
-import { permuteColumn } from '../../dataset/columnOrder';
-import { loadSpilledColumn, VectorSpill, type SpilledColumn } from '../../dataset/vectorSpill';
+import { permuteColumn } from '../../dataset/write/columnOrder';
+import { loadSpilledColumn, VectorSpill, type SpilledColumn } from '../../dataset/write/vectorSpill';
 
 export interface OrderWorkerData {
   /** Each field's parts in arrival order, one a reader (importRun.ts: fieldParts). */

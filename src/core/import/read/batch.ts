@@ -2,8 +2,8 @@
 // with each row's key, and why a reading pass may have to start again.
 // docs/import.md, "How it works".
 import { fieldIndex } from '../../../shared/fields';
-import { stringHash } from '../../dataset/columnVector';
-import type { RecordValues } from '../../dataset/recordFormat';
+import { stringHash } from '../../dataset/codec/columnVector';
+import type { RecordValues } from '../../dataset/codec/recordFormat';
 import type { RejectedRow } from '../types';
 
 /** Rows a batch holds at most. */

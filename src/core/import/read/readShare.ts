@@ -4,7 +4,7 @@
 // state and no disk writes but the vectors' spill: it runs on a worker thread (readWorker.ts) or,
 // when none can start, on the calling thread. docs/import.md, "How it works".
 import { AppError } from '../../../shared/errors';
-import type { ColumnSet } from '../../dataset/columnSet';
+import type { ColumnSet } from '../../dataset/write/columnSet';
 import { throwIfCancelled } from '../cancelled';
 import { InflatedCut } from '../source/gzipCut';
 import { RowParser } from '../source/rowParser';

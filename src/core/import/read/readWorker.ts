@@ -3,8 +3,8 @@
 // 'done', { restart } or { error }. At most IN_FLIGHT batches wait for the parent's 'ack', so memory
 // stays bounded when the writer is slower than the reader. docs/import.md, "How it works".
 import { parentPort, workerData } from 'node:worker_threads';
-import { ColumnSet } from '../../dataset/columnSet';
-import { VectorSpill, type SpilledColumn } from '../../dataset/vectorSpill';
+import { ColumnSet } from '../../dataset/write/columnSet';
+import { VectorSpill, type SpilledColumn } from '../../dataset/write/vectorSpill';
 import type { SourceInfo } from '../source/sourceFile';
 import type { Restart, RowBatch } from './batch';
 import { readShare } from './readShare';

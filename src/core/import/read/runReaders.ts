@@ -6,8 +6,8 @@
 import type { Worker } from 'node:worker_threads';
 import { AppError, type ErrorCode } from '../../../shared/errors';
 import { settings } from '../../config';
-import { ColumnSet } from '../../dataset/columnSet';
-import { VectorSpill, type SpilledColumn } from '../../dataset/vectorSpill';
+import { ColumnSet } from '../../dataset/write/columnSet';
+import { VectorSpill, type SpilledColumn } from '../../dataset/write/vectorSpill';
 import { startWorker } from '../../workers/startWorker';
 import { importCancelled, throwIfCancelled } from '../cancelled';
 import type { SourceInfo } from '../source/sourceFile';

@@ -7,7 +7,7 @@
 import { closeSync } from 'node:fs';
 import { replacePrivateFile } from '../../fs/privateFile';
 import { readAllAt, writeAllAt } from '../../fs/positionedIo';
-import { keptContexts, ZstdCompressor, ZstdDecompressor } from '../../dataset/zstdContext';
+import { keptContexts, ZstdCompressor, ZstdDecompressor } from '../../dataset/codec/zstdContext';
 
 /**
  * zstd's level for the texts' chunks. Level 1 is the fastest level that still finds the fields a

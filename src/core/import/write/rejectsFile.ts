@@ -3,7 +3,7 @@
 // always describes the dataset in place. A second reader's rows wait in a file of their own and are
 // appended at the end, so rows keep the input's order. docs/import.md, "The rejects file".
 import { closeSync, fsyncSync, ftruncateSync, readSync, rmSync, writeSync } from 'node:fs';
-import { csvField } from '../../dataset/recordFormat';
+import { csvField } from '../../dataset/codec/recordFormat';
 import { partialPathFor, renameIntoPlace } from '../../fs/atomicFile';
 import { replacePrivateFile } from '../../fs/privateFile';
 import type { RejectedRow } from '../types';

@@ -1,0 +1,60 @@
+// Where decompressed record blocks are kept: fixed slots of one SharedArrayBuffer, reused. A page of
+// 100 scattered records decompresses ~4.2 MB of blocks; into fresh buffers that was ~4 ms of page
+// faults and copies a page on this machine (the worker's blocks were copied out of the job's
+// shared memory so that a cached block would not keep it alive). In a slot, a block is written
+// once, by whichever thread decompresses it (dataset/read/inflateJob.ts), and read from there until
+// it is evicted. Nothing outside BlockRecords holds a view of a slot: it copies what it returns.
+
+/** A slot: a block of 32 records is ~42 KB of text; a larger one gets a buffer of its own. */
+export const SLOT_BYTES = 64 * 1024;
+
+export class BlockSlots {
+  private memory: SharedArrayBuffer | null = null;
+  private free: number[] = [];
+  private readonly taken: Uint8Array;
+  /** Counts the memories: a slot number means a place in one of them only. */
+  generation = 0;
+
+  constructor(readonly count: number) {
+    this.taken = new Uint8Array(count);
+    this.reset();
+  }
+
+  /** The shared memory of the slots (allocated at the first use; untouched slots cost no RAM). */
+  get shared(): SharedArrayBuffer {
+    this.memory ??= new SharedArrayBuffer(this.count * SLOT_BYTES);
+    return this.memory;
+  }
+
+  /** A free slot, or -1 when every one is taken. */
+  take(): number {
+    const slot = this.free.pop() ?? -1;
+    if (slot >= 0) this.taken[slot] = 1;
+    return slot;
+  }
+
+  /** Frees a taken slot; a slot given back twice is free once (two blocks must never share one). */
+  give(slot: number): void {
+    if (this.taken[slot] !== 1) return;
+    this.taken[slot] = 0;
+    this.free.push(slot);
+  }
+
+  /** The first `size` bytes of a slot. */
+  view(slot: number, size: number): Buffer {
+    return Buffer.from(this.shared, slot * SLOT_BYTES, size);
+  }
+
+  /** Every slot free (the cache dropped). */
+  freeAll(): void {
+    this.free = Array.from({ length: this.count }, (_, k) => this.count - 1 - k);
+    this.taken.fill(0);
+  }
+
+  /** Every slot free, in new memory: after a read whose worker did not finish, which may still write into the slots it was given. */
+  reset(): void {
+    this.memory = null;
+    this.generation++;
+    this.freeAll();
+  }
+}

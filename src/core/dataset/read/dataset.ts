@@ -1,0 +1,334 @@
+// An open dataset file, read-only: with the parts it delegates to (its vectors, datasetVectors.ts;
+// its records, blockRecords.ts or textRecords.ts; its list keys, listKeys.ts), the one place that
+// holds SQL over the dataset's tables.
+// Everything above it speaks in positions (0-based, in (STATE, PID) order). Format 5 (compressed,
+// checksummed blocks and vector chunks), 4 (whole vectors) and 3 (plain rows) open; docs/dataset-format.md.
+// Any damage a read meets (a checksum, or SQLite finding its pages malformed) is `dataset_damaged`.
+import { existsSync } from 'node:fs';
+import { AppError } from '../../../shared/errors';
+import { PREVIEW_FIELDS, fieldIndex } from '../../../shared/fields';
+import { settings } from '../../config';
+import { openSqlite, type Db } from '../../sqlite';
+import { tablesChecksum } from '../codec/blockCodec';
+import { BlockRecords } from './blockRecords';
+import type { BlockInflater } from './inflateJob';
+import { datasetIdentity } from './pieceFetch';
+import { asDamage, datasetDamaged, guardRead } from '../format/damage';
+import { checkDatasetFile } from '../format/fileCheck';
+import { HouseholdLists } from '../format/householdCollisions';
+import type { Vector } from '../codec/columnVector';
+import { DatasetVectors } from './datasetVectors';
+import type { ColumnVector, PositionRange, StateRange } from '../format/datasetTypes';
+import { RANKED_ORDER, PID_ORDER, PidRankReader, RECORD_ORDER_KEY, type StateOrder } from '../format/pidRanks';
+import { LIST_KEYS_KEY, ListKeyReader, listKeysUsable, type ListKeyField } from '../format/listKeys';
+import { parseStoredValues, type RecordValues } from '../codec/recordFormat';
+import type { RecordSource } from './recordSource';
+import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS } from '../format/schema';
+import { TextRecords } from '../legacy/textRecords';
+
+export type { ColumnVector, PositionRange, StateRange } from '../format/datasetTypes';
+
+export type Row = RecordValues;
+
+export interface OpenOptions {
+  /** Bytes of vectors kept in memory (keptVectors.ts); the setting AUDIENCE_DESK_VECTOR_MEMORY_MB by default. */
+  vectorMemoryBytes?: number;
+}
+
+const PREVIEW_INDEXES = PREVIEW_FIELDS.map((name) => fieldIndex(name));
+// parseStoredValues reads them in one pass from the start of a record: they must ascend.
+if (PREVIEW_INDEXES.some((v, i) => i > 0 && v <= PREVIEW_INDEXES[i - 1]!)) throw new Error('Preview fields must be in catalog order.');
+
+export class Dataset {
+  readonly records: number;
+  readonly meta: Readonly<Record<string, string>>;
+  readonly formatVersion: string;
+  /** What a read or the verify found damaged (the message of the `dataset_damaged` error), else null. */
+  damage: string | null = null;
+  private readonly states: Map<string, StateRange>;
+  private readonly vectors: DatasetVectors;
+  private readonly source: RecordSource;
+  /** The record blocks (formats 4 to 6); null for format 3's rows of text. */
+  readonly blocks: BlockRecords | null = null;
+  private closed = false;
+  private readonly closers: Array<() => void> = [];
+  private readonly households: HouseholdLists;
+  /** Each position's PID rank in its state, for a file not in PID order (pidRanks.ts). */
+  private readonly pidRanks: PidRankReader;
+  /** The file's list keys: null for a file written before them (or under other normalisation rules). */
+  private readonly listKeyReader: ListKeyReader | null = null;
+
+  private constructor(
+    private readonly db: Db,
+    readonly path: string,
+    options: OpenOptions,
+  ) {
+    const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [k, v]));
+    const version = meta.format_version;
+    if (!(READABLE_FORMAT_VERSIONS as readonly (string | undefined)[]).includes(version))
+      throw new AppError(
+        'unavailable',
+        `The dataset file ${path} has format ${version ?? 'unknown'}; this version of Audience Desk reads formats ${READABLE_FORMAT_VERSIONS.join(', ')}.`,
+      );
+    const states = db.prepare('SELECT state, first, count FROM states').all() as StateRange[];
+    if (version !== LEGACY_FORMAT_VERSION && meta.checksum !== tablesChecksum(meta, states))
+      throw datasetDamaged(path, 'its table of contents (meta and state ranges) fails its checksum');
+    this.meta = meta;
+    this.households = new HouseholdLists(meta, path);
+    this.formatVersion = version!;
+    this.records = Number(meta.records);
+    if (!Number.isSafeInteger(this.records) || this.records < 0) throw datasetDamaged(path, 'its record count is not a number');
+    this.states = new Map(states.map((r) => [r.state, r]));
+    const budget = options.vectorMemoryBytes ?? settings().vectorMemoryMb * 2 ** 20;
+    // What a worker reading this file beside it checks it is reading (pieceFetch.ts).
+    const identity = datasetIdentity(meta);
+    this.vectors = new DatasetVectors(db, path, version!, this.records, meta, budget, (what, read) => this.guard(what, read), identity);
+    // Checked by the verify whatever rules they were written with; read only under this version's.
+    if (this.vectors.chunks && meta[LIST_KEYS_KEY] !== undefined)
+      this.listKeyReader = new ListKeyReader(db, path, this.vectors.chunks, this.records, listKeysUsable(meta));
+    // Before format 6 every file was in PID order.
+    const order = version === DATASET_FORMAT_VERSION ? (meta[RECORD_ORDER_KEY] ?? PID_ORDER) : PID_ORDER;
+    if (order !== PID_ORDER && order !== RANKED_ORDER)
+      throw datasetDamaged(path, `its records are in an order this version does not know (${order.slice(0, 20)})`);
+    this.pidRanks = new PidRankReader(db, path, this.vectors.chunks, this.records, order === RANKED_ORDER);
+    if (version === LEGACY_FORMAT_VERSION) {
+      this.source = new TextRecords(db, path, this.records);
+    } else {
+      const blocks = new BlockRecords(db, path, this.records, Number(meta.block_records), identity);
+      this.closers.push(() => blocks.close());
+      this.source = blocks;
+      this.blocks = blocks;
+    }
+  }
+
+  /** Opens a dataset file read-only; a missing, truncated, foreign or damaged file is one clear sentence naming it. */
+  static open(path: string, options: OpenOptions = {}): Dataset {
+    if (!existsSync(path)) throw new AppError('unavailable', `No dataset file at ${path}.`);
+    checkDatasetFile(path);
+    let db: Db | undefined;
+    try {
+      db = openSqlite(path, { readonly: true, fileMustExist: true });
+      db.pragma('query_only = ON');
+      // A small page cache and no memory map: reads are sequential or a page at a time and the OS
+      // page cache serves repeats, so an export of a whole state keeps a flat, small footprint.
+      db.pragma('cache_size = -16384');
+      db.pragma('mmap_size = 0');
+      return new Dataset(db, path, options);
+    } catch (e) {
+      db?.close();
+      const damage = asDamage(e, path, 'its tables do not read');
+      if (damage !== e) throw damage;
+      // A SQLite file without our tables, or any other failure to read them: not a dataset.
+      if (!(e instanceof AppError)) throw new AppError('unavailable', `The file ${path} is not an Audience Desk dataset.`);
+      throw e;
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+    this.vectors.clear();
+    for (const closer of this.closers.splice(0)) closer();
+  }
+
+  /** Runs `closer` when the dataset is closed (a background verify stops). */
+  onClose(closer: () => void): void {
+    if (this.closed) closer();
+    else this.closers.push(closer);
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  stateRange(state: string): StateRange {
+    return this.states.get(state) ?? { state, first: 0, count: 0 };
+  }
+
+  stateCounts(): StateRange[] {
+    return [...this.states.values()];
+  }
+
+  /** The vector of a filterable field, loaded at least at `range` and kept (DatasetVectors.column). */
+  column(index: number, range: PositionRange | 'all'): ColumnVector {
+    return this.vectors.column(index, range);
+  }
+
+  /** A field's encoding and dictionary, without reading its values. */
+  columnInfo(index: number): Pick<ColumnVector, 'field' | 'encoding' | 'dict'> {
+    return this.vectors.columnInfo(index);
+  }
+
+  /** Whether the file has coordinate vectors (LATITUDE and LONGITUDE among its vectors; formats 5 and 6 may). */
+  get hasCoordinates(): boolean {
+    return this.vectors.hasCoordinates;
+  }
+
+  /** Each position's [lat, lon] in `range`, interleaved, or null without coordinate vectors (DatasetVectors.coordinates). */
+  coordinates(range: StateRange): Float64Array | null {
+    return this.vectors.coordinates(range);
+  }
+
+  /** Bytes of vectors kept in memory, the budget, and how many fields were dropped to stay within it. */
+  vectorMemory(): { bytes: number; budget: number; dropped: number } {
+    return this.vectors.vectorMemory();
+  }
+
+  /** The stored JSON text of each record at the positions given, in order. */
+  recordTexts(positions: ArrayLike<number>): string[] {
+    return this.guard('records', () => this.source.texts(positions));
+  }
+
+  /** The stored JSON text of each record as UTF-8 bytes (no decoding), at the positions given, in order. */
+  recordBytes(positions: ArrayLike<number>): Buffer[] {
+    return this.guard('records', () => this.source.bytes(positions)) as Buffer[];
+  }
+
+  /** Full records (values in catalog order) at the positions given. */
+  fullRows(positions: ArrayLike<number>): Row[] {
+    return this.guard('records', () => this.source.texts(positions).map((text) => JSON.parse(text) as Row));
+  }
+
+  /**
+   * Some fields (catalog indexes, ascending) of every record in [first, first + count), in position
+   * order, read a chunk at a time: what list controls match on (households, suppression lists).
+   */
+  *rangeValues(first: number, count: number, indexes: readonly number[]): Generator<RecordValues> {
+    const CHUNK = 4096;
+    for (let from = first, end = first + count; from < end; from += CHUNK) {
+      const n = Math.min(CHUNK, end - from);
+      const positions = Uint32Array.from({ length: n }, (_, k) => from + k);
+      yield* this.valuesOf(positions, indexes);
+    }
+  }
+
+  /** Some fields (catalog indexes, ascending) of records at the positions given. */
+  valuesOf(positions: ArrayLike<number>, indexes: readonly number[]): RecordValues[] {
+    return this.guard('records', () => this.valuesAt(positions, indexes));
+  }
+
+  /**
+   * The HHID hashes that stand for more than one household in some state (householdCollisions.ts):
+   * every other hash of the HHID vector is one household within a state. Null for a file whose meta
+   * has no `hhid_collisions` (an older writer's), whose households come from the records.
+   */
+  householdCollisions(): ReadonlySet<number> | null {
+    return this.households.collisions();
+  }
+
+  /**
+   * Which later household of a listed hash the records of second and later households are
+   * (householdCollisions.ts), position to household (1, 2, …); a listed hash's other records are its
+   * household 0. Null for a file written before the writer recorded them: those records are read.
+   */
+  householdSplits(): ReadonlyMap<number, number> | null {
+    return this.households.splits();
+  }
+
+  /**
+   * Lets reads of many record blocks and first uses of many vector chunks share their
+   * decompression with the scan worker (inflateJob.ts); null: this thread alone.
+   */
+  useInflater(inflater: BlockInflater | null): void {
+    this.blocks?.useInflater(inflater);
+    this.vectors.useInflater(inflater);
+  }
+
+  /** Whether a state's positions are in PID order (else in household order, with PID ranks stored). */
+  get inPidOrder(): boolean {
+    return !this.pidRanks.stored;
+  }
+
+  /**
+   * A state's PID order (`order`: at index r, the offset of its r-th lowest PID from range.first) and
+   * its positions' ranks; null when its positions are in PID order already. Read for the call (8 bytes
+   * a person), not kept.
+   */
+  pidOrder(range: StateRange): StateOrder | null {
+    return this.guard('the PID ranks', () => this.pidRanks.order(range.first, range.count));
+  }
+
+  /** Whether the file has list keys this version uses (written since they were added, under its rules). */
+  get hasListKeys(): boolean {
+    return this.listKeyReader?.usable === true;
+  }
+
+  /**
+   * The list keys of a field over a state's range (listKeys.ts; index 0 for range.first), or null
+   * when the file has none this version can use: a list's matcher then reads the records.
+   */
+  listKeys(field: ListKeyField, range: StateRange): Uint32Array | null {
+    const reader = this.listKeyReader;
+    if (!reader?.usable) return null;
+    // Read for this call, not kept: a list's matcher reads these once a state, and they are the
+    // largest vectors (4 bytes a person), which would crowd out the fields queries use.
+    const inRange = (name: string) => {
+      const values = new Uint32Array(range.count);
+      const vector = this.vectors.readRange(name, range, (_, chunk, start, end, at) => values.set(chunk.subarray(start, end), at));
+      return { vector, values };
+    };
+    const own = inRange(field);
+    if (own.vector.encoding !== 'hash') return null;
+    let zip: { codes: Vector; dict: readonly string[] } | undefined;
+    if (field === 'ADDRESS') {
+      const z = inRange('ZIP');
+      if (!z.vector.dict) return null;
+      zip = { codes: z.values, dict: z.vector.dict };
+    }
+    return this.guard(`the list keys of ${field}`, () => reader.read(field, range.first, range.count, own.values, zip));
+  }
+
+  /** The preview fields (PID, FNAME, LNAME, CITY, STATE) of records at the positions given. */
+  previewRows(positions: ArrayLike<number>): Row[] {
+    return this.valuesOf(positions, PREVIEW_INDEXES);
+  }
+
+  /**
+   * Values at `indexes` of records at the positions given: most wanted fields sit in a record's
+   * first characters, so those are read, and a whole record only when they do not reach.
+   */
+  private valuesAt(positions: ArrayLike<number>, indexes: readonly number[]): RecordValues[] {
+    const starts = this.source.starts(positions);
+    return starts.map((start, k) => {
+      const values = parseStoredValues(start, indexes) ?? parseStoredValues(this.source.texts([positions[k]!])[0]!, indexes);
+      if (!values) throw datasetDamaged(this.path, `the record at position ${positions[k]} is malformed`);
+      return values;
+    });
+  }
+
+  /**
+   * Checks every record block and every vector, a step at a time (the caller runs the steps when it
+   * likes: all at once for `cli verify`, between requests after open). Throws `dataset_damaged`.
+   */
+  *verifySteps(): Generator<void, void, void> {
+    const records = this.source.verifySteps();
+    for (;;) {
+      const step = this.guard('records', () => records.next());
+      if (step.done) break;
+      yield;
+    }
+    yield* this.vectors.verifySteps();
+    if (this.listKeyReader) {
+      const keys = this.listKeyReader.verifySteps();
+      while (!this.guard('the list keys', () => keys.next()).done) yield;
+    }
+    // Each state's ranks (every chunk checked as it is read, the states covering every position) and
+    // that they are a permutation of its records: else pages would skip or repeat people.
+    if (this.pidRanks.stored)
+      for (const range of this.states.values()) {
+        this.pidOrder(range);
+        yield;
+      }
+  }
+
+  /** Runs a read; damage becomes `dataset_damaged` and is remembered in `damage`. */
+  private guard<T>(what: string, read: () => T): T {
+    try {
+      return guardRead(this.path, what, read);
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'dataset_damaged') this.damage ??= e.message;
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,288 @@
+// The vectors of an open dataset file: each filterable field's (and, in files written since they
+// were added, LATITUDE's and LONGITUDE's), read a state's chunks at a time and kept within a memory
+// budget (keptVectors.ts), or read for one call and not kept (the coordinates for `near`, the vectors
+// list keys are rebuilt from). Format 5 stores a vector in chunks (vectorChunks.ts), formats 4 and 3
+// whole. Part of Dataset (dataset.ts), which owns the connection and says what damage it met.
+import { AppError } from '../../../shared/errors';
+import { FIELDS } from '../../../shared/fields';
+import type { Db, Statement } from '../../sqlite';
+import { decodeVector } from '../codec/blockCodec';
+import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind } from '../codec/columnVector';
+import { copyCoordinates } from '../codec/coordinateVectors';
+import type { ColumnVector, PositionRange, StateRange } from '../format/datasetTypes';
+import { datasetDamaged } from '../format/damage';
+import { parseDictionary } from '../codec/dictionaryText';
+import { BY_READER, BY_WORKER, inflateJob, readShared, statusOf, type BlockInflater } from './inflateJob';
+import { chunkFetch, storedChunk } from './pieceFetch';
+import { KeptVectors } from './keptVectors';
+import { CHUNKED_VECTOR_FORMATS, WHOLE_VECTORS_FORMAT_VERSION } from '../format/schema';
+import { ChunkLayout, type VectorHeader } from '../codec/vectorChunks';
+import { ZstdDecompressor } from '../codec/zstdContext';
+
+/** Chunks a first use needs before they are shared with the scan worker (handing a job over costs ~0.1-0.2 ms). */
+const SHARE_FROM = 4;
+
+/** Runs a read of the file; damage becomes `dataset_damaged`, which the dataset remembers. */
+export type GuardedRead = <T>(what: string, read: () => T) => T;
+
+/** A vector as far as it is loaded: formats 5 and 6 load it a chunk at a time, older formats whole. */
+interface LoadedColumn {
+  vector: ColumnVector;
+  header: VectorHeader;
+  /** 1 for each chunk in `vector.data`; null when the whole vector is there. */
+  loaded: Uint8Array | null;
+  /** Memory it holds: its loaded values and its dictionary's text (KeptVectors' budget). */
+  bytes: number;
+}
+
+/** A `columns` row: formats 5 and 6 have no data (its chunks are rows of their own), format 3 no length or crc. */
+interface StoredColumn {
+  name: string;
+  encoding: ColumnVector['encoding'];
+  kind: VectorKind;
+  length: number | null;
+  dict: string | null;
+  crc: number | null;
+  data: Uint8Array;
+}
+
+export class DatasetVectors {
+  private readonly columns: KeptVectors<LoadedColumn>;
+  /** The fields the file has a vector of: every filterable one, and LATITUDE and LONGITUDE where the writer stored them. */
+  private readonly stored: ReadonlySet<string>;
+  private readonly columnStmt: Statement;
+  /** Format 5: a chunk of a vector (null for the older formats, whose vectors are one piece). */
+  private readonly chunkStmt: Statement | null = null;
+  /** Format 5's chunks (null for the older formats). */
+  readonly chunks: ChunkLayout | null = null;
+  /** The scan worker, when the engine has one running, the memory its jobs share and this thread's zstd context. */
+  private inflater: BlockInflater | null = null;
+  private readonly decompressor = new ZstdDecompressor();
+  /** First uses whose chunks the worker helped decompress (tests read it). */
+  sharedLoads = 0;
+  /** Tests: a shared load waits for the worker's first claim before claiming any, so the worker surely takes part. */
+  workerFirst = false;
+
+  constructor(
+    db: Db,
+    private readonly path: string,
+    private readonly formatVersion: string,
+    private readonly records: number,
+    meta: Readonly<Record<string, string>>,
+    budgetBytes: number,
+    private readonly guard: GuardedRead,
+    /** What identifies the file's contents (pieceFetch.ts): the worker checks it reads the same file. */
+    private readonly identity: string,
+  ) {
+    this.columns = new KeptVectors(budgetBytes);
+    this.stored = new Set(db.prepare('SELECT name FROM columns').pluck().all() as string[]);
+    // What each format keeps in `columns`: formats 5 and 6 a header (the values are chunks of their own),
+    // format 4 the whole compressed vector, format 3 the raw vector without length or checksum.
+    this.columnStmt = db.prepare(
+      CHUNKED_VECTOR_FORMATS.includes(formatVersion)
+        ? 'SELECT name, encoding, kind, length, dict, crc FROM columns WHERE name = ?'
+        : formatVersion === WHOLE_VECTORS_FORMAT_VERSION
+          ? 'SELECT name, encoding, kind, length, dict, crc, data FROM columns WHERE name = ?'
+          : 'SELECT name, encoding, kind, NULL AS length, dict, NULL AS crc, data FROM columns WHERE name = ?',
+    );
+    if (CHUNKED_VECTOR_FORMATS.includes(formatVersion)) {
+      // meta is under its checksum: a size it does not state is a writer's, not damage.
+      this.chunks = ChunkLayout.fromMeta(meta.vector_chunk);
+      if (!this.chunks) throw new AppError('unavailable', `The dataset file ${path} states no vector chunk size this version reads.`);
+      this.chunkStmt = db.prepare('SELECT crc, data FROM vector_chunks WHERE name = ? AND chunk = ?');
+    }
+  }
+
+  /** Lets first uses of many chunks share their decompression with `inflater` (null: this thread alone). */
+  useInflater(inflater: BlockInflater | null): void {
+    this.inflater = inflater;
+  }
+
+  /** Drops every kept vector (the dataset is closed). */
+  clear(): void {
+    this.columns.clear();
+    this.decompressor.close();
+  }
+
+  /**
+   * The vector of a filterable field, with at least the values at `range` loaded (and checked):
+   * a caller reads `data` inside the range it named, nowhere else ('all': everywhere). Loaded
+   * values are kept; formats 5 and 6 load the chunks a range needs, older formats the whole vector.
+   */
+  column(index: number, range: PositionRange | 'all'): ColumnVector {
+    const column = this.loadedColumn(index);
+    const loaded = column.loaded;
+    if (loaded) {
+      const { from, to } = range === 'all' ? { from: 0, to: loaded.length } : this.chunks!.covering(range.first, range.count);
+      const missing: number[] = [];
+      for (let c = from; c < to; c++) if (!loaded[c]) missing.push(c);
+      if (missing.length > 0) {
+        const bytes = this.guard(`the vector of ${column.header.name}`, () => this.loadChunks(column, missing));
+        for (const c of missing) loaded[c] = 1;
+        this.columns.grow(index, bytes);
+        // Checked only when a chunk came in: a warm count does not walk the chunk flags every time.
+        if (loaded.every((l) => l === 1)) column.loaded = null;
+      }
+    }
+    return column.vector;
+  }
+
+  /** A field's encoding and dictionary, without reading its values. */
+  columnInfo(index: number): Pick<ColumnVector, 'field' | 'encoding' | 'dict'> {
+    const { field, encoding, dict } = this.loadedColumn(index).vector;
+    return { field, encoding, dict };
+  }
+
+  /** Whether the file has coordinate vectors (LATITUDE and LONGITUDE among its vectors; formats 5 and 6 may). */
+  get hasCoordinates(): boolean {
+    return this.chunks !== null && this.stored.has('LATITUDE') && this.stored.has('LONGITUDE');
+  }
+
+  /**
+   * The latitude and longitude of each position of `range`, interleaved ([lat, lon] of range.first,
+   * then of the next, …), from the coordinate vectors, read for this call and not kept; null when the
+   * file has none (written before they were), and the caller reads the records.
+   */
+  coordinates(range: StateRange): Float64Array | null {
+    if (!this.hasCoordinates) return null;
+    const out = new Float64Array(range.count * 2);
+    ['LATITUDE', 'LONGITUDE'].forEach((field, offset) =>
+      this.readRange(field, range, (header, values, start, end, at) =>
+        copyCoordinates(header.encoding, values, start, end, out, at * 2 + offset),
+      ),
+    );
+    return out;
+  }
+
+  /**
+   * A format 5 vector's values over `range`, a chunk at a time, read for this call and not kept:
+   * `visit` gets each chunk's values, the part of them inside the range [start, end) and where in the
+   * range that part begins. Returns the vector's header and dictionary.
+   */
+  readRange(
+    field: string,
+    range: StateRange,
+    visit: (header: VectorHeader, values: Vector, start: number, end: number, at: number) => void,
+  ): ColumnVector {
+    const { header, vector } = this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
+    const Ctor = VECTOR_TYPES[header.kind];
+    const size = this.chunks!.size;
+    const scratch = new Ctor(size);
+    const { from, to } = this.chunks!.covering(range.first, range.count);
+    for (let c = from; c < to; c++) {
+      const values = this.chunks!.values(c, this.records);
+      const bytes = new Uint8Array(scratch.buffer, 0, values * Ctor.BYTES_PER_ELEMENT);
+      this.guard(`the vector of ${field}`, () => this.readChunk(header, c, bytes));
+      const start = Math.max(range.first, c * size) - c * size;
+      const end = Math.min(range.first + range.count, c * size + values) - c * size;
+      visit(header, scratch, start, end, c * size + start - range.first);
+    }
+    return vector;
+  }
+
+  /** Bytes of vectors kept in memory, the budget, and how many fields were dropped to stay within it. */
+  vectorMemory(): { bytes: number; budget: number; dropped: number } {
+    return { bytes: this.columns.bytes, budget: this.columns.budget, dropped: this.columns.dropped };
+  }
+
+  private loadedColumn(index: number): LoadedColumn {
+    let column = this.columns.use(index);
+    if (!column) {
+      const field = FIELDS[index]!.name;
+      column = this.guard(`the vector of ${field}`, () => this.loadColumn(field));
+      this.columns.add(index, column);
+    }
+    return column;
+  }
+
+  /**
+   * Format 5: the header, checked, and (`values`) a vector of zeros its chunks are read into, else an
+   * empty one. Older formats: the whole vector.
+   */
+  private loadColumn(field: string, values = true): LoadedColumn {
+    const row = this.columnStmt.get(field) as StoredColumn | undefined;
+    if (!row || row.name !== field) throw datasetDamaged(this.path, `the vector of ${field} is missing`);
+    if (row.length !== null && row.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
+    const header: VectorHeader = { name: row.name, encoding: row.encoding, kind: row.kind, length: this.records, dict: row.dict };
+    let data: Vector;
+    let loaded: Uint8Array | null = null;
+    if (this.chunks) {
+      if (this.chunks.headerCrc(header) !== row.crc || !VECTOR_TYPES[row.kind])
+        throw datasetDamaged(this.path, `the vector of ${field} fails its checksum`);
+      // Shared memory, so a second core can scan pieces of a state without a copy (query/twoCoreScan.ts).
+      data = sharedVector(row.kind, values ? this.records : 0);
+      loaded = new Uint8Array(this.chunks.count(this.records));
+    } else {
+      data =
+        this.formatVersion === WHOLE_VECTORS_FORMAT_VERSION
+          ? decodeVector(this.path, { ...row, length: row.length ?? -1, crc: row.crc ?? -1 })
+          : blobToVector(row.kind, row.data);
+      if (data.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
+    }
+    const dict = row.dict === null ? null : parseDictionary(row.dict);
+    const bytes = (row.dict?.length ?? 0) + (loaded ? 0 : data.byteLength);
+    return { vector: { field, encoding: row.encoding, data, dict }, header, loaded, bytes };
+  }
+
+  /**
+   * Reads and checks chunks of a format 5 or 6 vector, each decompressed straight into its place;
+   * their bytes. Several are read with the scan worker (inflateJob.ts): a field's first use in
+   * California at 10M reads 19 chunks, ~11 ms of SQLite and checksums and up to ~10 ms of zstd on
+   * one core for a 32-bit vector.
+   */
+  private loadChunks(column: LoadedColumn, chunks: readonly number[]): number {
+    const places = chunks.map((c) => this.chunks!.place(column.vector.data, c));
+    const memory = column.vector.data.buffer;
+    let statuses: number[] | null = null;
+    if (this.inflater && chunks.length >= SHARE_FROM && memory instanceof SharedArrayBuffer) {
+      // The dictionary is not the worker's business (a ZIP's is ~300 KB of text to copy).
+      const header = { ...column.header, dict: null };
+      const source = { kind: 'chunks' as const, path: this.path, identity: this.identity, header, chunkSize: this.chunks!.size };
+      const job = inflateJob(
+        source,
+        chunks,
+        memory,
+        places.map((p) => ({ from: p.byteOffset, room: p.byteLength })),
+      );
+      const fetch = chunkFetch(this.chunkStmt!, this.path, this.chunks!, column.header);
+      // A late worker writes the very bytes this thread writes, into the same place: nothing to leave.
+      const options = { workerFirst: this.workerFirst, leave: () => undefined };
+      if (readShared(this.inflater, job, fetch, this.decompressor, options)) statuses = chunks.map((_, i) => statusOf(job, i));
+    }
+    if (statuses?.includes(BY_WORKER)) this.sharedLoads++;
+    let bytes = 0;
+    chunks.forEach((c, i) => {
+      const status = statuses?.[i];
+      // Not shared, unfinished or damaged: read and decompressed here, which reports damage.
+      if (status !== BY_READER && status !== BY_WORKER) this.readChunk(column.header, c, places[i]!);
+      bytes += places[i]!.byteLength;
+    });
+    return bytes;
+  }
+
+  private readChunk(header: VectorHeader, chunk: number, out: Uint8Array): void {
+    this.chunks!.decode(this.path, header, chunk, storedChunk(this.chunkStmt!, this.path, header.name, chunk), out);
+  }
+
+  /** Checks every vector's header and chunks, a step at a time (Dataset.verifySteps). */
+  *verifySteps(): Generator<void, void, void> {
+    for (let i = 0; i < FIELDS.length; i++) {
+      // Coordinates have vectors only in files written since they were added.
+      if (FIELDS[i]!.type === 'number' && !this.stored.has(FIELDS[i]!.name)) continue;
+      // Read for the check only: the vectors a query uses stay as they are.
+      const field = FIELDS[i]!.name;
+      const column = this.columns.peek(i) ?? this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
+      yield;
+      if (!this.chunks) continue;
+      const width = VECTOR_TYPES[column.header.kind].BYTES_PER_ELEMENT;
+      // Checked into a scratch: the vectors a query uses stay as they are.
+      const scratch = new Uint8Array(this.chunks.size * width);
+      for (let c = 0; c < this.chunks.count(this.records); c++) {
+        const out = scratch.subarray(0, this.chunks.values(c, this.records) * width);
+        this.guard(`the vector of ${field}`, () => this.readChunk(column.header, c, out));
+        if (c % 16 === 15) yield;
+      }
+      yield;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// The full check of a dataset file: every record block and every vector against its checksum
+// (format 4 on; SQLite's own checks for format 3), for `cli verify --db FILE` and the background
+// verify's worker. Apart from verify.ts because that one starts the worker: a worker's module graph
+// must not hold startWorker, or the bundler puts it in a chunk away from the workers' folder.
+import { AppError } from '../../../shared/errors';
+import { Dataset } from '../read/dataset';
+
+export type VerifyResult =
+  { ok: true; path: string; records: number; formatVersion: string } | { ok: false; path: string; message: string };
+
+/** Checks a whole file; a file that does not open is a result too (truncated, foreign, damaged). */
+export function verifyDatasetFile(path: string): VerifyResult {
+  let dataset: Dataset;
+  try {
+    dataset = Dataset.open(path);
+  } catch (e) {
+    if (e instanceof AppError) return { ok: false, path, message: e.message };
+    throw e;
+  }
+  try {
+    for (const _ of dataset.verifySteps());
+    return { ok: true, path, records: dataset.records, formatVersion: dataset.formatVersion };
+  } catch (e) {
+    if (e instanceof AppError) return { ok: false, path, message: e.message };
+    throw e;
+  } finally {
+    dataset.close();
+  }
+}

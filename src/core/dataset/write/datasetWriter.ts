@@ -1,0 +1,262 @@
+// Writes a new dataset file (format 6, docs/dataset-format.md) from records state by state, each
+// state in PID order or, with each record's PID rank, in an order of the caller's (pidRanks.ts):
+// the records (compressed blocks), the per-field vectors and the state ranges go to `<target>.building-<pid>`, which is published (synced, renamed over
+// the target: atomicFile.ts) only once complete, so a crash or cancel leaves the old file or none.
+import { rmSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { publishFile } from '../../fs/atomicFile';
+import { createPrivateDatabaseFile } from '../../fs/privateFile';
+import { escapeRegExp, removeStaleFiles } from '../../fs/staleFiles';
+import { FIELDS } from '../../../shared/fields';
+import { openSqlite, type Db, type Statement } from '../../sqlite';
+import { ColumnSet, DICTIONARY_LIMIT } from './columnSet';
+import type { BuiltColumn } from '../codec/columnVector';
+import { asMillionths } from '../codec/coordinateVectors';
+import { HHID_COLLISIONS_KEY, HHID_SPLITS_KEY, HouseholdCollisions } from '../format/householdCollisions';
+import { encodeRecordBlock, RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from '../codec/blockCodec';
+import { ChunkLayout, VECTOR_CHUNK } from '../codec/vectorChunks';
+import { VectorSpill } from './vectorSpill';
+import { RANKED_ORDER, PID_ORDER, PidRankWriter, RECORD_ORDER_KEY } from '../format/pidRanks';
+import { LIST_KEY_SOURCES, LIST_KEYS_KEY, ListKeyWriter, listKeysMeta } from '../format/listKeys';
+import { parseStoredValues, type RecordValues } from '../codec/recordFormat';
+import { DATASET_DDL, DATASET_FORMAT_VERSION } from '../format/schema';
+import { ZstdCompressor } from '../codec/zstdContext';
+
+/** Records a transaction holds (a multiple of RECORDS_PER_BLOCK). */
+const BATCH = 160 * RECORDS_PER_BLOCK;
+const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
+const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
+const HHID_INDEX = FIELDS.findIndex((f) => f.name === 'HHID');
+/** What the writer reads of a record besides its text: its HHID and its list keys' sources (listKeys.ts). */
+const READ_FIELDS = [...new Set([HHID_INDEX, ...LIST_KEY_SOURCES])].sort((a, b) => a - b);
+
+/** A record's value of a catalog field, for the fields the writer reads (READ_FIELDS). */
+export type FieldValue = (index: number) => string | number | undefined;
+
+export { DICTIONARY_LIMIT } from './columnSet';
+/** Where it has always been imported from (export); it lives in atomicFile.ts. */
+export { fsyncPath } from '../../fs/atomicFile';
+
+/**
+ * Records go in one of two ways, not mixed: append()/appendWithJson() with their values, and the
+ * writer builds the vectors; or appendText() with their text alone, and whoever
+ * built the vectors (the import's reading thread, see columnSet.ts) hands them to finish().
+ */
+export class DatasetWriter {
+  readonly tempPath: string;
+  private readonly db: Db;
+  private readonly insertBlock: Statement;
+  /** Texts of the block being filled (fewer than RECORDS_PER_BLOCK records). */
+  private waiting: string[] = [];
+  /** One kept zstd context for every block (zstdContext.ts). */
+  private readonly compressor: ZstdCompressor;
+  private columns: ColumnSet | undefined;
+  private spill: VectorSpill | undefined;
+  private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
+  private readonly households = new HouseholdCollisions();
+  private readonly listKeys: ListKeyWriter;
+  private readonly ranks: PidRankWriter;
+  /** Whether records come with PID ranks (set by the first record; all or none do). */
+  private ranked: boolean | undefined;
+  private lastState = '';
+  private lastPid = '';
+  private pending = 0;
+  private done = false;
+  count = 0;
+
+  constructor(
+    readonly targetPath: string,
+    private readonly metadata: Record<string, string> = {},
+    /** Distinct values past which a string field is hashed; lowered only by tests. */
+    private readonly dictionaryLimit = DICTIONARY_LIMIT,
+    /** Positions a vector chunk holds; lowered only by tests (to have several chunks in a small file). */
+    private readonly vectorChunks = new ChunkLayout(VECTOR_CHUNK),
+    /** zstd level of the record blocks: RECORD_LEVEL, or higher for a file built once and shipped (the bundled sample). */
+    private readonly recordLevel = RECORD_LEVEL,
+  ) {
+    this.compressor = new ZstdCompressor(recordLevel);
+    this.tempPath = `${targetPath}.building-${process.pid}`;
+    // Those of killed writers to the same target (never a live writer's).
+    removeStaleFiles(
+      dirname(targetPath),
+      new RegExp(`^${escapeRegExp(basename(targetPath))}\\.building-(\\d+)(?:-journal|-wal|-shm|-vectors(?:-\\w+)?)?$`),
+    );
+    // Our own leftover goes, and the file is made empty and owner-only before SQLite opens it, so the
+    // records are never readable by others, not even while the file is being built (privateFile.ts).
+    createPrivateDatabaseFile(this.tempPath);
+    this.db = openSqlite(this.tempPath);
+    // A temporary file that is published only when complete needs no journal.
+    this.db.pragma('journal_mode = OFF');
+    this.db.pragma('synchronous = OFF');
+    // 2 KB pages: a household-ordered block (~8.3 KB) overflows its page, and SQLite leaves part of a
+    // page unused a block. Measured on 60,000 blocks of the 10M file, bytes a record beyond the blocks'
+    // own: 47 at 8 KB pages, 21 at 4 KB, 9.6 at 2 KB, 6.2 at 1 KB; a block read from the page cache
+    // took 20, 24 and 29 µs at 4, 2 and 1 KB (docs/dataset-format.md, "Size").
+    this.db.pragma('page_size = 2048');
+    this.db.exec(DATASET_DDL);
+    this.insertBlock = this.db.prepare('INSERT INTO record_blocks (block, crc, data) VALUES (?, ?, ?)');
+    const insertListKeys = this.db.prepare('INSERT INTO list_keys (name, chunk, crc, data) VALUES (?, ?, ?, ?)');
+    this.listKeys = new ListKeyWriter(this.vectorChunks, (field, chunk, crc, data) => insertListKeys.run(field, chunk, crc, data));
+    const insertRanks = this.db.prepare('INSERT INTO pid_ranks (chunk, crc, data) VALUES (?, ?, ?)');
+    this.ranks = new PidRankWriter(this.vectorChunks, (chunk, crc, data) => insertRanks.run(chunk, crc, data));
+    this.db.exec('BEGIN');
+  }
+
+  /**
+   * Appends one record; records come state by state (ascending), and within a state in ascending
+   * PID order with unique PIDs, or in any order with `rank`, the PID's rank in the state (0 = lowest).
+   */
+  append(values: RecordValues, rank?: number): void {
+    this.appendWithJson(values, JSON.stringify(values), rank);
+  }
+
+  /**
+   * append() for a caller that already has the record's text, `json` = JSON.stringify(values)
+   * exactly (the import serialises each row once, on its reading thread): saves a second stringify.
+   */
+  appendWithJson(values: RecordValues, json: string, rank?: number): void {
+    if (!this.columns) {
+      if (this.count > 0) throw new Error('Records were appended without their values: their vectors go to finish().');
+      this.columns = this.newColumnSet();
+    }
+    this.appendText(values[STATE_INDEX] as string, values[PID_INDEX] as string, json, (i) => values[i], rank);
+    this.columns.push(values);
+  }
+
+  /**
+   * A ColumnSet for the vectors of records appended by text, kept in a spill beside the file
+   * (vectorSpill.ts) and removed with it: pass its finished() to finish().
+   */
+  newColumnSet(): ColumnSet {
+    if (this.spill) throw new Error('This writer already has a ColumnSet.');
+    this.spill = new VectorSpill(`${this.tempPath}-vectors`);
+    return new ColumnSet(this.dictionaryLimit, this.spill);
+  }
+
+  /**
+   * Appends one record by its text alone: its vectors are built elsewhere and given to finish().
+   * `pid` null: the caller has sorted the records itself (the order is then checked by state only).
+   * `known`: the record's values of the fields the writer reads (HHID, the list keys' sources) when
+   * the caller has them at hand, else they are read from `json`. `rank`: as for append(); the writer
+   * checks that a state's ranks are 0..count-1 each once, not that they follow the PIDs (that would
+   * hold every PID of a state in memory): that is the caller's word, and the generator's tests'.
+   */
+  appendText(state: string, pid: string | null, json: string, known?: FieldValue, rank?: number): void {
+    const ranked = rank !== undefined;
+    if (this.ranked !== undefined && this.ranked !== ranked)
+      throw new Error('Records were appended with and without PID ranks: all or none have one.');
+    this.ranked = ranked;
+    const newState = this.next(state, ranked ? null : pid, 1);
+    if (ranked) this.ranks.add(rank, newState);
+    const value = known ?? readFields(json);
+    const hhid = value(HHID_INDEX);
+    if (typeof hhid !== 'string') throw new Error('A record without an HHID string was appended.');
+    this.households.add(state, hhid, this.count);
+    this.listKeys.add(value);
+    this.waiting.push(json);
+    this.count++;
+    if (this.waiting.length === RECORDS_PER_BLOCK) this.writeBlock();
+    if (++this.pending >= BATCH) {
+      this.db.exec('COMMIT; BEGIN');
+      this.pending = 0;
+    }
+  }
+
+  /** Compresses the waiting records into the next block. */
+  private writeBlock(): void {
+    const block = (this.count - this.waiting.length) / RECORDS_PER_BLOCK;
+    const { data, crc } = encodeRecordBlock(block, this.waiting, this.compressor);
+    this.insertBlock.run(block, crc, data);
+    this.waiting = [];
+  }
+
+  /** Order check and state ranges for `count` records of `state` (pid: the first's, when known); whether a state begins. */
+  private next(state: string, pid: string | null, count: number): boolean {
+    if (state < this.lastState || (pid !== null && state === this.lastState && pid <= this.lastPid))
+      throw new Error(`Records must arrive in ascending (STATE, PID) order: ${state} ${pid ?? ''} after ${this.lastState} ${this.lastPid}`);
+    const begins = state !== this.lastState;
+    if (begins) this.stateRanges.push({ state, first: this.count, count: 0 });
+    this.stateRanges[this.stateRanges.length - 1]!.count += count;
+    this.lastState = state;
+    this.lastPid = pid ?? this.lastPid;
+    return begins;
+  }
+
+  /**
+   * Writes the vectors and state ranges, syncs, and renames the file over the target. `columns`:
+   * the vectors of records appended by text (every filterable field's, over every position), taken
+   * one at a time: a generator that makes each when asked keeps one in memory at once.
+   */
+  finish(columns?: Iterable<BuiltColumn>): { records: number; path: string } {
+    if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
+    if (this.waiting.length > 0) this.writeBlock();
+    this.listKeys.finish();
+    if (this.ranked) this.ranks.finish();
+    this.compressor.close();
+    const built = columns ?? this.columns?.finished() ?? new ColumnSet(this.dictionaryLimit).finish();
+    this.columns = undefined;
+    const putColumn = this.db.prepare('INSERT INTO columns (name, encoding, kind, length, dict, crc) VALUES (?, ?, ?, ?, ?, ?)');
+    const putChunk = this.db.prepare('INSERT INTO vector_chunks (name, chunk, crc, data) VALUES (?, ?, ?, ?)');
+    const fields = new Set<number>();
+    for (const given of built) {
+      if (given.data.length !== this.count || fields.has(given.field) || !FIELDS[given.field])
+        throw new Error(`The vector of ${FIELDS[given.field]?.name} does not fit: ${given.data.length} values for ${this.count} records.`);
+      const c = FIELDS[given.field]!.type === 'number' ? asMillionths(given) : given;
+      fields.add(c.field);
+      const name = FIELDS[c.field]!.name;
+      const dict = c.dict ? JSON.stringify(c.dict) : null;
+      const header = { name, encoding: c.encoding, kind: c.kind, length: c.data.length, dict };
+      putColumn.run(name, c.encoding, c.kind, c.data.length, dict, this.vectorChunks.headerCrc(header));
+      for (let chunk = 0; chunk < this.vectorChunks.count(c.data.length); chunk++) {
+        const { data, crc } = this.vectorChunks.encode(name, chunk, c.data);
+        putChunk.run(name, chunk, crc, data);
+      }
+    }
+    if (FIELDS.some((f, i) => f.type !== 'number' && !fields.has(i)))
+      throw new Error('Vectors are missing: every filterable field needs one.');
+    const putState = this.db.prepare('INSERT INTO states (state, first, count) VALUES (?, ?, ?)');
+    for (const r of this.stateRanges) putState.run(r.state, r.first, r.count);
+    const putMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    const meta: Record<string, string> = {
+      ...this.metadata,
+      format_version: DATASET_FORMAT_VERSION,
+      records: String(this.count),
+      block_records: String(RECORDS_PER_BLOCK),
+      record_level: String(this.recordLevel),
+      vector_chunk: String(this.vectorChunks.size),
+      created_at: new Date().toISOString(),
+      [HHID_COLLISIONS_KEY]: JSON.stringify(this.households.collisions()),
+      [HHID_SPLITS_KEY]: JSON.stringify(this.households.splits()),
+      [LIST_KEYS_KEY]: listKeysMeta(),
+      [RECORD_ORDER_KEY]: this.ranked ? RANKED_ORDER : PID_ORDER,
+    };
+    meta.checksum = tablesChecksum(meta, this.stateRanges);
+    for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);
+    this.db.exec('COMMIT');
+    this.db.close();
+    this.done = true;
+    this.spill?.remove();
+    publishFile(this.tempPath, this.targetPath);
+    return { records: this.count, path: this.targetPath };
+  }
+
+  /** Drops the unfinished file; the target is untouched. */
+  abort(): void {
+    if (this.done) return;
+    this.done = true;
+    this.compressor.close();
+    try {
+      this.db.close();
+    } finally {
+      rmSync(this.tempPath, { force: true });
+      this.spill?.remove();
+    }
+  }
+}
+
+/** The values of READ_FIELDS in a record's text. */
+function readFields(json: string): FieldValue {
+  const values = parseStoredValues(json, READ_FIELDS);
+  if (!values) throw new Error('A record that is not a stored record was appended.');
+  return (index) => values[READ_FIELDS.indexOf(index)];
+}

@@ -1,0 +1,160 @@
+// PID ranks (pidRanks.ts): a file whose states are stored in an order of the writer's keeps each
+// position's PID rank. The writer stores exactly the ranks it is given, over several chunks, and
+// refuses ranks that are not each state's 0 .. count-1 once each, and a mix of ranked and unranked
+// records, leaving no file; the reader inverts them into each state's PID order; a damaged or
+// missing chunk, or ranks that are not a permutation, are damage the verify finds; a file in PID
+// order stores none, and a format 5 file (no record_order) opens in PID order.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { zstdDecompressSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dataset } from '../../../src/core/dataset/read/dataset';
+import { DatasetWriter } from '../../../src/core/dataset/write/datasetWriter';
+import { RECORD_ORDER_KEY } from '../../../src/core/dataset/format/pidRanks';
+import { ChunkLayout } from '../../../src/core/dataset/codec/vectorChunks';
+import { generateRecords } from '../../../src/core/generate';
+import { randomFrom } from '../../../src/core/audience/contract/listSteps';
+import { fieldIndex } from '../../../src/shared/fields';
+import { copyWithMeta } from '../../support/datasetMeta';
+
+const CHUNK = 256;
+const [PID, STATE] = ['PID', 'STATE'].map(fieldIndex) as [number, number];
+
+let dir: string;
+let records: Array<Array<string | number>>;
+/** The records in a shuffled order within each state, and each one's rank. */
+let shuffled: Array<{ record: Array<string | number>; rank: number }>;
+let rankedPath: string;
+
+/** A fixed shuffle (the engine's seeded generator), so a failure can be run again. */
+function shuffle<T>(items: T[], seed: number): T[] {
+  const random = randomFrom(seed);
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+function write(path: string, rows: Array<{ record: Array<string | number>; rank?: number }>): void {
+  const writer = new DatasetWriter(path, {}, undefined, new ChunkLayout(CHUNK));
+  try {
+    for (const { record, rank } of rows) writer.append(record, rank);
+    writer.finish();
+  } catch (e) {
+    writer.abort();
+    throw e;
+  }
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'audience-desk-ranks-'));
+  records = [...generateRecords(3000, 12)];
+  const states = new Map<string, Array<Array<string | number>>>();
+  for (const r of records) states.set(r[STATE] as string, [...(states.get(r[STATE] as string) ?? []), r]);
+  shuffled = [...states.values()].flatMap((people, s) =>
+    shuffle(
+      people.map((record, rank) => ({ record, rank })),
+      s + 1,
+    ),
+  );
+  rankedPath = join(dir, 'ranked.sqlite');
+  write(rankedPath, shuffled);
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('PID ranks', () => {
+  it('give each state its PID order over a file written in another order', () => {
+    const dataset = Dataset.open(rankedPath);
+    try {
+      expect(dataset.inPidOrder).toBe(false);
+      expect(dataset.meta[RECORD_ORDER_KEY]).toBe('ranked');
+      const california = dataset.stateRange('CA');
+      expect(california.count).toBeGreaterThan(CHUNK);
+      for (const range of dataset.stateCounts()) {
+        const { order, ranks } = dataset.pidOrder(range)!;
+        const pids = dataset
+          .valuesOf(
+            Array.from(order, (offset) => range.first + offset),
+            [PID],
+          )
+          .map((v) => v[0]);
+        expect(pids).toEqual(records.filter((r) => r[STATE] === range.state).map((r) => r[PID]));
+        // Each position's rank as the writer was given it.
+        expect([...ranks]).toEqual(shuffled.filter((r) => r.record[STATE] === range.state).map((r) => r.rank));
+      }
+      expect(() => {
+        for (const step of dataset.verifySteps()) void step;
+      }).not.toThrow();
+    } finally {
+      dataset.close();
+    }
+  });
+
+  it('are not stored for a file in PID order, nor looked for in a format 5 file', () => {
+    const path = join(dir, 'pid.sqlite');
+    write(
+      path,
+      records.map((record) => ({ record })),
+    );
+    const old = copyWithMeta(path, join(dir, 'format5.sqlite'), { format_version: '5', [RECORD_ORDER_KEY]: null });
+    for (const file of [path, old]) {
+      const dataset = Dataset.open(file);
+      expect(dataset.inPidOrder).toBe(true);
+      expect(dataset.pidOrder(dataset.stateRange('CA'))).toBeNull();
+      dataset.close();
+    }
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM pid_ranks').pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it('are refused, leaving no file, when a state repeats, skips or exceeds a rank, or only some records have one', () => {
+    const tx = shuffled.findIndex((r) => r.record[STATE] === 'TX');
+    const cases: Array<[string, Array<{ record: Array<string | number>; rank?: number }>, RegExp]> = [
+      ['repeated', shuffled.map((r, k) => (k === tx + 1 ? { ...r, rank: shuffled[tx]!.rank } : r)), /were given PID rank/],
+      ['past the count', shuffled.map((r, k) => (k === tx ? { ...r, rank: 10_000 } : r)), /was given PID rank 10000/],
+      ['mixed', shuffled.map((r, k) => (k === tx ? { record: r.record } : r)), /with and without PID ranks/],
+    ];
+    for (const [name, rows, message] of cases) {
+      const path = join(dir, `refused-${name}.sqlite`);
+      expect(() => write(path, rows), name).toThrow(message);
+      expect(existsSync(path), name).toBe(false);
+    }
+  });
+
+  it('that are damaged, missing or not a permutation are damage the verify finds', () => {
+    const breakWith = (name: string, sql: string): string => {
+      const path = copyWithMeta(rankedPath, join(dir, `${name}.sqlite`), {});
+      const db = new Database(path);
+      db.exec(sql);
+      db.close();
+      return path;
+    };
+    // Chunk 0 stored again, checksum and all, with its second rank made its first's: a well-formed chunk that repeats a rank.
+    const repeated = copyWithMeta(rankedPath, join(dir, 'repeated.sqlite'), {});
+    const db = new Database(repeated);
+    const layout = new ChunkLayout(CHUNK);
+    const stored = db.prepare('SELECT data FROM pid_ranks WHERE chunk = 0').pluck().get() as Buffer;
+    const values = new Uint32Array(new Uint8Array(zstdDecompressSync(stored)).buffer);
+    values[1] = values[0]!;
+    const again = layout.encodeValues('pid ranks', 0, values);
+    db.prepare('UPDATE pid_ranks SET data = ?, crc = ? WHERE chunk = 0').run(again.data, again.crc);
+    db.close();
+    const damaged = [
+      breakWith('flipped', 'UPDATE pid_ranks SET data = zeroblob(length(data)) WHERE chunk = 1'),
+      breakWith('missing', 'DELETE FROM pid_ranks WHERE chunk = 2'),
+      repeated,
+    ];
+    for (const path of damaged) {
+      const dataset = Dataset.open(path);
+      expect(() => {
+        for (const step of dataset.verifySteps()) void step;
+      }).toThrow(/PID ranks/i);
+      expect(dataset.damage).toMatch(/PID ranks/i);
+      dataset.close();
+    }
+  });
+});
