@@ -15,7 +15,6 @@ import { Dataset } from '../src/core/dataset/read/dataset';
 import { storedRecordsToJsonBytes } from '../src/core/dataset/codec/recordFormat';
 import { EmbeddedEngine } from '../src/core/query/embeddedEngine';
 import { householdNumbers } from '../src/core/query/householdNumbers';
-import { stateCoordinates } from '../src/core/query/listPrimitives';
 import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
 import { cliVerify } from './cliVerify';
 import { measureColdFieldsInChild } from './coldFieldsChild';
@@ -143,14 +142,13 @@ const forControls = Dataset.open(path);
 const california = forControls.stateRange('CA');
 const controlsFirstUse = {
   people: california.count,
-  coordinatesFromVectors: forControls.hasCoordinates,
   householdsFromHashes: forControls.householdCollisions() !== null,
-  nearMs: await timeIt(() => stateCoordinates(forControls, california)),
+  nearMs: await timeIt(() => forControls.coordinates(california)),
   householdsMs: await timeIt(() => householdNumbers(forControls, california)),
 };
 forControls.close();
 console.log(
-  `first use in CA of near (coordinates from ${controlsFirstUse.coordinatesFromVectors ? 'vectors' : 'records'}): ${controlsFirstUse.nearMs.toFixed(0)} ms; of households (from ${controlsFirstUse.householdsFromHashes ? 'HHID hashes' : 'records'}): ${controlsFirstUse.householdsMs.toFixed(0)} ms`,
+  `first use in CA of near: ${controlsFirstUse.nearMs.toFixed(0)} ms; of households (from ${controlsFirstUse.householdsFromHashes ? 'HHID hashes' : 'records'}): ${controlsFirstUse.householdsMs.toFixed(0)} ms`,
 );
 let exported: { records: number; seconds: number; maxRssMb: number; recordsPerSecond: number } | null = null;
 if (!values['no-export']) {

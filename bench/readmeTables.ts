@@ -69,7 +69,7 @@ interface WholeBenchResults {
     recordsPerSecond: number;
     maxRssMb: number;
     duckdbRecordsPerSecond: number;
-    sqlite3RecordsPerSecond: number | null;
+    sqlite3RecordsPerSecond?: number | null;
   } | null;
   http?: { requestsPerSecond: number; p99Ms: number; non2xx: number; serverCpuMsPerRequest?: number } | null;
   storage?: { formatVersion: string; bytesPerRecord: number; duckdbBytesPerRecord: number } | null;

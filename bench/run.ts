@@ -3,7 +3,6 @@
 // with their ratio and writes bench/results-<rows>.json. DuckDB holds the records in memory up to
 // 2M records and in a persistent database file beyond (see duckdbReference.ts); --no-http leaves
 // the HTTP load to `bench/http.ts --record`, e.g. to measure it on a quieter machine.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,19 +140,6 @@ const fileBytes = statSync(datasetPath).size;
 const exportOut = join(dataDir, 'export-CA.csv');
 const exported = exportInChild(datasetPath, 'CA', exportOut);
 const duckExportMs = await timeIt(() => duck.exportCsv('CA', join(dataDir, 'export-CA-duckdb.csv')));
-let sqliteCliRowsPerSecond: number | null = null;
-// Format 4 keeps records compressed: the sqlite3 shell has no `people` view to export from.
-if (dataset.formatVersion === '3')
-  try {
-    const t = performance.now();
-    execFileSync('sh', [
-      '-c',
-      `sqlite3 -csv ${JSON.stringify(datasetPath)} "SELECT * FROM people WHERE STATE='CA' ORDER BY _pos" > ${JSON.stringify(join(dataDir, 'export-CA-sqlite3.csv'))}`,
-    ]);
-    sqliteCliRowsPerSecond = exported.records / ((performance.now() - t) / 1000);
-  } catch {
-    sqliteCliRowsPerSecond = null; // no sqlite3 shell on this machine
-  }
 
 if (!generation) {
   const tmp = mkdtempSync(join(tmpdir(), 'audience-desk-bench-gen-'));
@@ -194,7 +180,7 @@ console.log(
 );
 const exportRate = exported.records / exported.seconds;
 console.log(
-  `export CA to CSV: ${exported.records} records, ${Math.round(exportRate)} records/s, peak RSS ${Math.round(exported.maxRssMb)} MB (DuckDB COPY: ${Math.round(exported.records / (duckExportMs / 1000))} records/s; sqlite3 -csv: ${sqliteCliRowsPerSecond ? Math.round(sqliteCliRowsPerSecond) + ' records/s' : dataset.formatVersion === '3' ? 'not installed' : 'no people view in format 4'})`,
+  `export CA to CSV: ${exported.records} records, ${Math.round(exportRate)} records/s, peak RSS ${Math.round(exported.maxRssMb)} MB (DuckDB COPY: ${Math.round(exported.records / (duckExportMs / 1000))} records/s)`,
 );
 if (http)
   console.log(
@@ -229,7 +215,6 @@ writeFileSync(
         ...exported,
         recordsPerSecond: exportRate,
         duckdbRecordsPerSecond: exported.records / (duckExportMs / 1000),
-        sqlite3RecordsPerSecond: sqliteCliRowsPerSecond,
       },
       http,
       duckdbLoadSeconds: duckReused ? null : duckLoadSeconds,

@@ -13,16 +13,12 @@ function isCurrent(): boolean {
     const ok =
       dataset.meta.seed === String(BUNDLED_SEED) &&
       dataset.records === BUNDLED_ROWS &&
-      // A sample in an older format still opens, but ships in the current one (docs/dataset-format.md).
+      // An older format does not open at all (Dataset.open throws); these say the file is whole and
+      // as this version writes it: the meta lists of household hash collisions and splits...
       dataset.formatVersion === DATASET_FORMAT_VERSION &&
-      // Older files of formats 5 and 6 may lack coordinate vectors (slower `near`)...
-      dataset.hasCoordinates &&
-      // ...the meta lists of household hash collisions and splits (slower households)...
       dataset.householdCollisions() !== null &&
       dataset.householdSplits() !== null &&
-      // ...the list keys that let a suppression list read only its candidates' records...
-      dataset.hasListKeys &&
-      // ...or the shipped zstd level of format 6's household order: such a sample is made again.
+      // ...the list keys under this version's rules, and the shipped zstd level: else it is made again.
       dataset.meta.record_level === String(BUNDLED_RECORD_LEVEL) &&
       dataset.meta.generator_version === GENERATOR_VERSION;
     dataset.close();

@@ -11,6 +11,7 @@ import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
 import { listsCommand } from './commands/lists';
 import { serveCommand } from './commands/serve';
+import { upgradeCommand } from './commands/upgrade';
 import { verifyCommand } from './commands/verify';
 
 const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
@@ -21,13 +22,14 @@ const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
   import: importCommand,
   lists: listsCommand,
   verify: verifyCommand,
+  upgrade: upgradeCommand,
   backup: backupCommand,
   restore: restoreCommand,
   datasets: datasetsCommand,
   clickhouse: clickhouseCommand,
 };
 
-const USAGE = 'usage: cli <generate|keys|serve|export|import|lists|backup|restore|datasets|verify|clickhouse> [options] (see README.md)';
+const USAGE = 'usage: cli <generate|keys|serve|export|import|lists|backup|restore|datasets|verify|upgrade|clickhouse> [options] (see README.md)';
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

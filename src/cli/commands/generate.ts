@@ -12,7 +12,7 @@ export function generateCommand(argv: string[]): void {
   try {
     result = generateDataset({ rows, seed, out });
   } catch (e) {
-    // The writer removed its own files; say how much the dataset would need (format 6: ~382 bytes a
+    // The writer removed its own files; say how much the dataset would need (the current format: ~382 bytes a
     // record at 10M, ~540 in PID order, docs/performance.md; rounded up for the file being built beside it).
     rethrowDiskFull(e, out, () => rows * 600);
   }

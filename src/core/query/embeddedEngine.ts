@@ -31,7 +31,7 @@ import { stringHash } from '../dataset/codec/columnVector';
 import { uint32Set } from '../collections/uint32Table';
 import { startBackgroundVerify } from '../dataset/verify/verify';
 import { groupCounts } from './groupCounts';
-import { callableTest, deliverableTest, stateCoordinates } from './listPrimitives';
+import { callableTest, deliverableTest } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
 import { keptPerState, type Derived } from './derivedArrays';
 import { matchedMarks } from './matchedPeople';
@@ -189,7 +189,7 @@ export class EmbeddedEngine implements AudienceEngine {
 
   /** Each position's latitude and longitude in a state, read and kept while the budget allows. */
   private coordinatesOf(range: StateRange): Float64Array {
-    return keptPerState(this.derived, `coordinates|${range.state}`, () => stateCoordinates(this.dataset, range));
+    return keptPerState(this.derived, `coordinates|${range.state}`, () => this.dataset.coordinates(range));
   }
 
   zipCentre(zip: string): { lat: number; lon: number } | undefined {

@@ -2,8 +2,8 @@
 // (extensions.md `households`). Two records get the same number exactly when their HHID strings
 // are equal: from the HHID vector's hashes where the file lists the hashes that two households of
 // a state share (docs/dataset-format.md, "Household hashes"), those hashes' records told apart by
-// the writer's list of which household of the hash each is (or read, in files written before that
-// list); from every record's HHID string in files written before the list of hashes.
+// the writer's list of which household of the hash each is (or read, when meta lacks that list);
+// from every record's HHID string when meta lacks the list of hashes.
 import { fieldIndex } from '../../shared/fields';
 import type { Dataset, StateRange } from '../dataset/read/dataset';
 import { numberKeys } from '../collections/keyNumbers';

@@ -42,17 +42,3 @@ export function deliverableTest(dataset: Dataset, range: StateRange): (pos: numb
   const vacant = equalsTest(dataset.column(fieldIndex('VACANT'), range), 'Y');
   return (pos) => confirmed(pos) && !vacant(pos);
 }
-
-/** Each position's latitude and longitude in a state (pairs): from the coordinate vectors, or the records of an older file. */
-export function stateCoordinates(dataset: Dataset, range: StateRange): Float64Array {
-  const fromVectors = dataset.coordinates(range);
-  if (fromVectors) return fromVectors;
-  // A file written before coordinates had vectors: from the records (seconds for a large state).
-  const coordinates = new Float64Array(range.count * 2);
-  let k = 0;
-  for (const [lat, lon] of dataset.rangeValues(range.first, range.count, [fieldIndex('LATITUDE'), fieldIndex('LONGITUDE')])) {
-    coordinates[k++] = Number(lat);
-    coordinates[k++] = Number(lon);
-  }
-  return coordinates;
-}

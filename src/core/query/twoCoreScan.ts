@@ -1,6 +1,6 @@
 // Filters a large state on two cores: this thread and a worker (scanWorker.ts) claim pieces of the
 // state's positions from a shared counter until none is left (scanJob.ts), over the same vectors in
-// shared memory (Dataset keeps chunked vectors, formats 5 and 6, in SharedArrayBuffers). The answer is the pieces'
+// shared memory (Dataset keeps its chunked vectors in SharedArrayBuffers). The answer is the pieces'
 // positions in order, ascending as one scan's would be.
 //
 // The calling thread waits for the worker with Atomics.wait, so a count stays one synchronous call

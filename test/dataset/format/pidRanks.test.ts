@@ -3,7 +3,7 @@
 // refuses ranks that are not each state's 0 .. count-1 once each, and a mix of ranked and unranked
 // records, leaving no file; the reader inverts them into each state's PID order; a damaged or
 // missing chunk, or ranks that are not a permutation, are damage the verify finds; a file in PID
-// order stores none, and a format 5 file (no record_order) opens in PID order.
+// order stores none.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,19 +93,16 @@ describe('PID ranks', () => {
     }
   });
 
-  it('are not stored for a file in PID order, nor looked for in a format 5 file', () => {
+  it('are not stored for a file in PID order', () => {
     const path = join(dir, 'pid.sqlite');
     write(
       path,
       records.map((record) => ({ record })),
     );
-    const old = copyWithMeta(path, join(dir, 'format5.sqlite'), { format_version: '5', [RECORD_ORDER_KEY]: null });
-    for (const file of [path, old]) {
-      const dataset = Dataset.open(file);
-      expect(dataset.inPidOrder).toBe(true);
-      expect(dataset.pidOrder(dataset.stateRange('CA'))).toBeNull();
-      dataset.close();
-    }
+    const dataset = Dataset.open(path);
+    expect(dataset.inPidOrder).toBe(true);
+    expect(dataset.pidOrder(dataset.stateRange('CA'))).toBeNull();
+    dataset.close();
     const db = new Database(path, { readonly: true });
     expect(db.prepare('SELECT count(*) FROM pid_ranks').pluck().get()).toBe(0);
     db.close();

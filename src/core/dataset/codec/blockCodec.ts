@@ -1,11 +1,9 @@
-// How formats 4 and 5 store records, and format 4 its vectors: compressed with zstd (node:zlib's, so no native package
-// to rebuild for Electron; one context kept across frames, zstdContext.ts) and each with a CRC-32
-// that is checked before anything is decoded. A checksum covers what identifies the piece too (the
-// block's number, the vector's field and shape), so a piece read under the wrong key is caught like
-// a piece with wrong bytes.
+// How a dataset file stores records: blocks compressed with zstd (node:zlib's, so no native package
+// to rebuild for Electron; one context kept across frames, zstdContext.ts), each with a CRC-32 that
+// is checked before anything is decoded. A checksum covers what identifies the piece too (the
+// block's number), so a piece read under the wrong key is caught like a piece with wrong bytes.
 // docs/dataset-format.md describes the layout; docs/engine.md and docs/performance.md the measurements.
 import { crc32 } from 'node:zlib';
-import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { datasetDamaged } from '../format/damage';
 import { ZstdCompressor, ZstdDecompressor } from './zstdContext';
 import { streamContentSize } from './zstdFrames';
@@ -26,9 +24,6 @@ export const RECORD_LEVEL = 3;
 const NEWLINE = 0x0a;
 /** No block of 32 records comes near this; a header that says more is damage, not a reason to allocate. */
 const MAX_BLOCK_BYTES = 64 * 1024 * 1024;
-
-/** One kept context decompresses the vectors of every dataset of the thread (one at a time). */
-const vectorDecompressor = new ZstdDecompressor();
 
 function blockHeader(block: number, count: number): Buffer {
   const header = Buffer.alloc(8);
@@ -103,38 +98,6 @@ export function recordBlockOf(path: string, block: number, count: number, bytes:
   if (bytes.indexOf(NEWLINE, at) >= 0) throw datasetDamaged(path, `${blockRecords(block, count)} hold more records than they should`);
   starts[count] = bytes.length + 1;
   return { bytes, starts };
-}
-
-/** What identifies a vector, in its checksum: its field, encoding, kind, length and dictionary. */
-function vectorHeader(name: string, encoding: string, kind: string, length: number, dict: string | null): Buffer {
-  return Buffer.from(JSON.stringify([name, encoding, kind, length, dict]), 'utf8');
-}
-
-/** The CRC-32 of a format 4 vector (one frame over every position; format 5 has chunks, vectorChunks.ts). */
-export function vectorCrc(name: string, encoding: string, kind: string, length: number, dict: string | null, data: Uint8Array): number {
-  return crc32(data, crc32(vectorHeader(name, encoding, kind, length, dict)));
-}
-
-/** Checks and decompresses a format 4 vector; damage is `dataset_damaged`. */
-export function decodeVector(
-  path: string,
-  stored: { name: string; encoding: string; kind: string; length: number; dict: string | null; crc: number; data: Uint8Array },
-): Vector {
-  const { name, encoding, kind, length, dict, crc, data } = stored;
-  if (vectorCrc(name, encoding, kind, length, dict, data) !== crc) throw datasetDamaged(path, `the vector of ${name} fails its checksum`);
-  const Ctor = VECTOR_TYPES[kind as VectorKind];
-  if (!Ctor) throw datasetDamaged(path, `the vector of ${name} has an unknown kind`);
-  let bytes: Buffer;
-  try {
-    bytes = vectorDecompressor.decompress(data, length * Ctor.BYTES_PER_ELEMENT);
-  } catch {
-    throw datasetDamaged(path, `the vector of ${name} does not decompress`);
-  }
-  if (bytes.byteLength !== length * Ctor.BYTES_PER_ELEMENT) throw datasetDamaged(path, `the vector of ${name} has the wrong length`);
-  if (bytes.byteOffset % Ctor.BYTES_PER_ELEMENT === 0) return new Ctor(bytes.buffer as ArrayBuffer, bytes.byteOffset, length);
-  const aligned = new Uint8Array(bytes.byteLength);
-  aligned.set(bytes);
-  return new Ctor(aligned.buffer, 0, length);
 }
 
 /**

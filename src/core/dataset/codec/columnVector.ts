@@ -115,19 +115,6 @@ export function sharedVector(kind: VectorKind, length: number): Vector {
   }
 }
 
-export function vectorToBlob(data: Vector): Buffer {
-  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-}
-
-export function blobToVector(kind: VectorKind, blob: Uint8Array): Vector {
-  const Ctor = VECTOR_TYPES[kind];
-  if (!Ctor) throw new Error(`Unknown vector kind ${kind}`);
-  // Copy into a fresh, aligned buffer: SQLite's blob may start at any byte offset.
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Ctor(copy.buffer, 0, blob.byteLength / Ctor.BYTES_PER_ELEMENT);
-}
-
 /**
  * The vector value of a string in a hashed column (one with too many distinct values to keep a
  * dictionary, such as PID or PHONE): FNV-1a, with 0 kept for the empty string alone so that

@@ -1,4 +1,4 @@
-// How formats 5 and 6 store a field's vector: a header row (its field, encoding, kind, length and
+// How a dataset file stores a field's vector: a header row (its field, encoding, kind, length and
 // dictionary, with a CRC-32) and the values in chunks of `vector_chunk` positions (meta), each a
 // zstd frame with a CRC-32 of its own. A filter reads only the chunks of the state it scans, so the
 // first use of a field costs that state's share of the file, not the whole file's

@@ -122,7 +122,7 @@ export function parseSplits(text: string | undefined): Map<number, number> | nul
   return new Map(list as Array<[number, number]>);
 }
 
-/** The list as the meta entry stores it; null when the entry is absent (a file written before it). */
+/** The list as the meta entry stores it; null when the entry is absent from the file's meta. */
 export function parseCollisions(text: string | undefined): Set<number> | null {
   if (text === undefined) return null;
   const list: unknown = JSON.parse(text);
@@ -133,7 +133,7 @@ export function parseCollisions(text: string | undefined): Set<number> | null {
 
 /**
  * A file's two lists, read from its meta when first asked: null for a list the file does not have
- * (written before it) or that this version cannot read (it is under meta's checksum, so it is the
+ * (its meta entry is absent) or that this version cannot read (it is under meta's checksum, so it is the
  * writer's; households then come from the records, and stderr says why).
  */
 export class HouseholdLists {

@@ -1,26 +1,17 @@
-// The dataset file's tables (format 6; docs/dataset-format.md is the contract). Written once
+// The dataset file's tables (format 7; docs/dataset-format.md is the contract). Written once
 // (generator or import), then only read: records state by state, so a state is one range of
 // positions; within a state in PID order, or in an order of their own (households by ZIP) with each
 // position's PID rank stored (pidRanks.ts). Records are kept as compressed blocks of consecutive positions (blockCodec.ts), each
 // with a checksum; every filterable field has a compressed, checksummed vector.
 // docs/engine.md and docs/performance.md have the measurements behind this.
 
-export const DATASET_FORMAT_VERSION = '6';
-/** Format 5: as 6, but always in PID order within a state (no pid_ranks). Still read, never written. */
-export const PID_ORDER_FORMAT_VERSION = '5';
-/** Format 4: as 5, but each vector one frame over every position. Still read, never written. */
-export const WHOLE_VECTORS_FORMAT_VERSION = '4';
-/** The format before records were compressed: still read (textRecords.ts), never written. */
-export const LEGACY_FORMAT_VERSION = '3';
-/** Every format this version opens, oldest first. */
-export const READABLE_FORMAT_VERSIONS = [
-  LEGACY_FORMAT_VERSION,
-  WHOLE_VECTORS_FORMAT_VERSION,
-  PID_ORDER_FORMAT_VERSION,
-  DATASET_FORMAT_VERSION,
-] as const;
-/** The formats whose vectors are stored in chunks (vector_chunks). */
-export const CHUNKED_VECTOR_FORMATS: readonly string[] = [PID_ORDER_FORMAT_VERSION, DATASET_FORMAT_VERSION];
+/**
+ * The one format this version reads and writes. Older files (formats 3 to 6, legacy/) are refused
+ * with the command that upgrades them once (`cli upgrade --db FILE`): one reader, no branches by age.
+ * Its optional parts are named in meta (record_order, list_keys with the rules they were written
+ * under, hhid_collisions and hhid_splits), never recognised by when a file was written.
+ */
+export const DATASET_FORMAT_VERSION = '7';
 
 export const DATASET_DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -43,7 +34,7 @@ CREATE TABLE vector_chunks (name TEXT NOT NULL, chunk INTEGER NOT NULL, crc INTE
 -- their bases at positions [c * vector_chunk, ...), u32, zstd-compressed; a chunk not stored is zeros.
 CREATE TABLE list_keys (name TEXT NOT NULL, chunk INTEGER NOT NULL, crc INTEGER NOT NULL, data BLOB NOT NULL,
   PRIMARY KEY (name, chunk));
--- Format 6, a file whose states are not in PID order (meta record_order 'ranked'): chunk c of each
+-- A file whose states are not in PID order (meta record_order 'ranked'): chunk c of each
 -- position's PID rank within its state (0 = its lowest PID) at positions [c * vector_chunk, ...), u32,
 -- zstd-compressed. No rows: every state is in PID order.
 CREATE TABLE pid_ranks (chunk INTEGER PRIMARY KEY, crc INTEGER NOT NULL, data BLOB NOT NULL);

@@ -1,5 +1,5 @@
-// Format 3's records: one row a record, its JSON text in `records` (no checksums; read so that files
-// written before format 4 still open, docs/dataset-format.md "Version history").
+// Format 3's records: one row a record, its JSON text in `records` (no checksums), read only to
+// upgrade the file (upgradeDataset.ts; docs/dataset-format.md "Version history").
 import type { Db, Statement } from '../../sqlite';
 import { datasetDamaged } from '../format/damage';
 import { PREVIEW_CHARS, type RecordSource } from '../read/recordSource';

@@ -1,4 +1,4 @@
-// Format 4's records: compressed blocks of RECORDS_PER_BLOCK consecutive positions (blockCodec.ts),
+// The records: compressed blocks of RECORDS_PER_BLOCK consecutive positions (blockCodec.ts),
 // each checked against its checksum when read, all decompressed by one kept zstd context. A block
 // is decompressed into a slot of reused shared memory (blockSlots.ts) and kept there in an LRU, so
 // paging through an audience, a search and the preview re-read what they just read for the cost of

@@ -1,8 +1,8 @@
 // An open dataset file, read-only: with the parts it delegates to (its vectors, datasetVectors.ts;
-// its records, blockRecords.ts or textRecords.ts; its list keys, listKeys.ts), the one place that
-// holds SQL over the dataset's tables.
-// Everything above it speaks in positions (0-based, in (STATE, PID) order). Format 5 (compressed,
-// checksummed blocks and vector chunks), 4 (whole vectors) and 3 (plain rows) open; docs/dataset-format.md.
+// its records, blockRecords.ts; its list keys, listKeys.ts), the one place that holds SQL over the
+// dataset's tables. Everything above it speaks in positions (0-based, state by state). It reads the
+// current format only (format/schema.ts); an older file is refused with the command that upgrades it
+// (legacy/). docs/dataset-format.md.
 // Any damage a read meets (a checksum, or SQLite finding its pages malformed) is `dataset_damaged`.
 import { existsSync } from 'node:fs';
 import { AppError } from '../../../shared/errors';
@@ -23,8 +23,8 @@ import { RANKED_ORDER, PID_ORDER, PidRankReader, RECORD_ORDER_KEY, type StateOrd
 import { LIST_KEYS_KEY, ListKeyReader, listKeysUsable, type ListKeyField } from '../format/listKeys';
 import { parseStoredValues, type RecordValues } from '../codec/recordFormat';
 import type { RecordSource } from './recordSource';
-import { DATASET_FORMAT_VERSION, LEGACY_FORMAT_VERSION, READABLE_FORMAT_VERSIONS } from '../format/schema';
-import { TextRecords } from '../legacy/textRecords';
+import { DATASET_FORMAT_VERSION } from '../format/schema';
+import { formatRefusal } from '../legacy/legacyFormats';
 
 export type { ColumnVector, PositionRange, StateRange } from '../format/datasetTypes';
 
@@ -48,14 +48,14 @@ export class Dataset {
   private readonly states: Map<string, StateRange>;
   private readonly vectors: DatasetVectors;
   private readonly source: RecordSource;
-  /** The record blocks (formats 4 to 6); null for format 3's rows of text. */
-  readonly blocks: BlockRecords | null = null;
+  /** The record blocks. */
+  readonly blocks: BlockRecords;
   private closed = false;
   private readonly closers: Array<() => void> = [];
   private readonly households: HouseholdLists;
   /** Each position's PID rank in its state, for a file not in PID order (pidRanks.ts). */
   private readonly pidRanks: PidRankReader;
-  /** The file's list keys: null for a file written before them (or under other normalisation rules). */
+  /** The file's list keys: null when its meta names none (or names other normalisation rules). */
   private readonly listKeyReader: ListKeyReader | null = null;
 
   private constructor(
@@ -65,40 +65,31 @@ export class Dataset {
   ) {
     const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]).map(([k, v]) => [k, v]));
     const version = meta.format_version;
-    if (!(READABLE_FORMAT_VERSIONS as readonly (string | undefined)[]).includes(version))
-      throw new AppError(
-        'unavailable',
-        `The dataset file ${path} has format ${version ?? 'unknown'}; this version of Audience Desk reads formats ${READABLE_FORMAT_VERSIONS.join(', ')}.`,
-      );
+    if (version !== DATASET_FORMAT_VERSION) throw formatRefusal(path, version);
     const states = db.prepare('SELECT state, first, count FROM states').all() as StateRange[];
-    if (version !== LEGACY_FORMAT_VERSION && meta.checksum !== tablesChecksum(meta, states))
+    if (meta.checksum !== tablesChecksum(meta, states))
       throw datasetDamaged(path, 'its table of contents (meta and state ranges) fails its checksum');
     this.meta = meta;
     this.households = new HouseholdLists(meta, path);
-    this.formatVersion = version!;
+    this.formatVersion = version;
     this.records = Number(meta.records);
     if (!Number.isSafeInteger(this.records) || this.records < 0) throw datasetDamaged(path, 'its record count is not a number');
     this.states = new Map(states.map((r) => [r.state, r]));
     const budget = options.vectorMemoryBytes ?? settings().vectorMemoryMb * 2 ** 20;
     // What a worker reading this file beside it checks it is reading (pieceFetch.ts).
     const identity = datasetIdentity(meta);
-    this.vectors = new DatasetVectors(db, path, version!, this.records, meta, budget, (what, read) => this.guard(what, read), identity);
+    this.vectors = new DatasetVectors(db, path, this.records, meta, budget, (what, read) => this.guard(what, read), identity);
     // Checked by the verify whatever rules they were written with; read only under this version's.
-    if (this.vectors.chunks && meta[LIST_KEYS_KEY] !== undefined)
+    if (meta[LIST_KEYS_KEY] !== undefined)
       this.listKeyReader = new ListKeyReader(db, path, this.vectors.chunks, this.records, listKeysUsable(meta));
-    // Before format 6 every file was in PID order.
-    const order = version === DATASET_FORMAT_VERSION ? (meta[RECORD_ORDER_KEY] ?? PID_ORDER) : PID_ORDER;
+    const order = meta[RECORD_ORDER_KEY];
     if (order !== PID_ORDER && order !== RANKED_ORDER)
-      throw datasetDamaged(path, `its records are in an order this version does not know (${order.slice(0, 20)})`);
+      throw datasetDamaged(path, `its records are in an order this version does not know (${(order ?? 'none').slice(0, 20)})`);
     this.pidRanks = new PidRankReader(db, path, this.vectors.chunks, this.records, order === RANKED_ORDER);
-    if (version === LEGACY_FORMAT_VERSION) {
-      this.source = new TextRecords(db, path, this.records);
-    } else {
-      const blocks = new BlockRecords(db, path, this.records, Number(meta.block_records), identity);
-      this.closers.push(() => blocks.close());
-      this.source = blocks;
-      this.blocks = blocks;
-    }
+    const blocks = new BlockRecords(db, path, this.records, Number(meta.block_records), identity);
+    this.closers.push(() => blocks.close());
+    this.source = blocks;
+    this.blocks = blocks;
   }
 
   /** Opens a dataset file read-only; a missing, truncated, foreign or damaged file is one clear sentence naming it. */
@@ -160,13 +151,8 @@ export class Dataset {
     return this.vectors.columnInfo(index);
   }
 
-  /** Whether the file has coordinate vectors (LATITUDE and LONGITUDE among its vectors; formats 5 and 6 may). */
-  get hasCoordinates(): boolean {
-    return this.vectors.hasCoordinates;
-  }
-
-  /** Each position's [lat, lon] in `range`, interleaved, or null without coordinate vectors (DatasetVectors.coordinates). */
-  coordinates(range: StateRange): Float64Array | null {
+  /** Each position's [lat, lon] in `range`, interleaved (DatasetVectors.coordinates). */
+  coordinates(range: StateRange): Float64Array {
     return this.vectors.coordinates(range);
   }
 
@@ -220,7 +206,7 @@ export class Dataset {
   /**
    * Which later household of a listed hash the records of second and later households are
    * (householdCollisions.ts), position to household (1, 2, …); a listed hash's other records are its
-   * household 0. Null for a file written before the writer recorded them: those records are read.
+   * household 0. Null when the file's meta has no such list: those records are read.
    */
   householdSplits(): ReadonlyMap<number, number> | null {
     return this.households.splits();
@@ -231,7 +217,7 @@ export class Dataset {
    * decompression with the scan worker (inflateJob.ts); null: this thread alone.
    */
   useInflater(inflater: BlockInflater | null): void {
-    this.blocks?.useInflater(inflater);
+    this.blocks.useInflater(inflater);
     this.vectors.useInflater(inflater);
   }
 
@@ -249,7 +235,7 @@ export class Dataset {
     return this.guard('the PID ranks', () => this.pidRanks.order(range.first, range.count));
   }
 
-  /** Whether the file has list keys this version uses (written since they were added, under its rules). */
+  /** Whether the file has list keys this version uses (meta list_keys names this version's rules). */
   get hasListKeys(): boolean {
     return this.listKeyReader?.usable === true;
   }

@@ -1,13 +1,10 @@
-// The vectors of an open dataset file: each filterable field's (and, in files written since they
-// were added, LATITUDE's and LONGITUDE's), read a state's chunks at a time and kept within a memory
-// budget (keptVectors.ts), or read for one call and not kept (the coordinates for `near`, the vectors
-// list keys are rebuilt from). Format 5 stores a vector in chunks (vectorChunks.ts), formats 4 and 3
-// whole. Part of Dataset (dataset.ts), which owns the connection and says what damage it met.
+// The vectors of an open dataset file: every field's (LATITUDE's and LONGITUDE's as millionths), read a state's chunks at a time (vectorChunks.ts) and kept within a memory budget
+// (keptVectors.ts), or read for one call and not kept (the coordinates for `near`, the vectors list
+// keys are rebuilt from). Part of Dataset (dataset.ts), which owns the connection and says what damage it met.
 import { AppError } from '../../../shared/errors';
 import { FIELDS } from '../../../shared/fields';
 import type { Db, Statement } from '../../sqlite';
-import { decodeVector } from '../codec/blockCodec';
-import { blobToVector, sharedVector, VECTOR_TYPES, type Vector, type VectorKind } from '../codec/columnVector';
+import { sharedVector, VECTOR_TYPES, type Vector, type VectorKind } from '../codec/columnVector';
 import { copyCoordinates } from '../codec/coordinateVectors';
 import type { ColumnVector, PositionRange, StateRange } from '../format/datasetTypes';
 import { datasetDamaged } from '../format/damage';
@@ -15,7 +12,6 @@ import { parseDictionary } from '../codec/dictionaryText';
 import { BY_READER, BY_WORKER, inflateJob, readShared, statusOf, type BlockInflater } from './inflateJob';
 import { chunkFetch, storedChunk } from './pieceFetch';
 import { KeptVectors } from './keptVectors';
-import { CHUNKED_VECTOR_FORMATS, WHOLE_VECTORS_FORMAT_VERSION } from '../format/schema';
 import { ChunkLayout, type VectorHeader } from '../codec/vectorChunks';
 import { ZstdDecompressor } from '../codec/zstdContext';
 
@@ -25,7 +21,7 @@ const SHARE_FROM = 4;
 /** Runs a read of the file; damage becomes `dataset_damaged`, which the dataset remembers. */
 export type GuardedRead = <T>(what: string, read: () => T) => T;
 
-/** A vector as far as it is loaded: formats 5 and 6 load it a chunk at a time, older formats whole. */
+/** A vector as far as it is loaded: a chunk at a time. */
 interface LoadedColumn {
   vector: ColumnVector;
   header: VectorHeader;
@@ -35,26 +31,23 @@ interface LoadedColumn {
   bytes: number;
 }
 
-/** A `columns` row: formats 5 and 6 have no data (its chunks are rows of their own), format 3 no length or crc. */
+/** A `columns` row: the vector's header (its values are chunks, rows of their own). */
 interface StoredColumn {
   name: string;
   encoding: ColumnVector['encoding'];
   kind: VectorKind;
-  length: number | null;
+  length: number;
   dict: string | null;
-  crc: number | null;
-  data: Uint8Array;
+  crc: number;
 }
 
 export class DatasetVectors {
   private readonly columns: KeptVectors<LoadedColumn>;
-  /** The fields the file has a vector of: every filterable one, and LATITUDE and LONGITUDE where the writer stored them. */
-  private readonly stored: ReadonlySet<string>;
   private readonly columnStmt: Statement;
-  /** Format 5: a chunk of a vector (null for the older formats, whose vectors are one piece). */
-  private readonly chunkStmt: Statement | null = null;
-  /** Format 5's chunks (null for the older formats). */
-  readonly chunks: ChunkLayout | null = null;
+  /** A chunk of a vector. */
+  private readonly chunkStmt: Statement;
+  /** How the file cuts vectors (and list keys and PID ranks) into chunks. */
+  readonly chunks: ChunkLayout;
   /** The scan worker, when the engine has one running, the memory its jobs share and this thread's zstd context. */
   private inflater: BlockInflater | null = null;
   private readonly decompressor = new ZstdDecompressor();
@@ -66,7 +59,6 @@ export class DatasetVectors {
   constructor(
     db: Db,
     private readonly path: string,
-    private readonly formatVersion: string,
     private readonly records: number,
     meta: Readonly<Record<string, string>>,
     budgetBytes: number,
@@ -75,22 +67,12 @@ export class DatasetVectors {
     private readonly identity: string,
   ) {
     this.columns = new KeptVectors(budgetBytes);
-    this.stored = new Set(db.prepare('SELECT name FROM columns').pluck().all() as string[]);
-    // What each format keeps in `columns`: formats 5 and 6 a header (the values are chunks of their own),
-    // format 4 the whole compressed vector, format 3 the raw vector without length or checksum.
-    this.columnStmt = db.prepare(
-      CHUNKED_VECTOR_FORMATS.includes(formatVersion)
-        ? 'SELECT name, encoding, kind, length, dict, crc FROM columns WHERE name = ?'
-        : formatVersion === WHOLE_VECTORS_FORMAT_VERSION
-          ? 'SELECT name, encoding, kind, length, dict, crc, data FROM columns WHERE name = ?'
-          : 'SELECT name, encoding, kind, NULL AS length, dict, NULL AS crc, data FROM columns WHERE name = ?',
-    );
-    if (CHUNKED_VECTOR_FORMATS.includes(formatVersion)) {
-      // meta is under its checksum: a size it does not state is a writer's, not damage.
-      this.chunks = ChunkLayout.fromMeta(meta.vector_chunk);
-      if (!this.chunks) throw new AppError('unavailable', `The dataset file ${path} states no vector chunk size this version reads.`);
-      this.chunkStmt = db.prepare('SELECT crc, data FROM vector_chunks WHERE name = ? AND chunk = ?');
-    }
+    this.columnStmt = db.prepare('SELECT name, encoding, kind, length, dict, crc FROM columns WHERE name = ?');
+    // meta is under its checksum: a size it does not state is a writer's, not damage.
+    const chunks = ChunkLayout.fromMeta(meta.vector_chunk);
+    if (!chunks) throw new AppError('unavailable', `The dataset file ${path} states no vector chunk size this version reads.`);
+    this.chunks = chunks;
+    this.chunkStmt = db.prepare('SELECT crc, data FROM vector_chunks WHERE name = ? AND chunk = ?');
   }
 
   /** Lets first uses of many chunks share their decompression with `inflater` (null: this thread alone). */
@@ -107,13 +89,13 @@ export class DatasetVectors {
   /**
    * The vector of a filterable field, with at least the values at `range` loaded (and checked):
    * a caller reads `data` inside the range it named, nowhere else ('all': everywhere). Loaded
-   * values are kept; formats 5 and 6 load the chunks a range needs, older formats the whole vector.
+   * values are kept; only the chunks a range needs are loaded.
    */
   column(index: number, range: PositionRange | 'all'): ColumnVector {
     const column = this.loadedColumn(index);
     const loaded = column.loaded;
     if (loaded) {
-      const { from, to } = range === 'all' ? { from: 0, to: loaded.length } : this.chunks!.covering(range.first, range.count);
+      const { from, to } = range === 'all' ? { from: 0, to: loaded.length } : this.chunks.covering(range.first, range.count);
       const missing: number[] = [];
       for (let c = from; c < to; c++) if (!loaded[c]) missing.push(c);
       if (missing.length > 0) {
@@ -133,18 +115,11 @@ export class DatasetVectors {
     return { field, encoding, dict };
   }
 
-  /** Whether the file has coordinate vectors (LATITUDE and LONGITUDE among its vectors; formats 5 and 6 may). */
-  get hasCoordinates(): boolean {
-    return this.chunks !== null && this.stored.has('LATITUDE') && this.stored.has('LONGITUDE');
-  }
-
   /**
    * The latitude and longitude of each position of `range`, interleaved ([lat, lon] of range.first,
-   * then of the next, …), from the coordinate vectors, read for this call and not kept; null when the
-   * file has none (written before they were), and the caller reads the records.
+   * then of the next, …), from the coordinate vectors, read for this call and not kept.
    */
-  coordinates(range: StateRange): Float64Array | null {
-    if (!this.hasCoordinates) return null;
+  coordinates(range: StateRange): Float64Array {
     const out = new Float64Array(range.count * 2);
     ['LATITUDE', 'LONGITUDE'].forEach((field, offset) =>
       this.readRange(field, range, (header, values, start, end, at) =>
@@ -155,7 +130,7 @@ export class DatasetVectors {
   }
 
   /**
-   * A format 5 vector's values over `range`, a chunk at a time, read for this call and not kept:
+   * A vector's values over `range`, a chunk at a time, read for this call and not kept:
    * `visit` gets each chunk's values, the part of them inside the range [start, end) and where in the
    * range that part begins. Returns the vector's header and dictionary.
    */
@@ -166,11 +141,11 @@ export class DatasetVectors {
   ): ColumnVector {
     const { header, vector } = this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
     const Ctor = VECTOR_TYPES[header.kind];
-    const size = this.chunks!.size;
+    const size = this.chunks.size;
     const scratch = new Ctor(size);
-    const { from, to } = this.chunks!.covering(range.first, range.count);
+    const { from, to } = this.chunks.covering(range.first, range.count);
     for (let c = from; c < to; c++) {
-      const values = this.chunks!.values(c, this.records);
+      const values = this.chunks.values(c, this.records);
       const bytes = new Uint8Array(scratch.buffer, 0, values * Ctor.BYTES_PER_ELEMENT);
       this.guard(`the vector of ${field}`, () => this.readChunk(header, c, bytes));
       const start = Math.max(range.first, c * size) - c * size;
@@ -195,56 +170,43 @@ export class DatasetVectors {
     return column;
   }
 
-  /**
-   * Format 5: the header, checked, and (`values`) a vector of zeros its chunks are read into, else an
-   * empty one. Older formats: the whole vector.
-   */
+  /** The header, checked, and (`values`) a vector of zeros its chunks are read into, else an empty one. */
   private loadColumn(field: string, values = true): LoadedColumn {
     const row = this.columnStmt.get(field) as StoredColumn | undefined;
     if (!row || row.name !== field) throw datasetDamaged(this.path, `the vector of ${field} is missing`);
-    if (row.length !== null && row.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
+    if (row.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
     const header: VectorHeader = { name: row.name, encoding: row.encoding, kind: row.kind, length: this.records, dict: row.dict };
-    let data: Vector;
-    let loaded: Uint8Array | null = null;
-    if (this.chunks) {
-      if (this.chunks.headerCrc(header) !== row.crc || !VECTOR_TYPES[row.kind])
-        throw datasetDamaged(this.path, `the vector of ${field} fails its checksum`);
-      // Shared memory, so a second core can scan pieces of a state without a copy (query/twoCoreScan.ts).
-      data = sharedVector(row.kind, values ? this.records : 0);
-      loaded = new Uint8Array(this.chunks.count(this.records));
-    } else {
-      data =
-        this.formatVersion === WHOLE_VECTORS_FORMAT_VERSION
-          ? decodeVector(this.path, { ...row, length: row.length ?? -1, crc: row.crc ?? -1 })
-          : blobToVector(row.kind, row.data);
-      if (data.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
-    }
+    if (this.chunks.headerCrc(header) !== row.crc || !VECTOR_TYPES[row.kind])
+      throw datasetDamaged(this.path, `the vector of ${field} fails its checksum`);
+    // Shared memory, so a second core can scan pieces of a state without a copy (query/twoCoreScan.ts).
+    const data: Vector = sharedVector(row.kind, values ? this.records : 0);
+    const loaded = new Uint8Array(this.chunks.count(this.records));
     const dict = row.dict === null ? null : parseDictionary(row.dict);
-    const bytes = (row.dict?.length ?? 0) + (loaded ? 0 : data.byteLength);
-    return { vector: { field, encoding: row.encoding, data, dict }, header, loaded, bytes };
+    // The values count as they load (column()).
+    return { vector: { field, encoding: row.encoding, data, dict }, header, loaded, bytes: row.dict?.length ?? 0 };
   }
 
   /**
-   * Reads and checks chunks of a format 5 or 6 vector, each decompressed straight into its place;
+   * Reads and checks chunks of a vector, each decompressed straight into its place;
    * their bytes. Several are read with the scan worker (inflateJob.ts): a field's first use in
    * California at 10M reads 19 chunks, ~11 ms of SQLite and checksums and up to ~10 ms of zstd on
    * one core for a 32-bit vector.
    */
   private loadChunks(column: LoadedColumn, chunks: readonly number[]): number {
-    const places = chunks.map((c) => this.chunks!.place(column.vector.data, c));
+    const places = chunks.map((c) => this.chunks.place(column.vector.data, c));
     const memory = column.vector.data.buffer;
     let statuses: number[] | null = null;
     if (this.inflater && chunks.length >= SHARE_FROM && memory instanceof SharedArrayBuffer) {
       // The dictionary is not the worker's business (a ZIP's is ~300 KB of text to copy).
       const header = { ...column.header, dict: null };
-      const source = { kind: 'chunks' as const, path: this.path, identity: this.identity, header, chunkSize: this.chunks!.size };
+      const source = { kind: 'chunks' as const, path: this.path, identity: this.identity, header, chunkSize: this.chunks.size };
       const job = inflateJob(
         source,
         chunks,
         memory,
         places.map((p) => ({ from: p.byteOffset, room: p.byteLength })),
       );
-      const fetch = chunkFetch(this.chunkStmt!, this.path, this.chunks!, column.header);
+      const fetch = chunkFetch(this.chunkStmt, this.path, this.chunks, column.header);
       // A late worker writes the very bytes this thread writes, into the same place: nothing to leave.
       const options = { workerFirst: this.workerFirst, leave: () => undefined };
       if (readShared(this.inflater, job, fetch, this.decompressor, options)) statuses = chunks.map((_, i) => statusOf(job, i));
@@ -261,19 +223,16 @@ export class DatasetVectors {
   }
 
   private readChunk(header: VectorHeader, chunk: number, out: Uint8Array): void {
-    this.chunks!.decode(this.path, header, chunk, storedChunk(this.chunkStmt!, this.path, header.name, chunk), out);
+    this.chunks.decode(this.path, header, chunk, storedChunk(this.chunkStmt, this.path, header.name, chunk), out);
   }
 
   /** Checks every vector's header and chunks, a step at a time (Dataset.verifySteps). */
   *verifySteps(): Generator<void, void, void> {
     for (let i = 0; i < FIELDS.length; i++) {
-      // Coordinates have vectors only in files written since they were added.
-      if (FIELDS[i]!.type === 'number' && !this.stored.has(FIELDS[i]!.name)) continue;
       // Read for the check only: the vectors a query uses stay as they are.
       const field = FIELDS[i]!.name;
       const column = this.columns.peek(i) ?? this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
       yield;
-      if (!this.chunks) continue;
       const width = VECTOR_TYPES[column.header.kind].BYTES_PER_ELEMENT;
       // Checked into a scratch: the vectors a query uses stay as they are.
       const scratch = new Uint8Array(this.chunks.size * width);

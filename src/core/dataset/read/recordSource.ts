@@ -1,5 +1,5 @@
-// How a Dataset reads records, whatever its format: format 4's compressed blocks (blockRecords.ts)
-// or format 3's one row a record (textRecords.ts). Positions are always ascending.
+// How records are read by position: the current format's compressed blocks (blockRecords.ts), or an
+// older format's rows while it is upgraded (legacy/textRecords.ts). Positions are always ascending.
 
 /** What a read returns of each record: the whole stored text, its UTF-8 bytes, or only its start (the preview's). */
 export interface RecordSource {

@@ -1,5 +1,4 @@
-// The full check of a dataset file: every record block and every vector against its checksum
-// (format 4 on; SQLite's own checks for format 3), for `cli verify --db FILE` and the background
+// The full check of a dataset file: every record block and every vector against its checksum, for `cli verify --db FILE` and the background
 // verify's worker. Apart from verify.ts because that one starts the worker: a worker's module graph
 // must not hold startWorker, or the bundler puts it in a chunk away from the workers' folder.
 import { AppError } from '../../../shared/errors';

@@ -1,4 +1,4 @@
-// Writes a new dataset file (format 6, docs/dataset-format.md) from records state by state, each
+// Writes a new dataset file (the current format, docs/dataset-format.md) from records state by state, each
 // state in PID order or, with each record's PID rank, in an order of the caller's (pidRanks.ts):
 // the records (compressed blocks), the per-field vectors and the state ranges go to `<target>.building-<pid>`, which is published (synced, renamed over
 // the target: atomicFile.ts) only once complete, so a crash or cancel leaves the old file or none.
@@ -212,8 +212,8 @@ export class DatasetWriter {
         putChunk.run(name, chunk, crc, data);
       }
     }
-    if (FIELDS.some((f, i) => f.type !== 'number' && !fields.has(i)))
-      throw new Error('Vectors are missing: every filterable field needs one.');
+    // The reader takes a missing vector for damage (LATITUDE and LONGITUDE included: `near` reads them).
+    if (FIELDS.some((_, i) => !fields.has(i))) throw new Error('Vectors are missing: every field needs one.');
     const putState = this.db.prepare('INSERT INTO states (state, first, count) VALUES (?, ?, ?)');
     for (const r of this.stateRanges) putState.run(r.state, r.first, r.count);
     const putMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');

@@ -1,0 +1,26 @@
+// `cli upgrade --db FILE`: rewrites a dataset file of an older format in the current one, in place
+// and atomically (docs/dataset-format.md, "Version history"). Prints one line; exit 0 when the file
+// was upgraded or was current already, 1 when it cannot be.
+import { resolve } from 'node:path';
+import { isCurrentFormat, upgradeDataset } from '../../core/dataset/legacy/upgradeDataset';
+import { DATASET_FORMAT_VERSION } from '../../core/dataset/format/schema';
+import { parse, required } from '../args';
+
+export function upgradeCommand(argv: string[]): void {
+  const { values } = parse(argv, { db: { type: 'string' } });
+  const path = resolve(required(values, 'db'));
+  // Failures (damaged, not a dataset, unknown format) are AppErrors: one line and exit 1 (cli/index.ts).
+  if (isCurrentFormat(path)) {
+    console.log(`current: ${path} is in format ${DATASET_FORMAT_VERSION} already.`);
+    return;
+  }
+  let shown = 0;
+  const result = upgradeDataset(path, (done, total) => {
+    // A line every tenth on stderr, so a national file shows it is moving.
+    if (done === total || done - shown >= total / 10) {
+      process.stderr.write(`upgrade: ${done} of ${total} records\n`);
+      shown = done;
+    }
+  });
+  console.log(`upgraded: ${result.path}: ${result.records} records, format ${result.from} -> ${DATASET_FORMAT_VERSION}.`);
+}

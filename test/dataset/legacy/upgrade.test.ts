@@ -1,0 +1,161 @@
+// `cli upgrade --db FILE` rewrites a file of each older format in the current one, in place: the
+// same records in the same positions (a format 6 file keeps its own order and PID ranks), every
+// vector again (coordinates too, where format 6 had none), the same answers as the file the current
+// writer makes of the same records. A current file is left alone; a damaged one is refused and left
+// byte for byte as it was, with nothing beside it.
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChunkLayout } from '../../../src/core/dataset/codec/vectorChunks';
+import { DATASET_FORMAT_VERSION } from '../../../src/core/dataset/format/schema';
+import { Dataset } from '../../../src/core/dataset/read/dataset';
+import { DatasetWriter } from '../../../src/core/dataset/write/datasetWriter';
+import { generateDataset, generateRecords } from '../../../src/core/generate';
+import { EmbeddedEngine } from '../../../src/core/query/embeddedEngine';
+import { openSqlite } from '../../../src/core/sqlite';
+import { normalizeAudienceRequest } from '../../../src/shared/audienceRequest';
+import { FIELDS } from '../../../src/shared/fields';
+import { engineAudience } from '../../support/audienceQueries';
+import { cli } from '../../support/cli';
+import { openDatasetSql } from '../../support/datasetSql';
+import { writeFormat3, writeFormat4, writeFormat5, writeFormat6 } from '../../support/legacyFiles';
+
+const ROWS = 2000;
+const CHUNK = 512;
+let dir: string;
+let current: string;
+let inPidOrder: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'audience-desk-upgrade-'));
+  current = join(dir, 'current.sqlite');
+  inPidOrder = join(dir, 'pid.sqlite');
+  generateDataset({ rows: ROWS, seed: 5, out: current, vectorChunk: CHUNK });
+  const writer = new DatasetWriter(inPidOrder, { seed: '5' }, undefined, new ChunkLayout(CHUNK));
+  for (const record of generateRecords(ROWS, 5)) writer.append(record);
+  writer.finish();
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Makes a legacy file of `version` at `path`, from the current file in the matching order. */
+function legacyFile(version: string, path: string): string {
+  if (version === '6') writeFormat6(current, path, true);
+  else if (version === '6-no-coordinates') writeFormat6(current, path, false);
+  else if (version === '5') writeFormat5(inPidOrder, path);
+  else {
+    const open = Dataset.open(inPidOrder);
+    if (version === '4') writeFormat4(open, inPidOrder, path);
+    else writeFormat3(open, path);
+    open.close();
+  }
+  return path;
+}
+
+/** What a file answers: its records in position order, every vector, a page and a `near` count through the engine. */
+async function answers(path: string) {
+  const dataset = Dataset.open(path);
+  try {
+    const all = Uint32Array.from({ length: ROWS }, (_, k) => k);
+    const engine = new EmbeddedEngine(dataset, { backgroundVerify: false });
+    const audience = normalizeAudienceRequest({ state: 'CA', filters: [['GENDER', ['F']]] });
+    const page = engine.recordPage(audience, 3, 40);
+    const sample = dataset.recordTexts(Uint32Array.of(0))[0]!;
+    const [lat, lon] = (JSON.parse(sample) as unknown[]).filter((_, i) => ['LATITUDE', 'LONGITUDE'].includes(FIELDS[i]!.name));
+    const state = (JSON.parse(sample) as string[])[FIELDS.findIndex((f) => f.name === 'STATE')]!;
+    const near = await engineAudience(engine, { state, filters: [], near: { lat: Number(lat), lon: Number(lon), miles: 50 } });
+    return {
+      format: dataset.formatVersion,
+      texts: dataset.recordTexts(all),
+      // Values by position, whatever codes a dictionary gives them.
+      vectors: FIELDS.map((_, i) => {
+        const c = dataset.column(i, 'all');
+        return Array.from(c.data, (v) => (c.dict ? c.dict[v] : v));
+      }),
+      page: { total: page.total, records: page.records.map((r) => r.toString()) },
+      near: engine.count(near),
+    };
+  } finally {
+    dataset.close();
+  }
+}
+
+describe('cli upgrade', () => {
+  it.each([
+    ['6', () => current],
+    ['6-no-coordinates', () => current],
+    ['5', () => inPidOrder],
+    ['4', () => inPidOrder],
+    ['3', () => inPidOrder],
+  ])(
+    'a format %s file becomes the current format with the same records, vectors and answers',
+    async (version, reference) => {
+      const path = legacyFile(version, join(dir, `v${version}.sqlite`));
+      const result = await cli(['upgrade', '--db', path]);
+      expect(result.stderr).toContain(`upgrade: ${ROWS} of ${ROWS} records`);
+      expect(result.stdout).toBe(`upgraded: ${path}: ${ROWS} records, format ${version.slice(0, 1)} -> ${DATASET_FORMAT_VERSION}.\n`);
+      expect(result.code).toBe(0);
+      const [after, expected] = [await answers(path), await answers(reference())];
+      expect(after.format).toBe(DATASET_FORMAT_VERSION);
+      expect(after.page.records).toHaveLength(40);
+      expect(after.near).toBeGreaterThan(0);
+      expect(after).toEqual(expected);
+      // The independent reader sees the same people, and the file passes the full check.
+      const people = (p: string) => {
+        const db = openDatasetSql(p);
+        try {
+          return db.prepare('SELECT _pos, PID, STATE, AGE, LATITUDE FROM people ORDER BY _pos').raw().all();
+        } finally {
+          db.close();
+        }
+      };
+      expect(people(path)).toEqual(people(reference()));
+      expect((await cli(['verify', '--db', path])).code).toBe(0);
+      expect(Dataset.open(path).meta.upgraded_from).toBe(version.slice(0, 1));
+      expect(readdirSync(dir).filter((f) => f.includes('.building-'))).toEqual([]);
+    },
+    120_000,
+  );
+
+  it('a current file is left as it was', async () => {
+    const copy = join(dir, 'current-copy.sqlite');
+    copyFileSync(current, copy);
+    const before = readFileSync(copy);
+    const result = await cli(['upgrade', '--db', copy]);
+    expect(result).toMatchObject({ code: 0, stdout: `current: ${copy} is in format ${DATASET_FORMAT_VERSION} already.\n` });
+    expect(readFileSync(copy).equals(before)).toBe(true);
+  });
+
+  it('a damaged file is refused in one line naming it and left byte for byte, with nothing beside it', async () => {
+    const path = legacyFile('4', join(dir, 'damaged-v4.sqlite'));
+    const db = openSqlite(path);
+    // One byte of a record block in the middle of the file, as a bad disk would.
+    const block = db.prepare('SELECT block, data FROM record_blocks ORDER BY block LIMIT 1 OFFSET 3').get() as {
+      block: number;
+      data: Buffer;
+    };
+    block.data[block.data.length >> 1]! ^= 0x40;
+    db.prepare('UPDATE record_blocks SET data = ? WHERE block = ?').run(block.data, block.block);
+    db.close();
+    const before = readFileSync(path);
+    const result = await cli(['upgrade', '--db', path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(path);
+    expect(result.stderr).toMatch(/damaged/);
+    expect(result.stdout).toBe('');
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.startsWith('damaged-v4.sqlite.'))).toEqual([]);
+  });
+
+  it('a file of an unknown format or not a dataset is refused and left alone', async () => {
+    const v9 = join(dir, 'v9.sqlite');
+    copyFileSync(current, v9);
+    const db = openSqlite(v9);
+    db.prepare("UPDATE meta SET value = '9' WHERE key = 'format_version'").run();
+    db.close();
+    const result = await cli(['upgrade', '--db', v9]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`The dataset file ${v9} has format 9`);
+  });
+});
