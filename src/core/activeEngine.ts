@@ -6,11 +6,14 @@ import type { DatasetRef } from '../shared/contract';
 import { AppError } from '../shared/errors';
 import type { AudienceEngine } from './audience/contract/engine';
 import { Dataset } from './dataset/read/dataset';
+import type { VerifiedFiles } from './dataset/verify/verifiedFiles';
 import { EmbeddedEngine } from './query/embeddedEngine';
 
 export interface ActiveEngineDeps {
   /** Milliseconds one preview or search of a dataset file may take. */
   queryBudgetMs: number;
+  /** Files a whole verify found sound (the background verify skips them while unchanged). */
+  verifiedFiles?: VerifiedFiles;
   /** Notes a dataset file made current in the history; its reference, for saved audiences and the audit log. */
   noteCurrent(dataset: Dataset): DatasetRef;
   /** Resolves once no export reads from the engine. */
@@ -37,7 +40,7 @@ export class ActiveEngine {
     const previous = this.current;
     // A ClickHouse server answering until now steps aside the same way: exports reading it finish first.
     this.retireExternal();
-    this.current = new EmbeddedEngine(dataset, { queryBudgetMs: this.deps.queryBudgetMs });
+    this.current = new EmbeddedEngine(dataset, { queryBudgetMs: this.deps.queryBudgetMs, verifiedFiles: this.deps.verifiedFiles });
     this.currentRef = this.deps.noteCurrent(dataset);
     this.refs.set(this.current, this.currentRef);
     for (const listener of this.listeners) listener(path);

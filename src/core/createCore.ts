@@ -1,5 +1,6 @@
 // The composition root: one Core per process, shared by the HTTP server, the IPC bridge and the CLI.
 // No globals: everything the transports need hangs off this object.
+import { join } from 'node:path';
 import { AppError } from '../shared/errors';
 import { openAppStateOrSetAside } from './appState/appStateRecovery';
 import type { BackupInfo, DatasetRef } from '../shared/contract';
@@ -16,6 +17,7 @@ import { ExportHistory } from './lists/exportHistory';
 import { SuppressionLists } from './lists/suppressionLists';
 import { ImportJobs } from './import/importJobs';
 import { defaultHomeDir } from './appState/homeDir';
+import { VERIFIED_DATASETS_FILE, VerifiedFiles } from './dataset/verify/verifiedFiles';
 import type { Dataset } from './dataset/read/dataset';
 import { KeyStore } from './keys/keyStore';
 import { DEFAULT_QUERY_BUDGET_MS } from './audience/contract/queryDefaults';
@@ -71,6 +73,8 @@ export class Core {
     this.homeDir = options.homeDir ?? defaultHomeDir();
     this.engines = new ActiveEngine({
       queryBudgetMs: options.queryBudgetMs ?? DEFAULT_QUERY_BUDGET_MS,
+      // A dataset file found sound is not verified again on the next start, until it changes.
+      verifiedFiles: new VerifiedFiles(join(this.homeDir, VERIFIED_DATASETS_FILE)),
       noteCurrent: (dataset) => this.datasets.note(dataset.path, factsFromMeta(dataset.meta), true),
       idle: (engine) => this.exportJobs.idle(engine),
       // Older datasets beyond the history's size go once nothing reads them.

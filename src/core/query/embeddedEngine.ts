@@ -30,6 +30,8 @@ import type { StateOrder } from '../dataset/format/pidRanks';
 import { stringHash } from '../dataset/codec/columnVector';
 import { uint32Set } from '../collections/uint32Table';
 import { startBackgroundVerify } from '../dataset/verify/verify';
+import type { VerifiedFiles } from '../dataset/verify/verifiedFiles';
+import { VerifyGate } from '../dataset/verify/verifyGate';
 import { groupCounts } from './groupCounts';
 import { callableTest, deliverableTest } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
@@ -60,6 +62,8 @@ export interface EngineOptions {
    * kept for later queries; default a quarter of the vectors' budget (the vectorMemoryMb setting).
    */
   derivedCacheBytes?: number;
+  /** Files a whole verify found sound before: such a file is not verified again until it changes. */
+  verifiedFiles?: VerifiedFiles;
 }
 
 /** A check that throws once the budget is spent; a no-op without a finite budget. */
@@ -95,6 +99,8 @@ export class EmbeddedEngine implements AudienceEngine {
   private scratch = new Uint32Array(0);
   /** Large states' scans shared with a second core; null on one core or when turned off. */
   readonly twoCores: TwoCoreScan | null;
+  /** Held while a request computes, so the background verify waits (verifyGate.ts). */
+  private readonly verifyGate = new VerifyGate();
 
   constructor(
     readonly dataset: Dataset,
@@ -103,7 +109,8 @@ export class EmbeddedEngine implements AudienceEngine {
     this.cache = new LruCache<Selection>(options.selectionCacheBytes ?? SELECTION_CACHE_BYTES);
     this.derived = new LruCache<Derived>(options.derivedCacheBytes ?? (settings().vectorMemoryMb * 2 ** 20) / 4);
     this.dictionaries = new DictionaryIndex(dataset);
-    if (options.backgroundVerify ?? settings().backgroundVerify) startBackgroundVerify(dataset);
+    if (options.backgroundVerify ?? settings().backgroundVerify)
+      startBackgroundVerify(dataset, { verified: options.verifiedFiles, gate: this.verifyGate });
     const splitFrom = options.scanSplitFrom ?? settings().scanSplitFrom;
     this.twoCores = splitFrom > 0 && availableParallelism() > 1 ? new TwoCoreScan(splitFrom) : null;
     // The same worker decompresses record blocks of a page and vector chunks of a first use while it is idle (dataset/read/inflateJob.ts).
@@ -277,22 +284,26 @@ export class EmbeddedEngine implements AudienceEngine {
    * collection, several times the scan; a page of the audience keeps them (select()).
    */
   count(audience: Audience, checkBudget: () => void = () => undefined): number {
-    assertResolved(audience);
-    const controlled = hasEffect(audience.controls);
-    // A whole state is its size. Selecting it would build the state's PID order, which only a page
-    // needs: ~50-80 ms for California at 10M, seconds for a national file's, on its first count.
-    if (audience.filters.length === 0 && !controlled) return this.dataset.stateRange(audience.state).count;
-    if (controlled) return this.select(audience, checkBudget).total;
-    const cached = this.cache.get(audienceKey(audience));
-    if (cached) return cached.total;
-    const range = this.dataset.stateRange(audience.state);
-    return this.match(audience, range.first, range.first + range.count, true, checkBudget);
+    return this.verifyGate.hold(() => {
+      assertResolved(audience);
+      const controlled = hasEffect(audience.controls);
+      // A whole state is its size. Selecting it would build the state's PID order, which only a page
+      // needs: ~50-80 ms for California at 10M, seconds for a national file's, on its first count.
+      if (audience.filters.length === 0 && !controlled) return this.dataset.stateRange(audience.state).count;
+      if (controlled) return this.select(audience, checkBudget).total;
+      const cached = this.cache.get(audienceKey(audience));
+      if (cached) return cached.total;
+      const range = this.dataset.stateRange(audience.state);
+      return this.match(audience, range.first, range.first + range.count, true, checkBudget);
+    });
   }
 
   steps(audience: Audience): AudienceSteps {
-    if (!hasEffect(audience.controls)) return unchangedSteps(this.count(audience));
-    const selection = this.select(audience);
-    return selection instanceof StepSelection ? selection.steps : unchangedSteps(selection.total);
+    return this.verifyGate.hold(() => {
+      if (!hasEffect(audience.controls)) return unchangedSteps(this.count(audience));
+      const selection = this.select(audience);
+      return selection instanceof StepSelection ? selection.steps : unchangedSteps(selection.total);
+    });
   }
 
   countMatching(matcher: RecordMatcher): number {
@@ -305,23 +316,27 @@ export class EmbeddedEngine implements AudienceEngine {
   }
 
   previewPage(audience: Audience, skip: number, limit: number): { total: number; results: PreviewRecord[] } {
-    const { total, positions } = this.page(audience, skip, limit);
-    const rows = this.dataset.previewRows(positions);
-    return {
-      total,
-      results: rows.map((r) => ({
-        pid: r[0] as string,
-        fname: r[1] as string,
-        lname: r[2] as string,
-        city: r[3] as string,
-        state: r[4] as string,
-      })),
-    };
+    return this.verifyGate.hold(() => {
+      const { total, positions } = this.page(audience, skip, limit);
+      const rows = this.dataset.previewRows(positions);
+      return {
+        total,
+        results: rows.map((r) => ({
+          pid: r[0] as string,
+          fname: r[1] as string,
+          lname: r[2] as string,
+          city: r[3] as string,
+          state: r[4] as string,
+        })),
+      };
+    });
   }
 
   recordPage(audience: Audience, skip: number, limit: number): { total: number; records: Buffer[] } {
-    const { total, positions } = this.page(audience, skip, limit);
-    return { total, records: this.dataset.recordBytes(positions) };
+    return this.verifyGate.hold(() => {
+      const { total, positions } = this.page(audience, skip, limit);
+      return { total, records: this.dataset.recordBytes(positions) };
+    });
   }
 
   /** The matches' count and the positions of one page, within the query budget. */
@@ -360,8 +375,10 @@ export class EmbeddedEngine implements AudienceEngine {
   }
 
   groupCounts(audience: Audience, fieldIndexes: readonly number[]): GroupCount[] {
-    // Only the audience's state is read: its positions are the selection's.
-    return groupCounts(this.dataset, this.dataset.stateRange(audience.state), this.select(audience), fieldIndexes);
+    return this.verifyGate.hold(() => {
+      // Only the audience's state is read: its positions are the selection's.
+      return groupCounts(this.dataset, this.dataset.stateRange(audience.state), this.select(audience), fieldIndexes);
+    });
   }
 
   /**

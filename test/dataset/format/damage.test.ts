@@ -174,7 +174,7 @@ describe('a damaged dataset file', () => {
     const dataset = Dataset.open(copy);
     try {
       expect(dataset.damage).toBeNull();
-      const found = new Promise<string>((resolve) => startBackgroundVerify(dataset, resolve, 0));
+      const found = new Promise<string>((resolve) => startBackgroundVerify(dataset, { onDamage: resolve, delayMs: 0 }));
       const message = await found;
       expect(message).toContain(copy);
       expect(message).toMatch(/damaged \(records 1280 to 1311 fail their checksum\)/);

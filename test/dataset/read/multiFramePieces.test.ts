@@ -160,7 +160,9 @@ describe('a file whose pieces hold several zstd frames', () => {
     const dataset = Dataset.open(rewritten);
     try {
       const found: string[] = [];
-      const sound = await new Promise<boolean>((resolve) => startBackgroundVerify(dataset, (message) => found.push(message), 0, resolve));
+      const sound = await new Promise<boolean>((resolve) =>
+        startBackgroundVerify(dataset, { onDamage: (message) => found.push(message), delayMs: 0, onFinished: resolve }),
+      );
       expect(sound).toBe(true);
       expect(found).toEqual([]);
       expect(dataset.damage).toBeNull();

@@ -1,10 +1,14 @@
-// The full check of a dataset in the background after it opens (verifyFile.ts on a worker thread,
-// so requests never wait on it; on this thread a step at a time when a worker cannot start).
+// The full check of a dataset in the background after it opens (verifyFile.ts on a worker thread
+// at the lowest priority that waits while a request runs, verifyGate.ts; on this thread a step at a
+// time when a worker cannot start), once a file: a file found sound is not verified again until it
+// changes (verifiedFiles.ts).
 // docs/dataset-format.md, "Damage".
 import { AppError } from '../../../shared/errors';
 import { startWorker } from '../../workers/startWorker';
 import type { Dataset } from '../read/dataset';
 import type { VerifyResult } from './verifyFile';
+import { verifiedIdentity, type VerifiedFiles } from './verifiedFiles';
+import type { VerifyGate } from './verifyGate';
 
 /** A step at most this long on the caller's thread, then the event loop runs before the next. */
 const SLICE_MS = 4;
@@ -18,32 +22,62 @@ const reportDamage = (message: string): void => console.error(`error: ${message}
  */
 export const VERIFY_DELAY_MS = 3000;
 
+export interface BackgroundVerifyOptions {
+  /** Where damage found is told (default: one line on stderr). */
+  onDamage?: (message: string) => void;
+  /** How long after the call the verify starts (default VERIFY_DELAY_MS). */
+  delayMs?: number;
+  /** Hears whether the whole file was found sound once the check ends (not called when it was skipped). */
+  onFinished?: (sound: boolean) => void;
+  /** Files found sound before: one of them is not verified again, and a file found sound joins them. */
+  verified?: VerifiedFiles;
+  /** Held by requests while they run; the verify waits for them between its steps. */
+  gate?: VerifyGate;
+}
+
 /**
- * Verifies an open dataset in the background, `delayMs` after the call; what it finds damaged goes
- * to `dataset.damage` and to `onDamage` (by default one line on stderr), and `onFinished` hears
- * whether the whole file was found sound once the check ends. Stops when the dataset is closed.
+ * Verifies an open dataset in the background, `delayMs` after the call, unless `verified` knows the
+ * file unchanged since a verify found it sound; what it finds damaged goes to `dataset.damage` and
+ * to `onDamage`. Stops when the dataset is closed. Says whether a verify was scheduled or skipped.
  */
-export function startBackgroundVerify(
-  dataset: Dataset,
-  onDamage: (message: string) => void = reportDamage,
-  delayMs = VERIFY_DELAY_MS,
-  onFinished: (sound: boolean) => void = () => undefined,
-): void {
+export function startBackgroundVerify(dataset: Dataset, options: BackgroundVerifyOptions = {}): 'scheduled' | 'skipped' {
+  const { onDamage = reportDamage, delayMs = VERIFY_DELAY_MS, onFinished = () => undefined, verified, gate } = options;
+  const identity = verified ? identityOrNull(dataset) : null;
+  if (verified && identity && verified.has(identity)) return 'skipped';
+  const finished = (sound: boolean) => {
+    if (sound && verified && identity) verified.remember(identity);
+    onFinished(sound);
+  };
   const timer = setTimeout(() => {
-    if (dataset.isOpen) verifyInBackground(dataset, onDamage, onFinished);
+    if (dataset.isOpen) verifyInBackground(dataset, onDamage, finished, gate ?? null);
   }, delayMs);
   // Never keeps a process alive, nor does the verify once started.
   timer.unref();
   dataset.onClose(() => clearTimeout(timer));
+  return 'scheduled';
 }
 
-function verifyInBackground(dataset: Dataset, onDamage: (message: string) => void, onFinished: (sound: boolean) => void): void {
+/** The file's identity for VerifiedFiles; null when it cannot be read (the verify then runs). */
+function identityOrNull(dataset: Dataset): string | null {
+  try {
+    return verifiedIdentity(dataset.path, dataset.meta);
+  } catch {
+    return null;
+  }
+}
+
+function verifyInBackground(
+  dataset: Dataset,
+  onDamage: (message: string) => void,
+  onFinished: (sound: boolean) => void,
+  gate: VerifyGate | null,
+): void {
   const found = (message: string) => {
     if (!dataset.isOpen) return;
     dataset.damage ??= message;
     onDamage(message);
   };
-  const worker = startWorker('verifyWorker', import.meta.url, { workerData: { path: dataset.path } });
+  const worker = startWorker('verifyWorker', import.meta.url, { workerData: { path: dataset.path, gate: gate?.buffer ?? null } });
   if (worker) {
     worker.unref();
     worker.on('message', (result: VerifyResult) => {

@@ -7,8 +7,11 @@ import { Dataset } from '../read/dataset';
 export type VerifyResult =
   { ok: true; path: string; records: number; formatVersion: string } | { ok: false; path: string; message: string };
 
-/** Checks a whole file; a file that does not open is a result too (truncated, foreign, damaged). */
-export function verifyDatasetFile(path: string): VerifyResult {
+/**
+ * Checks a whole file; a file that does not open is a result too (truncated, foreign, damaged).
+ * `betweenSteps` runs between two steps of the check (the background verify waits there for requests).
+ */
+export function verifyDatasetFile(path: string, betweenSteps?: () => void): VerifyResult {
   let dataset: Dataset;
   try {
     dataset = Dataset.open(path);
@@ -17,7 +20,7 @@ export function verifyDatasetFile(path: string): VerifyResult {
     throw e;
   }
   try {
-    for (const _ of dataset.verifySteps());
+    for (const _ of dataset.verifySteps()) betweenSteps?.();
     return { ok: true, path, records: dataset.records, formatVersion: dataset.formatVersion };
   } catch (e) {
     if (e instanceof AppError) return { ok: false, path, message: e.message };

@@ -1,0 +1,134 @@
+// The background verify runs once a file: a file found sound is remembered by its identity and not
+// verified again on the next open, until it changes (a new modification time, another file at the
+// path); a damaged file is never remembered. Requests hold a gate the verify's thread waits on.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dataset } from '../../../src/core/dataset/read/dataset';
+import { startBackgroundVerify } from '../../../src/core/dataset/verify/verify';
+import { verifiedIdentity, VerifiedFiles } from '../../../src/core/dataset/verify/verifiedFiles';
+import { VerifyGate } from '../../../src/core/dataset/verify/verifyGate';
+import { generateDataset } from '../../../src/core/generate';
+
+let dir: string;
+let path: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'audience-desk-verify-once-'));
+  path = join(dir, 'people.sqlite');
+  generateDataset({ rows: 3000, seed: 11, out: path });
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Opens `file`, starts its background verify with `verified`, and resolves with what happened. */
+async function verifyOnce(file: string, verified: VerifiedFiles): Promise<'skipped' | { sound: boolean; damage: string[] }> {
+  const dataset = Dataset.open(file);
+  try {
+    const damage: string[] = [];
+    let finished!: (sound: boolean) => void;
+    const done = new Promise<boolean>((resolve) => (finished = resolve));
+    const outcome = startBackgroundVerify(dataset, { verified, delayMs: 0, onDamage: (m) => damage.push(m), onFinished: finished });
+    if (outcome === 'skipped') return 'skipped';
+    return { sound: await done, damage };
+  } finally {
+    dataset.close();
+  }
+}
+
+describe('the background verify', () => {
+  it('verifies a file once: found sound, it is remembered and skipped on the next open', async () => {
+    const verified = new VerifiedFiles(join(dir, 'verified-a.json'));
+    expect(await verifyOnce(path, verified)).toEqual({ sound: true, damage: [] });
+    const dataset = Dataset.open(path);
+    expect(verified.has(verifiedIdentity(path, dataset.meta))).toBe(true);
+    dataset.close();
+    expect(await verifyOnce(path, verified)).toBe('skipped');
+    // Another memory (another home) knows nothing of it.
+    expect(await verifyOnce(path, new VerifiedFiles(join(dir, 'verified-b.json')))).toEqual({ sound: true, damage: [] });
+  });
+
+  it('verifies again once the file changes: a new modification time, or another file put at the path', async () => {
+    const copy = join(dir, 'copy.sqlite');
+    copyFileSync(path, copy);
+    const verified = new VerifiedFiles(join(dir, 'verified-c.json'));
+    expect(await verifyOnce(copy, verified)).toEqual({ sound: true, damage: [] });
+    expect(await verifyOnce(copy, verified)).toBe('skipped');
+    utimesSync(copy, new Date(), new Date(Date.now() + 5000));
+    expect(await verifyOnce(copy, verified)).toEqual({ sound: true, damage: [] });
+    expect(await verifyOnce(copy, verified)).toBe('skipped');
+    // A copy put in its place: another inode, the same bytes.
+    copyFileSync(path, `${copy}.new`);
+    rmSync(copy);
+    copyFileSync(`${copy}.new`, copy);
+    expect(await verifyOnce(copy, verified)).toEqual({ sound: true, damage: [] });
+  });
+
+  it('never remembers a damaged file: it is verified, and found damaged, at every open', async () => {
+    const damaged = join(dir, 'damaged.sqlite');
+    copyFileSync(path, damaged);
+    const db = new Database(damaged);
+    const row = db.prepare('SELECT block, data FROM record_blocks ORDER BY block LIMIT 1 OFFSET 5').get() as {
+      block: number;
+      data: Buffer;
+    };
+    row.data[row.data.length - 3]! ^= 0x10;
+    db.prepare('UPDATE record_blocks SET data = ? WHERE block = ?').run(row.data, row.block);
+    db.close();
+    const verified = new VerifiedFiles(join(dir, 'verified-d.json'));
+    for (let open = 0; open < 2; open++) {
+      const outcome = await verifyOnce(damaged, verified);
+      expect(outcome).toMatchObject({ sound: false, damage: [expect.stringMatching(/damaged/)] });
+    }
+  });
+
+  it('takes an unreadable memory for an empty one', async () => {
+    const file = join(dir, 'verified-e.json');
+    const verified = new VerifiedFiles(file);
+    expect(await verifyOnce(path, verified)).toEqual({ sound: true, damage: [] });
+    rmSync(file);
+    copyFileSync(path, file); // not JSON at all
+    expect(await verifyOnce(path, verified)).toEqual({ sound: true, damage: [] });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(1);
+  });
+
+  it("waits on the gate: the verify's thread wakes only once no request holds it", async () => {
+    const gate = new VerifyGate();
+    const released = new SharedArrayBuffer(4);
+    // A request holds the gate from before the waiter starts until the waiter says it waits.
+    const count = new Int32Array(gate.buffer);
+    Atomics.add(count, 0, 1);
+    const endRequest = () => {
+      Atomics.store(new Int32Array(released), 0, 1);
+      Atomics.sub(count, 0, 1);
+      Atomics.notify(count, 0);
+    };
+    const worker = new Worker(new URL('../../support/workers/gateWaiter.ts', import.meta.url), {
+      workerData: { gate: gate.buffer, released },
+      execArgv: ['--import', 'tsx'],
+    });
+    const messages: unknown[] = [];
+    const woke = new Promise<unknown>((resolve) =>
+      worker.on('message', (m) => {
+        messages.push(m);
+        // The waiter says it waits: only then does the request end.
+        if (m === 'waiting') endRequest();
+        else resolve(m);
+      }),
+    );
+    // What the waiter saw when it woke: the request had ended (1), it did not run on past the gate (0).
+    expect(await woke).toBe(1);
+    expect(messages).toEqual(['waiting', 1]);
+    await worker.terminate();
+    // hold() itself leaves the gate free, also when the work throws.
+    expect(() =>
+      gate.hold(() => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(Atomics.load(new Int32Array(gate.buffer), 0)).toBe(0);
+  });
+});
