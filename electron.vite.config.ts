@@ -19,6 +19,7 @@ export default defineConfig({
           orderWorker: resolve('src/core/import/order/orderWorker.ts'),
           verifyWorker: resolve('src/core/dataset/verify/verifyWorker.ts'),
           scanWorker: resolve('src/core/query/scanWorker.ts'),
+          pidOrderWorker: resolve('src/core/query/pidOrderWorker.ts'),
         },
       },
     },

@@ -33,6 +33,7 @@ import { startBackgroundVerify } from '../dataset/verify/verify';
 import type { VerifiedFiles } from '../dataset/verify/verifiedFiles';
 import { VerifyGate } from '../dataset/verify/verifyGate';
 import { groupCounts } from './groupCounts';
+import { pidOrderKey, warmPidOrders, type WarmupOptions } from './pidOrderWarmup';
 import { callableTest, deliverableTest } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
 import { keptPerState, type Derived } from './derivedArrays';
@@ -64,6 +65,8 @@ export interface EngineOptions {
   derivedCacheBytes?: number;
   /** Files a whole verify found sound before: such a file is not verified again until it changes. */
   verifiedFiles?: VerifiedFiles;
+  /** The warm-up of large states' PID orders after open (pidOrderWarmup.ts); false: none. */
+  pidOrderWarmup?: false | Omit<WarmupOptions, 'budgetBytes'>;
 }
 
 /** A check that throws once the budget is spent; a no-op without a finite budget. */
@@ -107,7 +110,8 @@ export class EmbeddedEngine implements AudienceEngine {
     private readonly options: EngineOptions = {},
   ) {
     this.cache = new LruCache<Selection>(options.selectionCacheBytes ?? SELECTION_CACHE_BYTES);
-    this.derived = new LruCache<Derived>(options.derivedCacheBytes ?? (settings().vectorMemoryMb * 2 ** 20) / 4);
+    const derivedBytes = options.derivedCacheBytes ?? (settings().vectorMemoryMb * 2 ** 20) / 4;
+    this.derived = new LruCache<Derived>(derivedBytes);
     this.dictionaries = new DictionaryIndex(dataset);
     if (options.backgroundVerify ?? settings().backgroundVerify)
       startBackgroundVerify(dataset, { verified: options.verifiedFiles, gate: this.verifyGate });
@@ -118,6 +122,8 @@ export class EmbeddedEngine implements AudienceEngine {
     dataset.onClose(() => this.twoCores?.stop());
     // Up before the first count when some state will be split, so that count does not run on one core.
     if (this.twoCores && dataset.stateCounts().some((s) => s.count >= splitFrom)) this.twoCores.start();
+    if (options.pidOrderWarmup !== false)
+      warmPidOrders(dataset, this.derived, this.verifyGate, { ...options.pidOrderWarmup, budgetBytes: derivedBytes });
   }
 
   /** The positions of an audience after every step (filters, then list controls), from the cache when it was asked for recently. */
@@ -242,7 +248,7 @@ export class EmbeddedEngine implements AudienceEngine {
   /** A state's PID order and ranks when its positions are not in PID order, kept while the budget allows. */
   private pidOrderOf(range: StateRange): StateOrder | null {
     if (this.dataset.inPidOrder) return null;
-    return keptPerState(this.derived, `pidOrder|${range.state}`, () => this.dataset.pidOrder(range)!);
+    return keptPerState(this.derived, pidOrderKey(range.state), () => this.dataset.pidOrder(range)!);
   }
 
   /**

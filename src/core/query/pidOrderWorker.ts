@@ -1,0 +1,29 @@
+// The PID-order warm-up's worker thread (pidOrderWarmup.ts): on its own connection to the file, at
+// the lowest CPU priority and waiting while a request runs, builds each listed state's PID order
+// and hands it over (the arrays move to the engine's thread, not copied). Stops at the first
+// failure: the first page of a state it did not do builds the order itself, as without a warm-up.
+import { parentPort, workerData } from 'node:worker_threads';
+import { Dataset } from '../dataset/read/dataset';
+import { datasetIdentity } from '../dataset/read/pieceFetch';
+import { waitForRequests } from '../dataset/verify/verifyGate';
+import { lowerOwnThreadPriority } from '../workers/threadPriority';
+
+const { path, identity, states, gate } = workerData as { path: string; identity: string; states: string[]; gate: SharedArrayBuffer };
+
+lowerOwnThreadPriority();
+const dataset = Dataset.open(path);
+try {
+  // Another file at the path since the engine opened it: nothing of it belongs to that engine.
+  if (datasetIdentity(dataset.meta) === identity)
+    for (const state of states) {
+      waitForRequests(gate);
+      const order = dataset.pidOrder(dataset.stateRange(state));
+      if (order)
+        parentPort!.postMessage({ state, ranks: order.ranks, order: order.order }, [
+          order.ranks.buffer as ArrayBuffer,
+          order.order.buffer as ArrayBuffer,
+        ]);
+    }
+} finally {
+  dataset.close();
+}
