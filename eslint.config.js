@@ -37,7 +37,10 @@ const LAYERS = [
   ['storage', ['src/core/dataset/**', 'src/core/generate/**', 'src/core/appState/**', 'src/core/keys/**', 'src/core/datasets/**']],
   ['audience contract', ['src/core/audience/contract/**']],
   ['engines', ['src/core/query/**', 'src/core/clickhouse/**']],
-  ['audience', ['src/core/audience/**', 'src/core/lists/**', 'src/core/export/**', 'src/core/import/**']],
+  [
+    'audience',
+    ['src/core/audience/**', 'src/core/lists/**', 'src/core/match/**', 'src/core/optouts/**', 'src/core/export/**', 'src/core/import/**'],
+  ],
   [
     'composition',
     ['src/core/activeEngine.ts', 'src/core/createCore.ts', 'src/core/dataSource/**', 'src/core/handlers/**', 'src/server/**'],

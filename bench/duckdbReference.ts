@@ -119,6 +119,14 @@ export class DuckReference {
     return Number(reader.getRows()[0]![0]);
   }
 
+  /** People of an audience by one field's values (a profile's counts; bench/insight.ts). */
+  async groupCounts(state: string, filters: Filters, field: string): Promise<number> {
+    const reader = await this.connection.runAndReadAll(
+      `SELECT "${field}", count(*) FROM people WHERE ${whereSql(state, filters)} GROUP BY 1`,
+    );
+    return reader.getRows().length;
+  }
+
   async previewPids(state: string, filters: Filters, limit: number, skip: number): Promise<string[]> {
     const reader = await this.connection.runAndReadAll(
       `SELECT PID, FNAME, LNAME, CITY, STATE FROM people WHERE ${whereSql(state, filters)} ORDER BY PID LIMIT ${limit} OFFSET ${skip}`,

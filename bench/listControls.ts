@@ -22,7 +22,16 @@ const SEED_FILTERS: Array<[string, Array<string | number>]> = [
 ];
 
 function controls(partial: Partial<ResolvedControls>): ResolvedControls {
-  const c = { near: null, contact: { phone: false, mail: false }, exclusions: [], households: 'all' as const, sample: null, ...partial };
+  const c = {
+    near: null,
+    contact: { phone: false, mail: false },
+    exclusions: [],
+    inclusions: [],
+    like: null,
+    households: 'all' as const,
+    sample: null,
+    ...partial,
+  };
   return { ...c, key: JSON.stringify({ ...c, exclusions: c.exclusions.map((e) => (e.kind === 'people' ? e.matcher.key : e.key)) }) };
 }
 

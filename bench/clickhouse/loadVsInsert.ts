@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { ClickHouseConnection } from '../../src/core/clickhouse/connection';
 import { loadIntoClickHouse } from '../../src/core/clickhouse/load';
-import { CREATE_SETTINGS, createTableSql } from '../../src/core/clickhouse/schema';
+import { createTableSql } from '../../src/core/clickhouse/schema';
+import { detectDialect } from '../../src/core/clickhouse/serverDialect';
 import { storedRecordToClickHouseTsv } from '../../src/core/clickhouse/tsvLine';
 import { Dataset } from '../../src/core/dataset/read/dataset';
 import { LOADER, startLocalClickHouse } from '../../test/clickhouse/support/localServers';
@@ -40,14 +41,14 @@ try {
   const records = dataset.records;
   dataset.close();
 
-  // 1. The loader, as `cli clickhouse load` runs it (its merge wait, checks and RENAME included).
+  // 1. The loader, as `cli clickhouse load` runs it (its checks and switch included).
   let started = performance.now();
   const loaded = await loadIntoClickHouse({ datasetPath: file, target });
   const loaderSeconds = (performance.now() - started) / 1000;
 
   // 2. ClickHouse's own insert of the same bytes: one streamed POST into a table of the same schema.
   const table = `${DATABASE}.people_curl`;
-  await connection.command(createTableSql(table), CREATE_SETTINGS);
+  await connection.command(createTableSql(table), (await detectDialect(connection, 'default')).createSettings);
   const query = `INSERT INTO ${table} FORMAT TabSeparated`;
   const url = `${servers.single.url}/?query=${encodeURIComponent(query)}`;
   started = performance.now();

@@ -10,6 +10,9 @@ import { generateCommand } from './commands/generate';
 import { importCommand } from './commands/import';
 import { keysCommand } from './commands/keys';
 import { listsCommand } from './commands/lists';
+import { matchCommand } from './commands/match';
+import { optoutsCommand } from './commands/optouts';
+import { profileCommand } from './commands/profile';
 import { serveCommand } from './commands/serve';
 import { upgradeCommand } from './commands/upgrade';
 import { verifyCommand } from './commands/verify';
@@ -21,6 +24,9 @@ const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
   export: exportCommand,
   import: importCommand,
   lists: listsCommand,
+  match: matchCommand,
+  optouts: optoutsCommand,
+  profile: profileCommand,
   verify: verifyCommand,
   upgrade: upgradeCommand,
   backup: backupCommand,
@@ -29,7 +35,8 @@ const COMMANDS: Record<string, (argv: string[]) => void | Promise<void>> = {
   clickhouse: clickhouseCommand,
 };
 
-const USAGE = 'usage: cli <generate|keys|serve|export|import|lists|backup|restore|datasets|verify|upgrade|clickhouse> [options] (see README.md)';
+const USAGE =
+  'usage: cli <generate|keys|serve|export|import|lists|match|optouts|profile|backup|restore|datasets|verify|upgrade|clickhouse> [options] (see README.md)';
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

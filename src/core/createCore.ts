@@ -15,6 +15,8 @@ import { SavedAudienceStore } from './appState/savedAudiences';
 import { ExportJobs } from './export/exportJobs';
 import { ExportHistory } from './lists/exportHistory';
 import { SuppressionLists } from './lists/suppressionLists';
+import { MatchService } from './match/matchService';
+import { ConsumerOptOuts } from './optouts/consumerOptOuts';
 import { ImportJobs } from './import/importJobs';
 import { defaultHomeDir } from './appState/homeDir';
 import { VERIFIED_DATASETS_FILE, VerifiedFiles } from './dataset/verify/verifiedFiles';
@@ -56,6 +58,10 @@ export class Core {
   readonly lists: SuppressionLists;
   /** Whom each finished export wrote (`exclude: ["export:<audit id>"]`). */
   readonly exportHistory: ExportHistory;
+  /** Match and append: customer files matched against the current dataset (docs/match.md). */
+  readonly match: MatchService;
+  /** Consumer opt-outs: people no operation ever shows again (docs/optouts.md). */
+  readonly optOuts: ConsumerOptOuts;
   readonly importJobs: ImportJobs;
   /** Datasets used or made, to switch back to (README "Nothing lost"). */
   readonly datasets: DatasetHistory;
@@ -92,11 +98,19 @@ export class Core {
     this.auditLog = new AuditLog(this.appState, () => this.engines.ref);
     this.lists = new SuppressionLists(this.appState, () => this.engines.engineOrNull);
     this.exportHistory = new ExportHistory(this.appState);
+    this.optOuts = new ConsumerOptOuts(this.appState, () => this.engines.engineOrNull);
+    this.match = new MatchService(
+      () => this.engines.engineOrNull,
+      this.lists,
+      () => this.optOuts.withheld(),
+    );
     this.exportJobs = new ExportJobs(() => this.engine, this.auditLog, this.exportHistory, { datasetOf: (e) => this.engines.refOf(e) });
     this.audiences = new AudienceService(() => this.engine, this.exportJobs, {
       savedAudience: (id) => this.savedAudiences.get(id),
       list: (id) => this.lists.matcher(id),
       export: (id) => this.exportHistory.matcher(id),
+      optOuts: () => this.optOuts.matcher(),
+      exportsSince: (day) => this.exportHistory.exportsSince(day),
     });
     this.importJobs = new ImportJobs({
       homeDir: this.homeDir,
@@ -146,6 +160,11 @@ export class Core {
     return this.engines.usesExternal;
   }
 
+  /** The engine answering now, or null while none is open. */
+  get engineOrNull(): AudienceEngine | null {
+    return this.engines.engineOrNull;
+  }
+
   /** The dataset file answering now; null while none is open or ClickHouse answers (useEngine clears it). */
   get activeDatasetPath(): string | null {
     return this.engines.datasetPath;
@@ -184,7 +203,10 @@ export class Core {
    * replaces app state in one transaction and reloads what is cached of it. discard() it whatever happens.
    */
   stageRestore(file: string): StagedRestore {
-    return stageRestore(this.appState, this.homeDir, file, () => this.lists.reloaded());
+    return stageRestore(this.appState, this.homeDir, file, () => {
+      this.lists.reloaded();
+      this.optOuts.reloaded();
+    });
   }
 
   private pruneQuietly(): void {

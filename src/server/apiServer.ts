@@ -6,13 +6,15 @@ import type { Core } from '../core/createCore';
 import { keyHash, type VerifiedKey } from '../core/keys/keyStore';
 import { searchAnswerJson } from './searchAnswer';
 import { normalizeAudienceRequest } from '../shared/audienceRequest';
+import { normalizeProfileRequest } from '../shared/profile';
+import { normalizeOverlapRequest } from '../shared/overlap';
 import { DATA_DICTIONARY } from '../shared/dictionary';
 import { buildOpenApiDocument } from './openapi';
 import { answerClientError, checkContentEncoding, checkHost, checkJsonContentType, checkOrigin, loggablePath } from './requestGuards';
 import { DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_UNAUTHENTICATED_LIMIT, InFlightLimit, RateLimiter } from './rateLimiter';
 import { Admission, closeIfBodyUnread, wantsContinue } from './admission';
 import { parseJsonBody } from './jsonBody';
-import { RequestLog } from './requestLog';
+import { RequestLog, type RequestLogEntry } from './requestLog';
 import { BODY_LIMIT_BYTES, LISTEN_HOST, type ApiServerOptions } from './serverOptions';
 
 export { BODY_LIMIT_BYTES, LISTEN_HOST, type ApiServerOptions } from './serverOptions';
@@ -32,12 +34,23 @@ function apiHeaders(reply: FastifyReply): void {
   reply.header('X-Content-Type-Options', 'nosniff');
 }
 
+/** Why each refused request was refused, for the request log (its code and message: never a body, record data or a key). */
+const refusals = new WeakMap<object, AppError>();
+
 function sendError(reply: FastifyReply, error: AppError): void {
+  refusals.set(reply.raw, error);
   apiHeaders(reply);
   reply.code(error.status).type(JSON_TYPE).send(JSON.stringify(error.toBody()));
 }
 
 const TOO_LARGE = `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`;
+
+/** The refusal of a request answered with an error, as the request log keeps it. */
+function refusalOf(reply: FastifyReply): Pick<RequestLogEntry, 'error'> {
+  const error = refusals.get(reply.raw);
+  if (!error) return {};
+  return { error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
+}
 
 /** Maps Fastify's own body errors onto decisions.md's codes; anything unknown is internal. */
 export function toAppError(error: unknown): AppError {
@@ -160,6 +173,7 @@ export class ApiServer {
         operation: `${request.method} ${request.routeOptions.url ?? loggablePath(request.url.split('?')[0]!)}`,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
+        ...refusalOf(reply),
       });
     });
     this.app.setErrorHandler((error, _request, reply) => sendError(reply, toAppError(error)));
@@ -251,7 +265,18 @@ export class ApiServer {
       const answer = await this.core.audiences.search(normalizeAudienceRequest(request.body));
       reply.type(JSON_TYPE).send(searchAnswerJson(answer));
     });
-    for (const url of ['/api/audiences/preview', '/api/audiences/search'])
+    // extensions.md: the profile of an audience against everyone in its state (docs/insight.md).
+    app.post('/api/audiences/profile', { onRequest: this.authenticate }, async (request, reply) => {
+      const { audience, fields } = normalizeProfileRequest(request.body);
+      const { total, base, fields: counted } = await this.core.audiences.profile(audience, fields);
+      reply.type(JSON_TYPE).send(JSON.stringify({ total, base, fields: counted }));
+    });
+    // Overlap of 2 to 5 saved audiences, lists or exports of one state (docs/insight.md).
+    app.post('/api/audiences/overlap', { onRequest: this.authenticate }, async (request, reply) => {
+      const { ms: _ms, ...answer } = await this.core.audiences.overlap(normalizeOverlapRequest(request.body));
+      reply.type(JSON_TYPE).send(JSON.stringify(answer));
+    });
+    for (const url of ['/api/audiences/preview', '/api/audiences/search', '/api/audiences/profile', '/api/audiences/overlap'])
       app.route({ method: others(['POST']), url, ...methodNotAllowed('POST') });
 
     // The data dictionary (extensions.md): the same for every request, so built once.

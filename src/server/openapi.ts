@@ -5,12 +5,31 @@ import { FILTERS_MAX, FILTER_VALUES_MAX, FILTER_VALUE_LENGTH_MAX, LIMIT_MAX } fr
 import { ERROR_STATUS } from '../shared/errors';
 import { FIELDS } from '../shared/fields';
 import { BODY_LIMIT_BYTES, type ApiServerOptions } from './serverOptions';
-import { API_ERROR_CODES, componentSchemas, EXAMPLE_REQUEST, ref } from './openapiSchemas';
+import {
+  API_ERROR_CODES,
+  componentSchemas,
+  EXAMPLE_OVERLAP_REQUEST,
+  EXAMPLE_PROFILE_REQUEST,
+  EXAMPLE_REQUEST,
+  ref,
+} from './openapiSchemas';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_RATE_LIMIT, DEFAULT_UNAUTHENTICATED_LIMIT } from './rateLimiter';
 
 export { API_ERROR_CODES };
 
 const json = (schema: object, extra: object = {}) => ({ 'application/json': { schema, ...extra } });
+
+type RequestSchema = 'AudienceRequest' | 'ProfileRequest' | 'OverlapRequest';
+const REQUEST_EXAMPLES: Record<RequestSchema, object> = {
+  AudienceRequest: { interface: { summary: "The interface document's example", value: EXAMPLE_REQUEST } },
+  ProfileRequest: { incomeAndAge: { summary: 'Income and age bands of married women', value: EXAMPLE_PROFILE_REQUEST } },
+  OverlapRequest: { three: { summary: 'Three saved audiences of California', value: EXAMPLE_OVERLAP_REQUEST } },
+};
+const ANSWERS: Record<RequestSchema, string> = {
+  AudienceRequest: 'The audience: its exact total and the requested page, in ascending PID order.',
+  ProfileRequest: 'The audience against everyone in its state, field by field.',
+  OverlapRequest: 'The people each pair and each combination of the sets share.',
+};
 
 /**
  * The document for a server answering at `serverUrl` (its real port) with `options` (its limits; the
@@ -53,7 +72,13 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       `or requests without a valid key (all together) passed ${keyless.perSecond} a second (bursts of ${keyless.burst}).`,
     retryAfter,
   );
-  const audienceOperation = (operationId: string, summary: string, description: string, response: string) => ({
+  const audienceOperation = (
+    operationId: string,
+    summary: string,
+    description: string,
+    response: string,
+    request: RequestSchema = 'AudienceRequest',
+  ) => ({
     operationId,
     tags: ['audiences'],
     summary,
@@ -63,15 +88,18 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       description:
         `At most ${BODY_LIMIT_BYTES} bytes (${bodyKiB} KiB) of JSON in UTF-8, sent as it is (no Content-Encoding) with ` +
         'Content-Type: application/json (a charset parameter, if any, must be utf-8). No object may name a key twice.',
-      content: json(ref('AudienceRequest'), {
-        examples: { interface: { summary: "The interface document's example", value: EXAMPLE_REQUEST } },
+      content: json(ref(request), {
+        examples: REQUEST_EXAMPLES[request],
       }),
     },
     responses: {
-      '200': { description: 'The audience: its exact total and the requested page, in ascending PID order.', content: json(ref(response)) },
+      '200': {
+        description: ANSWERS[request],
+        content: json(ref(response)),
+      },
       '400': error(
         400,
-        'the body is not a JSON object, names a key twice in one object, or breaks a rule of AudienceRequest; `field` names the input at fault.',
+        `the body is not a JSON object, names a key twice in one object, or breaks a rule of ${request}; \`field\` names the input at fault.`,
       ),
       '401': error(401, 'the X-API-KEY header is missing, unknown or revoked (one answer for all three).'),
       ...common,
@@ -85,7 +113,7 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
       ...failed,
       '503': error(
         503,
-        `no dataset is open, the dataset is being replaced, the query ran over its time budget, or ${busy} (\`unavailable\`); ` +
+        `no dataset is open, the dataset is being replaced, the query ran over its time budget, the data source (a ClickHouse server) is not answering, or ${busy} (\`unavailable\`); ` +
           'or the part of the dataset file the request reads is damaged (`dataset_damaged`: a checksum or SQLite found it, retrying ' +
           'cannot help; the message names the file and says what to do: switch to the previous dataset or re-import).',
         retryAfterIfBusy,
@@ -175,6 +203,30 @@ export function buildOpenApiDocument(serverUrl: string, options: ApiServerOption
           'Count an audience and page through full records',
           `The exact number of records of \`state\` that match every filter, and a page of full records (all ${FIELDS.length} fields) in ascending PID order.`,
           'SearchResponse',
+        ),
+      },
+      '/api/audiences/profile': {
+        post: audienceOperation(
+          'profileAudience',
+          'How an audience differs from everyone in its state',
+          'For each coded field asked (default: every coded field of the dictionary, in record order; AGE in its bands when asked), ' +
+            'how many of the audience hold each code against everyone in its state (no filters, no list controls): count, share, ' +
+            "baseCount, baseShare and index = round(100 × share / baseShare), null when baseShare is 0. Codes in the dictionary's " +
+            'natural order, every code anyone in the state holds, the empty value as "". Shares are rounded to 4 decimals.',
+          'ProfileResponse',
+          'ProfileRequest',
+        ),
+      },
+      '/api/audiences/overlap': {
+        post: audienceOperation(
+          'overlapAudiences',
+          'How many people 2 to 5 saved audiences, lists or exports share',
+          'For 2 to 5 sets of people of one state (saved audiences as they match now, imported lists, earlier exports): each ' +
+            "set's people in the state, the people each pair shares (`pairs`, a matrix whose diagonal is each set), and the " +
+            'people in exactly each combination of the sets and in none of the others (`regions`, 2^n - 1 of them). An extension ' +
+            'of this project (docs/insight.md); an unknown id is a 400 naming `sets`.',
+          'OverlapResponse',
+          'OverlapRequest',
         ),
       },
       '/api/fields': { get: fieldsOperation },

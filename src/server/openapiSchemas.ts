@@ -2,7 +2,7 @@
 // applies to them, and the components the answers refer to. Built from the same constants the server
 // enforces; whole numbers end where the server's do, at 2^53 - 1 (Number.MAX_SAFE_INTEGER).
 import { z } from 'zod';
-import { EXCLUDE_MAX, NEAR_MILES_MAX } from '../shared/listControls';
+import { EXCLUDE_MAX, LIKE_SEED_MIN, NEAR_MILES_MAX } from '../shared/listControls';
 import {
   audienceRequestSchema,
   FILTERS_MAX,
@@ -14,6 +14,8 @@ import {
 import { DICTIONARY_GROUPS } from '../shared/dictionary';
 import { ERROR_STATUS, type ErrorCode } from '../shared/errors';
 import { FIELDS, PREVIEW_FIELDS } from '../shared/fields';
+import { PROFILE_FIELDS } from '../shared/profile';
+import { OVERLAP_SETS_MAX, OVERLAP_SETS_MIN } from '../shared/overlap';
 import { STATE_CODES } from '../shared/states';
 
 /** Codes only the app's own operations answer (a stopped export or import), never the HTTP API. */
@@ -34,6 +36,12 @@ export const EXAMPLE_REQUEST = {
     ['AGE', ['25-29', '45-49']],
   ],
 };
+
+/** Three saved audiences of California. */
+export const EXAMPLE_OVERLAP_REQUEST = { state: 'CA', sets: ['saved:1', 'saved:2', 'list:customers'] };
+
+/** A profile of the interface's example audience by income and age. */
+export const EXAMPLE_PROFILE_REQUEST = { state: 'CA', filters: EXAMPLE_REQUEST.filters, fields: ['EHI', 'AGE'] };
 
 function schemaOfType(type: string): object {
   return type === 'integer' ? { type: 'integer' } : type === 'number' ? { type: 'number' } : { type: 'string' };
@@ -119,10 +127,33 @@ function audienceRequestComponent(): object {
     exclude: {
       type: 'array',
       maxItems: EXCLUDE_MAX,
-      items: { type: 'string', pattern: '^(saved|list|export):[A-Za-z0-9_-]{1,64}$' },
+      items: { type: 'string', pattern: '^((saved|list|export):[A-Za-z0-9_-]{1,64}|exports-since:[0-9]{4}-[0-9]{2}-[0-9]{2})$' },
       description:
         'Leave out the people of a saved audience ("saved:<id>", as it matches now), an imported suppression list ' +
-        '("list:<id>") or an earlier export ("export:<id>", the people it wrote). An unknown id is a 400.',
+        '("list:<id>"), an earlier export ("export:<id>", the people it wrote) or every export finished on or after a day ' +
+        '("exports-since:YYYY-MM-DD", the machine\'s local date). An unknown id, or a date that is not a day of the calendar, is a 400.',
+    },
+    include: {
+      type: 'array',
+      maxItems: EXCLUDE_MAX,
+      items: { type: 'string', pattern: '^(saved|list|export):[A-Za-z0-9_-]{1,64}$' },
+      description:
+        'Only the people of at least one of them: a saved audience ("saved:<id>", as it matches now), an imported list ' +
+        '("list:<id>") or an earlier export ("export:<id>"). Applied with `exclude`, after `contact`. An unknown id is a 400.',
+    },
+    like: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['seed', 'top'],
+      properties: {
+        seed: { type: 'string', pattern: '^(saved|list|export):[A-Za-z0-9_-]{1,64}$' },
+        top: WHOLE_FROM_1,
+      },
+      description:
+        "Lookalikes: rank the people left by the keys above by how much they resemble the seed's people in this state (a " +
+        'naive-Bayes model over the coded fields and AGE bands, documented in the README) and keep the `top` most alike, ' +
+        "ties by lower PID, returned in PID order. The seed's own people are never kept. A seed of under " +
+        `${LIKE_SEED_MIN} people in the state is a 400 naming \`like\`.`,
     },
     households: {
       type: 'string',
@@ -155,6 +186,29 @@ function audienceRequestComponent(): object {
     required: requestKeys.required ?? ['state'],
     properties: Object.fromEntries(Object.entries(requestKeys.properties).map(([key, shape]) => [key, requestKeyRules[key] ?? shape])),
     examples: [EXAMPLE_REQUEST],
+  };
+}
+
+/** The ProfileRequest schema: AudienceRequest's keys but `limit` and `skip`, and `fields`. */
+function profileRequestComponent(): object {
+  const audience = audienceRequestComponent() as { properties: Record<string, object>; required: string[] };
+  const { limit: _limit, skip: _skip, ...keys } = audience.properties;
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: audience.required,
+    properties: {
+      ...keys,
+      fields: {
+        type: 'array',
+        minItems: 1,
+        items: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
+        description:
+          `Fields to profile, in any case: any of ${PROFILE_FIELDS.length} (the coded fields of GET /api/fields and AGE); ` +
+          'default every coded field, in record order. Any other field is a 400 naming it.',
+      },
+    },
+    examples: [EXAMPLE_PROFILE_REQUEST],
   };
 }
 
@@ -246,6 +300,86 @@ export function componentSchemas(): object {
             },
             { type: 'null' },
           ],
+        },
+      },
+    },
+    ProfileRequest: profileRequestComponent(),
+    ProfileResponse: {
+      type: 'object',
+      required: ['total', 'base', 'fields'],
+      properties: {
+        total: { type: 'integer', minimum: 0 },
+        base: { type: 'object', required: ['total'], properties: { total: { type: 'integer', minimum: 0 } } },
+        fields: { type: 'array', items: ref('ProfileField') },
+      },
+    },
+    ProfileField: {
+      type: 'object',
+      required: ['name', 'label', 'values'],
+      properties: {
+        name: { type: 'string', examples: ['EHI'] },
+        label: { type: 'string', examples: ['Estimated household income'] },
+        values: { type: 'array', items: ref('ProfileValue') },
+      },
+    },
+    ProfileValue: {
+      type: 'object',
+      required: ['code', 'label', 'count', 'share', 'baseCount', 'baseShare', 'index'],
+      properties: {
+        code: { type: 'string', description: 'The code, AGE\'s band (18-24 … 65+, 0-17 when held), "" for the empty value.' },
+        label: { type: 'string', description: "The codebook's meaning; the bare code when the codebook does not know it." },
+        unknown: { type: 'boolean', const: true, description: 'Present for a code the codebook does not know.' },
+        count: { type: 'integer', minimum: 0 },
+        share: { type: 'number', minimum: 0, maximum: 1 },
+        baseCount: { type: 'integer', minimum: 0 },
+        baseShare: { type: 'number', minimum: 0, maximum: 1 },
+        index: { oneOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] },
+      },
+    },
+    OverlapRequest: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['state', 'sets'],
+      properties: {
+        state: { type: 'string', pattern: `^(?:${STATE_CODES.map(anyCase).join('|')})$` },
+        sets: {
+          type: 'array',
+          minItems: OVERLAP_SETS_MIN,
+          maxItems: OVERLAP_SETS_MAX,
+          uniqueItems: true,
+          items: { type: 'string', pattern: '^(saved|list|export):[A-Za-z0-9_-]{1,64}$' },
+        },
+      },
+      examples: [EXAMPLE_OVERLAP_REQUEST],
+    },
+    OverlapResponse: {
+      type: 'object',
+      required: ['state', 'sets', 'pairs', 'regions'],
+      properties: {
+        state: { type: 'string' },
+        sets: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['ref', 'total'],
+            properties: { ref: { type: 'string' }, total: { type: 'integer', minimum: 0 } },
+          },
+        },
+        pairs: { type: 'array', items: { type: 'array', items: { type: 'integer', minimum: 0 } } },
+        regions: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['in', 'count'],
+            properties: {
+              in: {
+                type: 'array',
+                items: { type: 'integer', minimum: 0 },
+                description: 'Indexes into `sets` of the sets these people are in.',
+              },
+              count: { type: 'integer', minimum: 0 },
+            },
+          },
         },
       },
     },

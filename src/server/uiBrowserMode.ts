@@ -25,5 +25,5 @@ export function mountBrowserUi(core: Core, server: ApiServer, rendererDir = DEFA
       recent: server.requestLog.recent(),
     }),
   });
-  return registerUi(server, { handlers, rendererDir, token: createUiToken() });
+  return registerUi(server, { handlers, rendererDir, token: createUiToken(), homeDir: core.homeDir });
 }

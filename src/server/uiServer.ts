@@ -14,6 +14,7 @@ import { toAppError, type ApiServer } from './apiServer';
 import { checkJsonContentType } from './requestGuards';
 import { pageCookieValue, readCookie, tokenMatches, UI_SECURITY_HEADERS } from './uiSecurity';
 import { hasIndex, readStaticFile } from './uiStatic';
+import { registerUpload } from './uiUpload';
 
 export interface UiOptions {
   handlers: HandlerTable;
@@ -21,6 +22,10 @@ export interface UiOptions {
   rendererDir: string;
   /** The page token of this start of `serve` (uiSecurity.createUiToken). */
   token: string;
+  /** The home folder whose inbox uploads go to (uiUpload.ts); without it there is no upload route. */
+  homeDir?: string;
+  /** The largest upload, in bytes (uiUpload.ts's default otherwise). */
+  uploadMaxBytes?: number;
 }
 
 export interface UiMount {
@@ -87,6 +92,19 @@ export async function registerUi(server: ApiServer, options: UiOptions): Promise
     if (!tokenMatches(readCookie(request.headers.cookie, name), pageCookie))
       throw new AppError('unauthorized', 'Open the ui: address that serve printed; it carries the page token.');
   };
+
+  if (options.homeDir)
+    await registerUpload(app, {
+      homeDir: options.homeDir,
+      maxBytes: options.uploadMaxBytes,
+      // The rpc token, as every operation (a page's cookie does not authorise an upload).
+      checkToken: async (request) => {
+        if (!tokenMatches(request.headers[RPC_TOKEN_HEADER.toLowerCase()], token))
+          throw new AppError('unauthorized', `A valid ${RPC_TOKEN_HEADER} header is required; open the ui: address that serve printed.`);
+        server.markCredentialed(request);
+      },
+      sendError: sendEnvelopeError,
+    });
 
   app.get('/ui', async (request, reply) => {
     const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';

@@ -4,9 +4,21 @@
 import { z } from 'zod';
 import { audienceRequestSchema, audienceSchema } from './audienceRequest';
 import type { BackupInfo, RestorePreview, RestoreSummary } from './backupContract';
+import type { ExportOutput } from './exportFields';
 import type { ListControlsInput } from './listControls';
+import { likeQualityRequestSchema, type LikeQuality } from './likeQuality';
+import { overlapRequestSchema, type OverlapAnswer } from './overlap';
+import type { ProfileAnswer } from './profile';
+import type { MatchSummary, OptOutImport } from './customerFiles';
 
 export type { BackupInfo, RestoreKey, RestoreList, RestorePreview, RestoreSummary } from './backupContract';
+export type { MatchSummary, OptOutImport } from './customerFiles';
+export type * from './importContract';
+export type { DatasetRef } from './datasetRef';
+import type { DatasetRef } from './datasetRef';
+export type * from './dataSourceContract';
+import type { ImportJob, ImportPick, ImportPlan } from './importContract';
+import type { ClickHouseCheck, DataSourceInfo } from './dataSourceContract';
 
 // Audience inputs are the API's own schemas (audienceRequest.ts): the app and the API accept the same
 // keys and report the same problems in the same words.
@@ -19,6 +31,8 @@ const page = audienceRequestSchema.extend(states);
 export const workspaceSchema = z.strictObject({
   audience: audience.nullable(),
   columns: z.array(z.string().max(32)).max(40).optional(),
+  /** The builder column's width in pixels, as the analyst dragged it. */
+  builderWidth: z.number().int().min(200).max(1000).optional(),
 });
 const workspace = workspaceSchema;
 // Saved audiences always store their filters, even when there are none, and keep their list controls.
@@ -28,6 +42,8 @@ const id = z.strictObject({ id: z.string().min(1).max(64) });
 const importFiles = z.strictObject({
   files: z.array(z.string().min(1).max(4096)).min(1).max(200),
   delimiter: z.enum([',', '\t', '|']).optional(),
+  // Columns the user mapped: a vendor header to the record field it fills, or '' to skip it (docs/import.md).
+  columns: z.record(z.string().max(200), z.string().max(64)).optional(),
 });
 
 // The Data source setting (README "Data sources"): a ClickHouse server's address, database and user,
@@ -49,6 +65,9 @@ export const INPUTS = {
     format: z.enum(['csv', 'jsonl']),
     // A CSV's header: field names (default), their labels from the data dictionary, or both rows.
     header: z.enum(['names', 'labels', 'both']).optional(),
+    // The fields written (record field names or preset names, src/shared/exportFields.ts) and how codes read.
+    fields: z.array(z.string().max(64)).max(1000).optional(),
+    values: z.enum(['codes', 'labels']).optional(),
     fileName: z.string().min(1).max(200).optional(),
   }),
   'export/status': z.strictObject({ id: z.string() }),
@@ -58,12 +77,29 @@ export const INPUTS = {
   'keys/revoke': z.strictObject({ id: z.string() }),
   'api/status': z.strictObject({}),
   'audiences/list': z.strictObject({}),
-  'audiences/save': savedAudience.extend({ name: z.string() }),
+  // replace: the user confirmed that an audience of the same name takes this one's place (keeping its id).
+  'audiences/save': savedAudience.extend({ name: z.string(), replace: z.boolean().optional() }),
   'audience/crosstab': audience.extend({ rows: z.string(), columns: z.string(), max: z.number().int().min(1).max(200).optional() }),
+  // Insight (docs/insight.md): the profile of an audience, overlaps of saved sets, a lookalike model's quality.
+  'audience/profile': audience.extend({ fields: z.array(z.string()).optional() }),
+  'audience/overlap': overlapRequestSchema,
+  'audience/likeQuality': likeQualityRequestSchema,
   'lists/pick': z.strictObject({}),
   'lists/import': z.strictObject({ file: z.string().min(1).max(4096), name: z.string() }),
   'lists/list': z.strictObject({}),
   'lists/delete': id,
+  // Match and append (docs/match.md) and consumer opt-outs (docs/optouts.md): only a picked file is read.
+  'match/pick': z.strictObject({}),
+  'match/run': z.strictObject({
+    file: z.string().min(1).max(4096),
+    fields: z.array(z.string().max(100)).max(64),
+    values: z.enum(['codes', 'labels']).optional(),
+    keep: z.string().max(200).optional(),
+  }),
+  'optouts/pick': z.strictObject({}),
+  'optouts/import': z.strictObject({ file: z.string().min(1).max(4096) }),
+  'optouts/list': z.strictObject({}),
+  'optouts/remove': id,
   'audiences/rename': z.strictObject({ id: z.number().int(), name: z.string() }),
   'audiences/delete': z.strictObject({ id: z.number().int() }),
   'audit/list': z.strictObject({ limit: z.number().int().min(1).max(1000).optional() }),
@@ -146,6 +182,8 @@ export interface RequestLogEntry {
   operation: string;
   status: number;
   ms: number;
+  /** Why a refused request was refused: the error answer's code, message and field (never a body, record data or a key). */
+  error?: { code: string; message: string; field?: string };
 }
 export interface ApiKeyInfo {
   id: string;
@@ -159,8 +197,15 @@ export interface ApiKeyInfo {
  * How many people are left after each step of extensions.md's order: state and filters; then
  * contact and exclude; then households; then sample (= total).
  */
+/**
+ * How many people are left after each list step (docs/list-controls.md), so that each step can say how
+ * many people it removed: `filtered` by state and filters alone, `matched` after `near` too,
+ * `afterContact` after callable and deliverable, `afterExclusions` after the people left out.
+ */
 export interface AudienceSteps {
+  filtered: number;
   matched: number;
+  afterContact: number;
   afterExclusions: number;
   afterHouseholds: number;
   total: number;
@@ -196,13 +241,6 @@ export interface SuppressionListInfo {
   matched: number | null;
 }
 
-/** Which dataset something was made on: saved audiences and audit entries keep it. */
-export interface DatasetRef {
-  /** The file's name and the time it was written: another file, or the same name rewritten, is another dataset. */
-  id: string;
-  name: string;
-  records: number;
-}
 /** One dataset of the history (the Datasets panel). */
 export interface DatasetEntry extends DatasetRef {
   path: string;
@@ -242,7 +280,8 @@ export interface AuditEntry {
   actor: string;
   action: string;
   /** states: every state of a several-state export (state is then the first). */
-  audience: { state: string; states?: string[]; filters: Filter[] } & ListControlsInput;
+  /** `output`: the fields an export wrote and how its values read, when not the whole record with codes. */
+  audience: { state: string; states?: string[]; filters: Filter[]; output?: ExportOutput } & ListControlsInput;
   records: number;
   file: string;
   outcome: string;
@@ -250,125 +289,6 @@ export interface AuditEntry {
   excludable: boolean;
   /** The dataset it read (export) or made (import); null for entries written before datasets were recorded. */
   dataset?: DatasetRef | null;
-}
-
-export type ImportDelimiter = ',' | '\t' | '|';
-
-/** What the user picked: in Electron the open dialog's files, in browser mode the inbox folder's. */
-export interface ImportPick {
-  files: string[];
-  /** Browser mode: the folder whose files are offered (put vendor files there); null in Electron. */
-  inbox: string | null;
-}
-/** One file as the import would read it, before anything is written. */
-export interface ImportFilePlan {
-  path: string;
-  name: string;
-  bytes: number;
-  gzip: boolean;
-  delimiter: ImportDelimiter | null;
-  /** Each header column in file order and the record field it fills (null: not a field, ignored). */
-  columns: Array<{ header: string; field: string | null }>;
-  /** How many record fields no column fills: absent data (`""` or 0) in every record of this file. */
-  absentFields: number;
-  /** Why the file cannot be imported as it is (no PID column, undecidable delimiter, …); null when it can. */
-  error: string | null;
-}
-export interface ImportPlan {
-  files: ImportFilePlan[];
-  /** True when every file can be imported. */
-  ready: boolean;
-}
-/**
- * Every row of an import accounted for: read = imported + rejected. `replaced` counts imported rows
- * whose PID an earlier imported row of the same import already had: the later row replaces it, so
- * the dataset holds `records` = imported - replaced (one per distinct PID). Rejected rows neither
- * replace nor are replaced. The CLI prints these; the app shows them.
- */
-export interface ImportCounts {
-  read: number;
-  imported: number;
-  rejected: number;
-  replaced: number;
-  records: number;
-  seconds: number;
-}
-export interface ImportResult extends ImportCounts {
-  /** The new dataset's file (the app's current one once switched to). */
-  dataset: string;
-  /** Its id in the dataset history. */
-  datasetId?: string;
-  rejectsPath: string;
-}
-export interface ImportJob {
-  id: string;
-  status: 'running' | 'done' | 'failed' | 'cancelled';
-  /**
-   * reading: parsing and checking rows; writing: building the dataset; confirm: done, waiting for the
-   * user to switch to it or keep the current one (import/confirm); switching: opening it.
-   */
-  phase: 'reading' | 'writing' | 'confirm' | 'switching' | 'finished';
-  files: string[];
-  rowsRead: number;
-  rowsWritten: number;
-  bytesRead: number;
-  totalBytes: number;
-  /** Of the current phase, 0-100. */
-  percent: number;
-  rowsPerSecond: number;
-  /** Of the current phase; null when not yet known. */
-  secondsLeft: number | null;
-  /** Things a person should know that did not stop the import (unknown columns ignored). */
-  notices: string[];
-  result: ImportResult | null;
-  /** The rejects file, once written (also when no row could be imported, to say why). */
-  rejectsPath: string | null;
-  /** The dataset in use when the import asked to switch (phase confirm); null before, or when none was open. */
-  current?: DatasetRef | null;
-  /** Whether the user switched to the new dataset: null until decided. */
-  switched?: boolean | null;
-  error?: string;
-}
-
-/** The Data source screen: what answers now, what the next start opens, and the ClickHouse server kept (never its password). */
-export interface DataSourceInfo {
-  /** What answers now: the bundled dataset, another dataset file, a ClickHouse server, or nothing yet. */
-  current: 'bundled' | 'dataset' | 'clickhouse' | 'none';
-  /** What the next start opens: a dataset file (the last one used, else the bundled one) or the ClickHouse server below. */
-  stored: 'embedded' | 'clickhouse';
-  /** The dataset (or ClickHouse table) answering now. */
-  dataset: DatasetRef | null;
-  bundledAvailable: boolean;
-  /** The ClickHouse server last used; hasPassword says a password is stored for this address and user. */
-  clickhouse: { url: string; database: string; user: string; hasPassword: boolean } | null;
-  /** Why a stored password cannot be read back (another computer's keychain, a damaged file); null when it can. */
-  passwordError: string | null;
-  /** Where the password is kept (the OS keychain in the desktop app, an owner-only file in browser mode). */
-  secretStore: string;
-  /** Why the stored ClickHouse source did not open at start; null otherwise. */
-  startError: string | null;
-}
-/** What Test connection found, step by step; `error` names the first step that failed (never the password). */
-export interface ClickHouseCheck {
-  /** scheme://host:port only. */
-  address: string;
-  database: string;
-  reachable: boolean;
-  version: string | null;
-  /** The user and password were accepted. */
-  signedIn: boolean;
-  databaseFound: boolean;
-  /** The loaded dataset's tables (people and people_meta) are there. */
-  tableFound: boolean;
-  /** From people_meta: records loaded, when, and from which dataset file. */
-  records: number | null;
-  loadedAt: string | null;
-  source: string | null;
-  /** Whether the user is read-only (readonly != 0); a writing user gets a warning. */
-  readOnly: boolean | null;
-  ms: number;
-  error: string | null;
-  warnings: string[];
 }
 
 export interface Outputs {
@@ -388,10 +308,19 @@ export interface Outputs {
   'audiences/list': SavedAudience[];
   'audiences/save': SavedAudience;
   'audience/crosstab': CrossTab;
+  'audience/profile': ProfileAnswer & { ms: number };
+  'audience/overlap': OverlapAnswer & { ms: number };
+  'audience/likeQuality': LikeQuality;
   'lists/pick': ImportPick;
   'lists/import': SuppressionListInfo;
   'lists/list': SuppressionListInfo[];
   'lists/delete': { ok: true };
+  'match/pick': ImportPick;
+  'match/run': MatchSummary & { path: string | null };
+  'optouts/pick': ImportPick;
+  'optouts/import': OptOutImport;
+  'optouts/list': OptOutImport[];
+  'optouts/remove': OptOutImport;
   'audiences/rename': SavedAudience;
   'audiences/delete': { ok: true };
   'audit/list': AuditEntry[];

@@ -17,6 +17,12 @@ export const RPC_TOKEN_HEADER = 'X-UI-TOKEN';
 /** The page URL's query parameter that carries the token. */
 export const RPC_TOKEN_QUERY = 'token';
 export const UI_PATH = '/ui/';
+/**
+ * Browser mode's uploads (src/server/uiUpload.ts): `POST UPLOAD_PATH?name=<file name>` with the file as
+ * an application/octet-stream body and the token in RPC_TOKEN_HEADER; the answer is an Envelope of
+ * `{name, bytes, inbox}`, the file then being in the home's inbox for `import/pick` and `lists/pick`.
+ */
+export const UPLOAD_PATH = '/ui/upload';
 
 export function rpcPath(op: OperationName): string {
   return RPC_PREFIX + op;

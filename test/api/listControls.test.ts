@@ -228,6 +228,20 @@ describe('near', () => {
     );
   });
 
+  it('a ZIP of another state is a 400 naming the ZIP and "near", not a total of 0 (preview, search and with filters)', async () => {
+    const nyZip = String(oracle.distinct('NY', 'ZIP')[0]);
+    expect(oracle.count('CA', [['ZIP', [nyZip]]])).toBe(0);
+    for (const op of ['preview', 'search'] as const) {
+      const r = await post({ state: 'CA', filters: SEED, near: { zip: nyZip, miles: 25 } }, op);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'invalid_request', field: 'near' });
+      expect(r.body.error.message).toContain(nyZip);
+      expect(r.body.error.message).toContain('CA');
+    }
+    // The same ZIP in its own state answers.
+    expect((await post({ state: 'NY', near: { zip: nyZip, miles: 25 }, limit: 0 })).status).toBe(200);
+  });
+
   it.each([
     [{ lat: 34, lon: -118, miles: 0 }],
     [{ lat: 34, lon: -118, miles: 501 }],
@@ -284,7 +298,9 @@ describe('the app operations', () => {
       sample: { every: 4 },
     });
     expect(answer.steps).toEqual({
+      filtered: oracle.count('CA', SEED),
       matched: oracle.count('CA', SEED),
+      afterContact: oracle.listPids('CA', SEED, { phone: true }).length,
       afterExclusions: oracle.listPids('CA', SEED, { phone: true }).length,
       afterHouseholds: oracle.listPids('CA', SEED, { phone: true, oneHousehold: true }).length,
       total: oracle.listPids('CA', SEED, { phone: true, oneHousehold: true, every: 4 }).length,
@@ -297,7 +313,15 @@ describe('the app operations', () => {
       {
         state: 'CA',
         filters: [],
-        listControls: { near: null, contact: { phone: false, mail: false }, exclude: [], households: 'all', sample: null },
+        listControls: {
+          near: null,
+          contact: { phone: false, mail: false },
+          exclude: [],
+          include: [],
+          like: null,
+          households: 'all',
+          sample: null,
+        },
       },
       'MARRIEDCD',
       'HOMEOWNERC',
@@ -315,7 +339,15 @@ describe('the app operations', () => {
   });
 
   it('cross-tab lists coded values in their natural order (income bands from lowest to highest), AGE in its bands', async () => {
-    const none = { near: null, contact: { phone: false, mail: false }, exclude: [], households: 'all' as const, sample: null };
+    const none = {
+      near: null,
+      contact: { phone: false, mail: false },
+      exclude: [],
+      include: [],
+      like: null,
+      households: 'all' as const,
+      sample: null,
+    };
     const table = await api.core.audiences.crossTab({ state: 'CA', filters: [], listControls: none }, 'AGE', 'EHI');
     expect(table.columnValues).toEqual([...table.columnValues].sort());
     expect(table.columnValues.length).toBeGreaterThan(5);

@@ -148,7 +148,15 @@ describe('the OpenAPI document, against the server that serves it', () => {
     }
     expect(ids.every((id) => /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.sort()).toEqual(['getHealth', 'getOpenApiDocument', 'listFields', 'previewAudience', 'searchAudience']);
+    expect(ids.sort()).toEqual([
+      'getHealth',
+      'getOpenApiDocument',
+      'listFields',
+      'overlapAudiences',
+      'previewAudience',
+      'profileAudience',
+      'searchAudience',
+    ]);
   });
 
   it('asks for the key on the audience operations and the data dictionary only: health and the document say security: []', async () => {

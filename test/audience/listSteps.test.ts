@@ -27,6 +27,8 @@ function controls(overrides: Partial<ResolvedControls> = {}): ResolvedControls {
     near: null,
     contact: { phone: false, mail: false },
     exclusions: [],
+    inclusions: [],
+    like: null,
     households: 'all',
     sample: null,
     key: 'test',
@@ -58,6 +60,10 @@ function source(asked: string[]): ListPrimitives {
       asked.push('households');
       return Uint32Array.from(HOUSEHOLD);
     },
+    likeScores: () => {
+      asked.push('likeScores');
+      return (id) => id;
+    },
     checkBudget: () => asked.push('budget'),
   };
 }
@@ -81,36 +87,45 @@ describe('the list steps', () => {
     const { kept, steps } = run(all, asked);
     // near drops 101, 102 (matched: 8); contact 103, 104; exclusions 105, 106 (afterExclusions: 4:
     // 100, 107, 108, 109); one a household drops 108 (3); every 2nd keeps 100 and 109.
-    expect(steps).toEqual({ matched: 8, afterExclusions: 4, afterHouseholds: 3, total: 2 });
+    expect(steps).toEqual({ filtered: 10, matched: 8, afterContact: 6, afterExclusions: 4, afterHouseholds: 3, total: 2 });
     expect(kept).toEqual([100, 109]);
     expect(asked).toEqual(['coordinates', 'callable', 'deliverable', 'budget', 'excluded 0', 'budget', 'excluded 1', 'households']);
   });
 
   it('asks nothing and keeps everyone without controls that change anything', () => {
     const asked: string[] = [];
-    expect(run(controls(), asked)).toEqual({ kept: IDS, steps: { matched: 10, afterExclusions: 10, afterHouseholds: 10, total: 10 } });
+    expect(run(controls(), asked)).toEqual({
+      kept: IDS,
+      steps: { filtered: 10, matched: 10, afterContact: 10, afterExclusions: 10, afterHouseholds: 10, total: 10 },
+    });
     expect(asked).toEqual([]);
   });
 
   it('counts each control at its own step', () => {
     expect(run(controls({ near: { lat: 0, lon: 0, miles: 50 } })).steps).toEqual({
+      filtered: 10,
       matched: 8,
+      afterContact: 8,
       afterExclusions: 8,
       afterHouseholds: 8,
       total: 8,
     });
     expect(run(controls({ contact: { phone: true, mail: false } })).steps).toEqual({
+      filtered: 10,
       matched: 10,
+      afterContact: 9,
       afterExclusions: 9,
       afterHouseholds: 9,
       total: 9,
     });
     expect(run(controls({ households: 'one' }))).toEqual({
       kept: IDS.filter((id) => id !== 108),
-      steps: { matched: 10, afterExclusions: 10, afterHouseholds: 9, total: 9 },
+      steps: { filtered: 10, matched: 10, afterContact: 10, afterExclusions: 10, afterHouseholds: 9, total: 9 },
     });
     expect(run(controls({ sample: { size: 3, seed: 7 } })).steps).toEqual({
+      filtered: 10,
       matched: 10,
+      afterContact: 10,
       afterExclusions: 10,
       afterHouseholds: 10,
       total: 3,

@@ -5,10 +5,12 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
 import { cli } from '../support/cli';
 import { openDatasetSql } from '../support/datasetSql';
 import { SqlOracle } from '../support/oracle';
 import { csvField } from '../../src/core/dataset/codec/recordFormat';
+import { codeLabel } from '../../src/shared/codebook';
 import { DATA_DICTIONARY } from '../../src/shared/dictionary';
 
 let dir: string;
@@ -124,6 +126,50 @@ describe('cli', () => {
       expect(b.code).toBe(2);
       expect(b.stderr).toMatch(/households|--controls/);
     }
+  });
+
+  it('export --fields takes a preset or names, --values labels writes the codebook meanings; unknown names exit 2, nothing written', async () => {
+    const out = join(dir, 'mailing.csv');
+    const args = ['export', '--db', inject('datasetPath'), '--state', 'WY', '--format', 'csv', '--out', out, '--home', join(dir, 'home')];
+    const r = await cli([...args, '--fields', 'mailing,EHI', '--values', 'labels']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('PID,FNAME,MNAME,LNAME,SUFFIX,ADDRESS,CITY,STATE,ZIP,Z4,EHI');
+    const oracle = new SqlOracle(inject('datasetPath'));
+    try {
+      const byPid = new Map(oracle.records('WY', [], 100_000, 0).map((rec) => [rec.PID as string, rec]));
+      expect(lines.length - 1).toBe(byPid.size);
+      for (const cells of (parse(readFileSync(out, 'utf8')) as string[][]).slice(1)) {
+        const rec = byPid.get(cells[0]!)!;
+        expect(cells.at(-1)).toBe(codeLabel('EHI', rec.EHI as string) ?? rec.EHI);
+      }
+    } finally {
+      oracle.close();
+    }
+    const missing = join(dir, 'never.csv');
+    const bad = await cli([...args.slice(0, -4), '--out', missing, '--home', join(dir, 'home'), '--fields', 'FNAME,INCOME,ZIPP']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/"INCOME", "ZIPP"/);
+    expect(existsSync(missing)).toBe(false);
+    const values = await cli([...args, '--values', 'words']);
+    expect(values.code).toBe(2);
+    expect(values.stderr).toMatch(/--values must be codes or labels/);
+  });
+
+  it('export near a ZIP the state does not hold: one line naming the ZIP and "near", exit 2, nothing written', async () => {
+    const oracle = new SqlOracle(inject('datasetPath'));
+    const nyZip = String(oracle.distinct('NY', 'ZIP')[0]);
+    oracle.close();
+    const out = join(dir, 'near-elsewhere.csv');
+    const r = await cli([
+      ...['export', '--db', inject('datasetPath'), '--state', 'CA', '--format', 'csv', '--out', out, '--home', join(dir, 'home')],
+      ...['--controls', JSON.stringify({ near: { zip: nyZip, miles: 25 } })],
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`"near" names ZIP ${nyZip}`);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('serve prints the real port for --port 0, answers, and stops cleanly on SIGTERM', async () => {

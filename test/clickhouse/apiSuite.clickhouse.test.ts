@@ -15,9 +15,12 @@ async function serve(options: Omit<CoreOptions, 'homeDir'>): Promise<SuiteServer
   const homeDir = mkdtempSync(join(tmpdir(), 'audience-desk-home-'));
   const core = createCore({ homeDir, ...options });
   const { key } = core.keys.create('suite');
-  const server = new ApiServer(core);
+  // A long keep-alive, as test/support/apiHarness.ts explains: the oracles' synchronous SQL stalls the
+  // event loop the server shares, and an overdue keep-alive timer would close the socket fetch reuses.
+  const server = new ApiServer(core, { keepAliveTimeoutMs: 120_000 });
   const url = await server.listen(0);
   return {
+    saveAudience: (audience) => core.savedAudiences.save(audience).id,
     post: (path, body) =>
       fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) }),
     async close() {

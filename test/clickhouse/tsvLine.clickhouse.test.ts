@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { ClickHouseConnection } from '../../src/core/clickhouse/connection';
-import { CREATE_SETTINGS, createTableSql, STORED_COLUMNS_SQL } from '../../src/core/clickhouse/schema';
+import { createTableSql, STORED_COLUMNS_SQL } from '../../src/core/clickhouse/schema';
+import { detectDialect } from '../../src/core/clickhouse/serverDialect';
 import { sqlIdentifier } from '../../src/core/clickhouse/sqlLiteral';
 import { storedRecordToClickHouseTsv } from '../../src/core/clickhouse/tsvLine';
 import { recordValues } from '../../src/core/clickhouse/values';
@@ -18,7 +19,7 @@ describeClickHouse('TabSeparated lines into a real ClickHouse table', () => {
     const table = `${sqlIdentifier('tsv_tests')}.${sqlIdentifier('people_lines')}`;
     try {
       await connection.command('CREATE DATABASE IF NOT EXISTS tsv_tests');
-      await connection.command(createTableSql(table), CREATE_SETTINGS);
+      await connection.command(createTableSql(table), (await detectDialect(connection, 'default')).createSettings);
       const records = fc.sample(record(fc.oneof(hostileString, plainString), hexId), { numRuns: 200, seed: 21 });
       await connection.insertTsv(
         table,

@@ -103,8 +103,10 @@ describe('the analyst’s language', () => {
 
   it('opens a record with field labels and code meanings beside the codes', async () => {
     const { page } = desk;
+    await page.getByTestId('tab-people').click();
     const row = page.locator('.ag-row[row-index]').nth(2);
-    await row.locator('[col-id="pid"]').waitFor();
+    // The grid was just shown again: its rows are placeholders until their block arrives.
+    await expect.poll(() => row.locator('[col-id="pid"]').innerText()).toMatch(/^[0-9A-F]{32}$/);
     const pid = await row.locator('[col-id="pid"]').innerText();
     await row.click();
     await page.getByTestId('record-drawer').waitFor();

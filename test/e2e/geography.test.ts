@@ -6,6 +6,7 @@
 // CSV, the picture as SVG and PNG, and every new panel inside the window at 1024x700 and 1440x900.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { pasteText } from './support/paste';
 import type { Locator, Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import { COUNTY_NAMES } from '../../src/shared/countyNames';
@@ -158,7 +159,7 @@ describe('the county map', () => {
     await expect.poll(() => page.getByTestId('count-filters').innerText(), SLOW).toContain(COUNTY_NAMES[FIPS + code]!);
     const expected = await apiTotal({ filters: [['CNTYCD', [code]]] });
     await expect.poll(countText, SLOW).toBe(count(expected));
-    await expect.poll(() => area(page, FIPS + code).getAttribute('aria-pressed'), SLOW).toBe('true');
+    await expect.poll(() => area(page, FIPS + code).getAttribute('class'), SLOW).toMatch(/\bon\b/);
     // The map now shows the audience: only that county has anyone.
     await expect.poll(() => area(page, FIPS + code).getAttribute('data-count'), SLOW).toBe(String(expected));
     const others = await page
@@ -273,8 +274,10 @@ describe('distance (near)', () => {
       const point = { lat: 42.65, lon: -73.75 };
       const expected = people.filter((p) => miles(point, p) <= 60).length;
       await page.getByTestId('control-near-mode').selectOption('point');
-      await page.getByTestId('control-near-lat').fill(String(point.lat));
-      await page.getByTestId('control-near-lon').fill(String(point.lon));
+      // The point pasted as one piece of text into the latitude box fills both boxes.
+      await pasteText(page.getByTestId('control-near-lat'), `${point.lat}, ${point.lon}`);
+      await expect.poll(() => page.getByTestId('control-near-lat').inputValue()).toBe(String(point.lat));
+      await expect.poll(() => page.getByTestId('control-near-lon').inputValue()).toBe(String(point.lon));
       await page.getByTestId('control-near-miles').fill('60');
       await expect.poll(countText, SLOW).toBe(count(expected));
 

@@ -75,14 +75,31 @@ describe('the import screen', () => {
       `4 of 6 columns map onto record fields; ${count(FIELDS.length - 4)} fields`,
     );
     await extra.getByTestId('import-mapping').locator('summary').click();
-    expect(await extra.getByTestId('import-mapping').locator('tbody tr').allInnerTexts()).toEqual([
+    // Each column and its field; a column the import does not know offers a field or "skip".
+    const mappingRows = () =>
+      extra
+        .getByTestId('import-mapping')
+        .locator('tbody tr')
+        .evaluateAll((rows) =>
+          rows.map((row) => {
+            const cells = [...row.querySelectorAll('td')];
+            const select = cells[2]!.querySelector('select');
+            const field = select ? select.options[select.selectedIndex]!.text : cells[2]!.textContent!.trim();
+            return [cells[0]!.textContent!.trim(), cells[1]!.textContent!.trim(), field].join('\t');
+          }),
+        );
+    expect(await mappingRows()).toEqual([
       '1\tPID\tPID',
       '2\tSTATE\tSTATE',
       '3\tGENDER\tGENDER',
-      '4\tVENDOR_ID\tignored',
+      '4\tVENDOR_ID\tignored (skip this column)',
       '5\tMS_BOOKS\tMS_BOOKS',
-      '6\tnotes\tignored',
+      '6\tnotes\tignored (skip this column)',
     ]);
+    // The vendor's id goes into INTERNAL7: the file now fills 5 of its 6 columns, and the import uses it.
+    await extra.getByTestId('import-column-VENDOR_ID').getByTestId('import-column-field').selectOption('INTERNAL7');
+    await expect.poll(() => extra.getByTestId('import-file-summary').innerText()).toMatch(/^5 of 6 columns map onto record fields/);
+    expect((await mappingRows())[3]).toMatch(/^4\tVENDOR_ID\tINTERNAL7/);
     expect(await page.getByTestId('import-file-vendor-main.csv').getByTestId('import-file-summary').innerText()).toMatch(
       `${FIELDS.length} of ${FIELDS.length} columns`,
     );
@@ -137,6 +154,9 @@ describe('the import screen', () => {
     expect(searched.json.total).toBe(inFile.length + (['DC', 'AK'].includes(state) ? 1 : 0));
     const first = searched.json.results.find((r: Record<string, unknown>) => r.PID === source[0]![PID]);
     expect(first.FNAME).toBe('REPLACED');
+    // The column mapped on the import screen filled its field (upper-cased as every string field is).
+    const mapped = await api(desk, 'search', { state: 'DC', filters: [['PID', ['D0000000000000000000000000000001']]] });
+    expect(mapped.json.results[0].INTERNAL7).toBe('V-1');
     const other = searched.json.results.find((r: Record<string, unknown>) => r.PID === inFile[1]![PID]);
     expect(other).toEqual(Object.fromEntries(FIELDS.map((f, i) => [f.name, inFile[1]![i]])));
     await expect

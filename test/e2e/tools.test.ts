@@ -3,6 +3,7 @@
 // an audience, change it, reload it; and a back end that goes away is explained in place.
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { fieldLabel } from '../../src/renderer/src/lib/fieldInfo';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FIELDS } from '../../src/shared/fields';
 import { api, count, serveGone, shot, startDesk, stopDesk, stopServe, type Desk } from './support/desk';
@@ -54,7 +55,8 @@ describe('tools in the browser', () => {
     expect(JSON.parse(lines[0]!).PID).toBe(rows[0]!.PID);
     const history = desk.page.getByTestId('export-history');
     await expect.poll(() => history.innerText()).toContain('e2e-jsonl');
-    expect(await history.innerText()).toContain(`${count(json.total)} records · ${STATE} · MARRIEDCD`);
+    // The history names the filter by its label (the export history's words).
+    expect(await history.innerText()).toContain(`${count(json.total)} records · ${STATE} · ${fieldLabel('MARRIEDCD')}`);
   });
 
   it('creates a key shown once, which works on the API until it is revoked', async () => {

@@ -69,11 +69,11 @@ async function clipped(page: Page, selector: string): Promise<string[]> {
 }
 
 const PANELS = [
-  '[data-testid="builder"]',
+  '#builder-region',
   '[data-testid="count-bar"]',
   '[data-testid="preview"]',
-  '.side',
-  '.side .tab-body',
+  '[data-testid="canvas"]',
+  '[data-testid="canvas-view"]',
   '[data-testid="top-bar"], header',
 ];
 
@@ -163,14 +163,14 @@ describe('workspace', () => {
     const written = page.waitForResponse((response) => {
       if (!response.url().endsWith('/ui/rpc/workspace/set')) return false;
       const input = JSON.parse(response.request().postData() ?? '{}') as { audience?: { filters?: unknown }; columns?: string[] };
-      return JSON.stringify(input.audience?.filters).includes('MARRIEDCD') && input.columns?.includes('city') === false;
+      return JSON.stringify(input.audience?.filters).includes('MARRIEDCD') && input.columns?.includes('CITY') === false;
     });
     await addValue(page, 'married', 'MARRIEDCD', 'M');
     await page.getByTestId('filter-done').click();
     const expected = (await api(desk, 'preview', { state: 'TX', limit: 0, filters })).json.total;
     await expect.poll(countText).toBe(count(expected));
     await page.getByTestId('columns-open').click();
-    await page.getByTestId('column-city').uncheck();
+    await page.getByTestId('column-city').click();
     await expect.poll(() => page.locator('.ag-header-cell[col-id="city"]').count()).toBe(0);
     expect((await written).ok()).toBe(true);
 
@@ -183,7 +183,8 @@ describe('workspace', () => {
     expect(await page.locator('.ag-header-cell[col-id="city"]').count()).toBe(0);
     expect(await page.locator('.ag-header-cell[col-id="fname"]').count()).toBe(1);
     await page.getByTestId('columns-open').click();
-    await page.getByTestId('column-city').check();
+    await page.getByTestId('column-search').fill('city');
+    await page.getByTestId('field-option-CITY').click();
     await page.getByTestId('columns-open').click();
     await expect.poll(() => page.locator('.ag-header-cell[col-id="city"]').count()).toBe(1);
   });
@@ -241,21 +242,29 @@ describe('workspace', () => {
       await page.setViewportSize({ width, height });
       // Some API traffic, so the request log has rows (with a long key name).
       for (let i = 0; i < 3; i++) await api(desk, 'preview', { state: 'TX', limit: 1 });
-      await page.getByTestId('tab-api').click();
-      // All three in the log before measuring, so no poll adds rows while the test reads them.
-      await expect.poll(() => page.getByTestId('request-row').count()).toBeGreaterThanOrEqual(3);
-      expect(await overflows(page, PANELS)).toEqual([]);
-      expect(await overflows(page, ['[data-testid="request-log"]', '[data-testid="request-log"] table'], true)).toEqual([]);
-      // The ms column is whole inside the panel.
-      const ms = (await page.getByTestId('request-ms').first().boundingBox())!;
-      const panel = (await page.locator('.side').boundingBox())!;
-      expect(ms.x + ms.width).toBeLessThanOrEqual(panel.x + panel.width);
       // Every grid column is in view, not scrolled off to the side.
+      await page.getByTestId('tab-people').click();
+      await page.locator('.ag-row [col-id="pid"]').first().waitFor();
+      expect(await overflows(page, PANELS)).toEqual([]);
       const grid = (await page.getByTestId('preview-grid').boundingBox())!;
       for (const col of ['row', 'pid', 'fname', 'lname', 'city', 'state']) {
         const head = (await page.locator(`.ag-header-cell[col-id="${col}"]`).boundingBox())!;
         expect(head.x + head.width, col).toBeLessThanOrEqual(grid.x + grid.width + 1);
       }
+      await page.getByTestId('tab-api').click();
+      // All three in the log before measuring, so no poll adds rows while the test reads them.
+      await expect.poll(() => page.getByTestId('request-row').count()).toBeGreaterThanOrEqual(3);
+      expect(
+        await overflows(
+          page,
+          PANELS.filter((p) => p !== '[data-testid="preview"]'),
+        ),
+      ).toEqual([]);
+      expect(await overflows(page, ['[data-testid="request-log"]', '[data-testid="request-log"] table'], true)).toEqual([]);
+      // The ms column is whole inside the panel.
+      const ms = (await page.getByTestId('request-ms').first().boundingBox())!;
+      const panel = (await page.getByTestId('canvas').boundingBox())!;
+      expect(ms.x + ms.width).toBeLessThanOrEqual(panel.x + panel.width);
       // The field picker's options: long labels and type tags wrap inside the builder.
       await page.getByTestId('field-search').fill('mail order');
       await page.locator('[data-testid^="field-option-"]').first().waitFor();
@@ -263,7 +272,7 @@ describe('workspace', () => {
       expect(await clipped(page, '[data-testid^="field-option-"]')).toEqual([]);
       await shot(page, `workspace-${width}x${height}`);
       await page.getByTestId('field-search').fill('');
-      await page.getByTestId('tab-breakdown').click();
+      await page.getByTestId('tab-people').click();
       expect(await overflows(page, PANELS)).toEqual([]);
     });
   }

@@ -62,6 +62,34 @@ describe('audiences/*', () => {
     expect((await t.h['audiences/rename']({ id: one.id, name: 'SENIORS' })).name).toBe('SENIORS');
   });
 
+  it('replaces an audience of the same name when asked: same id, new filters and list controls, and exclusions of it follow', async () => {
+    const first = await t.h['audiences/save']({ name: 'Mail list', state: 'CA', filters: [['GENDER', ['F']]], households: 'one' });
+    // Counted once as an exclusion, so a stale cache would answer with the old filters.
+    const before = await t.h['audience/count']({ state: 'CA', filters: [], exclude: [`saved:${first.id}`] });
+    const women = await t.h['audience/count']({ state: 'CA', filters: [['GENDER', ['F']]], households: 'one' });
+    const all = await t.h['audience/count']({ state: 'CA', filters: [] });
+    expect(before.total).toBe(all.total - women.total);
+
+    const controls = { contact: { phone: 'callable' as const }, exclude: ['exports-since:2026-11-01'], sample: { every: 2 } };
+    const replaced = await t.h['audiences/save']({
+      name: 'MAIL LIST',
+      state: 'CA',
+      filters: [['GENDER', ['M']]],
+      ...controls,
+      replace: true,
+    });
+    expect(replaced).toMatchObject({ id: first.id, name: 'MAIL LIST', filters: [['GENDER', ['M']]], controls, createdAt: first.createdAt });
+    expect(replaced.updatedAt >= first.updatedAt).toBe(true);
+    const list = await t.h['audiences/list']({});
+    expect(list.filter((a) => a.name.toLowerCase() === 'mail list')).toEqual([replaced]);
+
+    const men = await t.h['audience/count']({ state: 'CA', filters: [['GENDER', ['M']]], ...controls });
+    const after = await t.h['audience/count']({ state: 'CA', filters: [], exclude: [`saved:${first.id}`] });
+    expect(after.total).toBe(all.total - men.total);
+    // Without `replace` the name is still refused.
+    expect(await failure(t.h['audiences/save']({ name: 'Mail list', state: 'CA', filters: [] }))).toMatchObject({ field: 'name' });
+  });
+
   it('validates names and filters before saving anything', async () => {
     const before = (await t.h['audiences/list']({})).length;
     expect(await failure(t.h['audiences/save']({ name: '   ', state: 'CA', filters: [] }))).toMatchObject({

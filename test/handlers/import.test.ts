@@ -99,8 +99,35 @@ describe('import/pick and import/inspect', () => {
     const plan = await t.h['import/inspect']({ files });
     expect(plan.ready).toBe(false);
     expect(plan.files[0]!.error).toBeNull();
-    expect(plan.files[1]).toMatchObject({ name: 'no-gender.csv', columns: [] });
+    // Its columns are shown all the same, so that one can be mapped onto GENDER.
+    expect(plan.files[1]).toMatchObject({
+      name: 'no-gender.csv',
+      columns: [
+        { header: 'PID', field: 'PID' },
+        { header: 'STATE', field: 'STATE' },
+      ],
+    });
     expect(plan.files[1]!.error).toMatch(/^the header has no GENDER column/);
+  });
+
+  it('maps a vendor column onto a record field (or skips one) with `columns`; a field that does not exist is refused', async () => {
+    const renamed = join(dir, 'renamed.csv');
+    writeFileSync(renamed, 'Person Key,STATE,Sex,Notes\nA0000000000000000000000000000001,CA,F,x\n');
+    const files = await pick(renamed);
+    const before = await t.h['import/inspect']({ files });
+    expect(before.files[0]!.error).toMatch(/no PID, GENDER columns/);
+    expect(before.files[0]!.columns.map((c) => c.field)).toEqual([null, 'STATE', null, null]);
+    const columns = { 'person key': 'PID', Sex: 'GENDER', Notes: '' };
+    const after = await t.h['import/inspect']({ files, columns });
+    expect(after.ready).toBe(true);
+    expect(after.files[0]!.columns.map((c) => c.field)).toEqual(['PID', 'STATE', 'GENDER', null]);
+    expect(after.files[0]!.absentFields).toBe(FIELDS.length - 3);
+    expect(await failure(t.h['import/inspect']({ files, columns: { Sex: 'SEXX' } }))).toMatchObject({
+      code: 'invalid_request',
+      field: 'columns',
+      message: expect.stringContaining('"SEXX"'),
+    });
+    expect(await failure(t.h['import/start']({ files, columns: { Sex: 'SEXX' } }))).toMatchObject({ field: 'columns' });
   });
 });
 

@@ -4,7 +4,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli';
-import { fixture, integrity, readRejects, tempDir } from './helpers';
+import { FIELD_NAMES } from '../../src/shared/fields';
+import { fixture, integrity, readRecords, readRejects, tempDir } from './helpers';
 
 let dir: string;
 beforeAll(() => {
@@ -13,6 +14,32 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('cli import', () => {
+  it('--map puts a vendor column into a record field or skips it; a field that does not exist is exit 2', async () => {
+    const file = join(dir, 'renamed.csv');
+    writeFileSync(file, 'Person Key,St,Sex,Given Name,Notes,ZIP\nB0000000000000000000000000000001,wy,f,Ann,call later,82001\n');
+    const out = join(dir, 'mapped.sqlite');
+    const maps = ['Person Key=PID', 'st=STATE', 'SEX=gender', 'Given Name=FNAME', 'Notes=', 'ZIP='];
+    const r = await cli(['import', file, '--out', out, ...maps.flatMap((m) => ['--map', m])]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!)).toMatchObject({ read: 1, imported: 1, rejected: 0 });
+    const [record] = readRecords(out);
+    const value = (name: string) => record![FIELD_NAMES.indexOf(name)];
+    expect([value('PID'), value('STATE'), value('GENDER'), value('FNAME')]).toEqual(['B0000000000000000000000000000001', 'WY', 'F', 'ANN']);
+    // A skipped column fills nothing, even one named after a field.
+    expect(value('ZIP')).toBe('');
+    expect(r.stderr).toContain('Notes, ZIP');
+
+    for (const bad of [
+      ['--map', 'Person Key=NOPE'],
+      ['--map', 'no equals sign'],
+    ]) {
+      const b = await cli(['import', file, '--out', join(dir, 'never.sqlite'), ...bad]);
+      expect(b.code).toBe(2);
+      expect(b.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(b.stderr).toMatch(/NOPE|--map takes HEADER=FIELD/);
+    }
+  });
+
   it('prints the summary as the last stdout line and reports unknown columns once on stderr', async () => {
     const out = join(dir, 'cli.sqlite');
     const rejects = join(dir, 'cli-rejects.csv');

@@ -127,7 +127,7 @@ describe('list controls store', () => {
 
 describe('the audience carries the controls', () => {
   it('into the count, the grid’s committed request, the breakdown, the cross-tab and the export; steps are kept', async () => {
-    const steps = { matched: 200, afterExclusions: 150, afterHouseholds: 120, total: 12 };
+    const steps = { filtered: 200, matched: 200, afterContact: 170, afterExclusions: 150, afterHouseholds: 120, total: 12 };
     const bridge = fakeBridge({
       'audience/count': () => ({ total: 12, ms: 2, steps }),
       'audience/crosstab': (input) => ({
@@ -215,7 +215,11 @@ describe('list controls section', () => {
     const bridge = fakeBridge({
       'audience/count': (input) =>
         input.contact
-          ? { total: 40, ms: 1, steps: { matched: 200, afterExclusions: 90, afterHouseholds: 60, total: 40 } }
+          ? {
+              total: 40,
+              ms: 1,
+              steps: { filtered: 200, matched: 200, afterContact: 120, afterExclusions: 90, afterHouseholds: 60, total: 40 },
+            }
           : countAnswer(200),
       'audiences/list': () => [SAVED],
       'lists/list': () => [LIST],
@@ -249,7 +253,15 @@ describe('list controls section', () => {
     a.setState('CA');
     const wrapper = mount(ListControlsPanel);
     await settle();
-    expect(wrapper.findAll('fieldset legend').map((l) => l.text())).toEqual(['Distance', 'Contact', 'Leave out', 'Households', 'Sample']);
+    expect(wrapper.findAll('fieldset legend').map((l) => l.text())).toEqual([
+      'Distance',
+      'Contact',
+      'Only the people of',
+      'Leave out',
+      'Lookalikes of',
+      'Households',
+      'Sample',
+    ]);
     // Every input has a label: wrapped in one, or named by aria-label.
     for (const input of wrapper.findAll('input')) expect(input.element.closest('label') || input.attributes('aria-label')).toBeTruthy();
     expect(wrapper.find('#exclusion-add').exists() && wrapper.find('label[for="exclusion-add"]').exists()).toBe(true);
@@ -273,7 +285,12 @@ describe('list controls section', () => {
     });
     expect(wrapper.get('[data-testid="exclusion-list:dnc"]').text()).toContain('Do not contact');
     const shown = wrapper.findAll('[data-testid="step-count"]').map((s) => s.text());
-    expect(shown).toEqual(['200', '90', '60', '40']);
+    expect(shown).toEqual(['200', '200', '120', '90', '60', '40']);
+    // Each step that applies names the people it removed (not the exclusions it holds).
+    const removed = wrapper.findAll('[data-testid="step-removed"]').map((s) => s.text());
+    expect(removed).toEqual(['−80 people', '−30 people', '−30 people']);
+    expect(wrapper.get('[data-testid="step-afterContact"]').text()).toContain('Callable');
+    expect(wrapper.get('[data-testid="step-matched"]').classes()).toContain('off');
     expect(wrapper.get('[data-testid="step-total"]').classes()).toContain('off');
 
     await wrapper.get('[data-testid="control-sample-mode"]').setValue('every');
@@ -349,7 +366,18 @@ describe('cross-tab', () => {
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('two\nlines')).toBe('"two\nlines"');
     expect(toCsv([['x', 1]])).toBe('x,1\r\n');
-    expect(crossTabCsv(TAB)).toBe('AGE \\ CITY,FRESNO,"SAN ""X"", CA",(empty)\r\n25-34,10,2,0\r\n65+,5,30,1\r\n');
+    expect(crossTabCsv(TAB)).toBe(
+      'AGE \\ CITY,FRESNO,"SAN ""X"", CA",(empty),Total\r\n25-34,10,2,0,12\r\n65+,5,30,1,36\r\nTotal,15,32,1,48\r\n',
+    );
+    // Row percentages: each row sums to 100; the total row is each column's share of the whole.
+    expect(crossTabCsv(TAB, 'row').split('\r\n')).toEqual([
+      'AGE \\ CITY (Row %),FRESNO,"SAN ""X"", CA",(empty),Total',
+      '25-34,83.3%,16.7%,0.0%,100.0%',
+      '65+,13.9%,83.3%,2.8%,100.0%',
+      'Total,31.3%,66.7%,2.1%,100.0%',
+      '',
+    ]);
+    expect(crossTabCsv(TAB, 'column').split('\r\n')[1]).toBe('25-34,66.7%,6.3%,0.0%,25.0%');
   });
 
   it('shows the table with labels and shading, the people outside it, and saves the CSV as a download', async () => {
@@ -366,16 +394,25 @@ describe('cross-tab', () => {
     });
     const wrapper = mount(CrossTabPanel);
     await flushPromises();
-    expect(wrapper.findAll('thead th').map((t) => t.text())).toEqual(['AGE \\ CITY', 'FRESNO', 'SAN "X", CA', '(empty)']);
+    expect(wrapper.findAll('thead th').map((t) => t.text())).toEqual(['AGE \\ CITY', 'FRESNO', 'SAN "X", CA', '(empty)', 'Total']);
+    expect(wrapper.get('[data-testid="crosstab-row-total-1"]').text()).toBe('36');
+    expect(wrapper.get('[data-testid="crosstab-column-total-1"]').text()).toBe('32');
+    expect(wrapper.get('[data-testid="crosstab-grand-total"]').text()).toBe('48');
     expect(wrapper.findAll('tbody th').map((t) => t.text())).toEqual(['25-34', '65+']);
     const peak = wrapper.get('[data-testid="crosstab-cell-1-1"]');
     const faint = wrapper.get('[data-testid="crosstab-cell-0-2"]');
     expect(peak.text()).toBe('30');
-    expect(peak.attributes('style')).toContain('0.660');
-    expect(faint.attributes('style')).toContain('0.060');
+    expect(peak.attributes('style')).toContain('58.0%');
+    expect(faint.attributes('style')).toContain('6.0%');
     expect(wrapper.get('[data-testid="crosstab-outside"]').text()).toContain('2 more');
     await wrapper.get('[data-testid="crosstab-csv"]').trigger('click');
     expect(clicks).toEqual(['crosstab-AGE-by-CITY.csv']);
     expect(await created[0]!.text()).toBe(crossTabCsv(TAB));
+    // Column percentages: the cells and the CSV say shares of each column.
+    await wrapper.get('[data-testid="crosstab-measure-column"]').trigger('click');
+    expect(wrapper.get('[data-testid="crosstab-cell-1-1"]').text()).toBe('93.8%');
+    await wrapper.get('[data-testid="crosstab-csv"]').trigger('click');
+    expect(clicks.at(-1)).toBe('crosstab-AGE-by-CITY-column-percent.csv');
+    expect(await created.at(-1)!.text()).toBe(crossTabCsv(TAB, 'column'));
   });
 });

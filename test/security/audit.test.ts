@@ -73,7 +73,16 @@ describe('request log and app state', () => {
     const secrets = await exercise(api.url, api.key);
     const entries = api.server.requestLog.recent(200);
     expect(entries.length).toBeGreaterThanOrEqual(8);
-    for (const e of entries) expect(Object.keys(e).sort()).toEqual(['at', 'keyName', 'ms', 'operation', 'seq', 'status']);
+    for (const e of entries)
+      expect(Object.keys(e).sort()).toEqual(
+        e.status >= 400
+          ? ['at', 'error', 'keyName', 'ms', 'operation', 'seq', 'status']
+          : ['at', 'keyName', 'ms', 'operation', 'seq', 'status'],
+      );
+    // A refused request says why (its code and message), with what it quoted blanked.
+    expect(entries.filter((e) => e.error).map((e) => e.error!.code)).toEqual(
+      expect.arrayContaining(['invalid_request', 'unauthorized', 'not_found']),
+    );
     expectClean(JSON.stringify(entries), secrets, [api.key], 'the request log');
   });
 

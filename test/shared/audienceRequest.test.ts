@@ -22,7 +22,15 @@ describe('normalizeAudienceRequest', () => {
       skip: 0,
       filters: [{ field: 'GENDER', index: 6, kind: 'string', values: ['F'] }],
       // No list controls asked for: the defaults of extensions.md, which change nothing.
-      listControls: { near: null, contact: { phone: false, mail: false }, exclude: [], households: 'all', sample: null },
+      listControls: {
+        near: null,
+        contact: { phone: false, mail: false },
+        exclude: [],
+        include: [],
+        like: null,
+        households: 'all',
+        sample: null,
+      },
     });
   });
 

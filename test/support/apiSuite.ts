@@ -7,9 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELDS } from '../../src/shared/fields';
 import { EARTH_RADIUS_MILES } from '../../src/shared/listControls';
 import { SqlOracle } from './oracle';
+import { insightSuite, type SavedAudienceInput } from './insightSuite';
 
 export interface SuiteServer {
   post(path: string, body: unknown): Promise<Response>;
+  /** Saves an audience in the server's app state (the app's audiences/save); its id. */
+  saveAudience(audience: SavedAudienceInput): number;
   close(): Promise<void>;
 }
 
@@ -124,6 +127,35 @@ export function apiSuite(name: string, datasetPath: () => string, start: () => P
         await post('/api/audiences/preview', { state: 'CA', near: { lat: centre.lat, lon: centre.lon, miles: 25 }, limit: 1000 })
       ).body;
       expect(near.results.map((r: any) => r.pid)).toEqual(within.slice(0, 1000));
+    });
+
+    insightSuite(
+      () => server,
+      () => oracle,
+      () => datasetPath(),
+    );
+
+    it('near a ZIP of another state is a 400 naming the ZIP and "near"; a ZIP of the state answers', async () => {
+      const nyZip = String(oracle.distinct('NY', 'ZIP')[0]);
+      const elsewhere = await post('/api/audiences/preview', { state: 'CA', near: { zip: nyZip, miles: 25 }, limit: 0 });
+      expect(elsewhere.status).toBe(400);
+      expect(elsewhere.body.error).toMatchObject({
+        code: 'invalid_request',
+        field: 'near',
+        message: `"near" names ZIP ${nyZip}, which no one in CA lives in.`,
+      });
+      expect((await post('/api/audiences/preview', { state: 'NY', near: { zip: nyZip, miles: 25 }, limit: 0 })).status).toBe(200);
+    });
+
+    it('exclude "exports-since:" a day to come leaves out nobody, and a day not on the calendar is a 400', async () => {
+      const next = new Date();
+      next.setDate(next.getDate() + 1);
+      const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
+      const all = await post('/api/audiences/preview', { state: 'TX', exclude: [`exports-since:${day}`], limit: 0 });
+      expect(all.body.total).toBe(oracle.count('TX', []));
+      const bad = await post('/api/audiences/preview', { state: 'TX', exclude: ['exports-since:2026-02-30'], limit: 0 });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: 'invalid_request', field: 'exclude' });
     });
 
     it('bad requests get the same clear errors', async () => {

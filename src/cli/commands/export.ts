@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { normalizeAudienceRequest } from '../../shared/audienceRequest';
+import { EXPORT_VALUES, isWholeRecord, resolveExportFields, type ExportOutput, type ExportValues } from '../../shared/exportFields';
 import { listControlsInput } from '../../shared/listControls';
 import type { Filter } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
@@ -15,6 +16,8 @@ export async function exportCommand(argv: string[]): Promise<void> {
     filters: { type: 'string' },
     controls: { type: 'string' },
     header: { type: 'string' },
+    fields: { type: 'string' },
+    values: { type: 'string' },
     format: { type: 'string' },
     out: { type: 'string' },
     home: { type: 'string' },
@@ -23,6 +26,16 @@ export async function exportCommand(argv: string[]): Promise<void> {
   if (format !== 'csv' && format !== 'jsonl') throw new UsageError('--format must be csv or jsonl');
   const header = (values.header ?? 'names') as ExportHeader;
   if (!EXPORT_HEADERS.includes(header)) throw new UsageError('--header must be names, labels or both');
+  const valueMode = (values.values ?? 'codes') as ExportValues;
+  if (!EXPORT_VALUES.includes(valueMode)) throw new UsageError('--values must be codes or labels');
+  // --fields mailing, --fields phone, --fields full, or record field names: FNAME,LNAME,ZIP (presets mix in too).
+  let output: ExportOutput;
+  try {
+    output = { fields: resolveExportFields(values.fields?.split(',').filter((f) => f.trim() !== '')), values: valueMode };
+  } catch (e) {
+    if (isAppError(e)) throw new UsageError(`--fields: ${e.message}`);
+    throw e;
+  }
   let filters: unknown = [];
   if (values.filters !== undefined) {
     try {
@@ -58,8 +71,18 @@ export async function exportCommand(argv: string[]): Promise<void> {
   try {
     // An export job, as the app's: audited (actor CLI) and, once done, remembered for `exclude: ["export:<id>"]`.
     const started = Date.now();
-    const definition = { state: audience.state, filters: filters as Filter[], ...listControlsInput(audience.listControls) };
-    const job = await core.audiences.startExport(audience, { definition, format: format as ExportFormat, header, path: out, actor: 'CLI' });
+    const definition = {
+      state: audience.state,
+      filters: filters as Filter[],
+      ...listControlsInput(audience.listControls),
+      ...(isWholeRecord(output) ? {} : { output }),
+    };
+    const job = await core.audiences
+      .startExport(audience, { definition, format: format as ExportFormat, header, path: out, actor: 'CLI' })
+      .catch((e: unknown) => {
+        // What the request names and the dataset does not hold (a ZIP of another state, an unknown id) is a bad argument.
+        throw isAppError(e) && e.code === 'invalid_request' ? new UsageError(e.message) : e;
+      });
     controller.signal.addEventListener('abort', () => core.exportJobs.cancel(job.id));
     const progress = setInterval(() => {
       const p = core.exportJobs.status(job.id);

@@ -108,4 +108,28 @@ export const MIGRATIONS: readonly Migration[] = [
     id: '0009_list_key_hashes',
     sql: `ALTER TABLE suppression_lists ADD COLUMN key_hashes BLOB;`,
   },
+  {
+    // Consumer opt-outs (src/core/optouts): each import's counts (its audit: when, rows, matched) and
+    // a keyed hash of each value, as suppression lists keep them; a removed import keeps its row.
+    id: '0010_consumer_optouts',
+    sql: `CREATE TABLE optout_imports (
+      id TEXT PRIMARY KEY,
+      created_at TEXT NOT NULL,
+      rows INTEGER NOT NULL,
+      pids INTEGER NOT NULL,
+      phones INTEGER NOT NULL,
+      people INTEGER NOT NULL,
+      rejected INTEGER NOT NULL,
+      rejects TEXT NOT NULL,
+      matched INTEGER,
+      dataset TEXT,
+      key_hashes BLOB,
+      removed_at TEXT
+    );
+    CREATE TABLE optout_values (
+      import_id TEXT NOT NULL REFERENCES optout_imports (id),
+      hash BLOB NOT NULL,
+      PRIMARY KEY (import_id, hash)
+    ) WITHOUT ROWID;`,
+  },
 ];

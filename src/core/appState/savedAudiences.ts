@@ -49,6 +49,9 @@ export class SavedAudienceStore {
         'INSERT INTO saved_audiences (name, state, filters, controls, created_at, updated_at, dataset) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       rename: db.prepare('UPDATE saved_audiences SET name = ?, updated_at = ? WHERE id = ?'),
+      replace: db.prepare(
+        'UPDATE saved_audiences SET name = ?, state = ?, filters = ?, controls = ?, updated_at = ?, dataset = ? WHERE id = ?',
+      ),
       delete: db.prepare('DELETE FROM saved_audiences WHERE id = ?'),
     };
   }
@@ -63,8 +66,12 @@ export class SavedAudienceStore {
     return toAudience(row);
   }
 
-  /** Saves a new audience; a name already in use is refused rather than silently overwritten. */
-  save(input: { name: string; state: string; filters: Filter[] } & ListControlsInput): SavedAudience {
+  /**
+   * Saves a new audience; a name already in use is refused rather than silently overwritten, unless
+   * `replace` says the user confirmed: then the audience of that name (whatever its case) takes the
+   * new state, filters and list controls and keeps its id, so whatever names it (`saved:<id>`) follows.
+   */
+  save(input: { name: string; state: string; filters: Filter[] } & ListControlsInput, options: { replace?: boolean } = {}): SavedAudience {
     const { name: rawName, ...audience } = input;
     const name = cleanName(rawName);
     const normalized = normalizeAudience(audience);
@@ -73,9 +80,15 @@ export class SavedAudienceStore {
     const filters: Filter[] = input.filters.map(([, values], i) => [normalized.filters[i]!.field, values]);
     const now = new Date().toISOString();
     const id = this.db.transaction(() => {
-      this.assertFree(name, -1);
       const dataset = this.currentDataset();
-      const values = [name, normalized.state, JSON.stringify(filters), controls, now, now, dataset ? JSON.stringify(dataset) : null];
+      const datasetText = dataset ? JSON.stringify(dataset) : null;
+      const existing = this.stmt.clash!.get(name, -1) as number | undefined;
+      if (existing !== undefined && options.replace) {
+        this.stmt.replace!.run(name, normalized.state, JSON.stringify(filters), controls, now, datasetText, existing);
+        return existing;
+      }
+      this.assertFree(name, -1);
+      const values = [name, normalized.state, JSON.stringify(filters), controls, now, now, datasetText];
       return Number(this.stmt.insert!.run(...values).lastInsertRowid);
     })();
     return this.get(id);

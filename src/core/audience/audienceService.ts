@@ -17,10 +17,19 @@ import { exportAudience, type ExportOptions, type ExportResult } from '../export
 import type { ExportJobs, StartExport } from '../export/exportJobs';
 import { breakdownField, breakdownOf } from './contract/breakdown';
 import { checkAxis, crossTabOf } from './contract/crossTab';
-import type { Audience, AudienceEngine, DatasetSummary, GroupCount } from './contract/engine';
+import type { Audience, AudienceEngine, DatasetSummary, Exclusion, GroupCount } from './contract/engine';
 import { BREAKDOWN_MAX_DEFAULT, CROSS_TAB_MAX_DEFAULT } from './contract/queryDefaults';
+import { checkNearZip } from './nearZip';
 import { resolveAudience, type AudienceQuery, type ExclusionSources } from './resolveControls';
+import { profileOf } from './profile';
+import { overlapOf } from './overlap';
+import type { OverlapAnswer, OverlapRequest } from '../../shared/overlap';
+import { NO_LIST_CONTROLS, normalizeListControls } from '../../shared/listControls';
+import type { LikeQuality } from '../../shared/likeQuality';
+import { likeQualityOf } from './likeQuality';
+import { AppError, isAppError } from '../../shared/errors';
 import { addSteps, pageSlices, shareSample } from './severalStates';
+import type { ProfileAnswer } from '../../shared/profile';
 
 /**
  * Who an operation is about: an audience of one state, or of several (`states`, when given, wins
@@ -57,7 +66,7 @@ export class AudienceService {
     private readonly engine: () => AudienceEngine,
     private readonly exportJobs: ExportJobs,
     /** Where exclude entries are found (app state); ZIP centres come from the engine. */
-    private readonly sources: Omit<ExclusionSources, 'zipCentre'>,
+    private readonly sources: Omit<ExclusionSources, 'zipCentre' | 'engine'>,
   ) {}
 
   summary(): Promise<DatasetSummary> | DatasetSummary {
@@ -132,6 +141,73 @@ export class AudienceService {
     return { rows: fieldName(rowIndex), columns: fieldName(columnIndex), ...table, ms: since(start) };
   }
 
+  /** The profile of an audience against everyone in its states (profile.ts; docs/insight.md). */
+  async profile(query: StatesQuery, fields: readonly string[]): Promise<ProfileAnswer & { ms: number }> {
+    const start = performance.now();
+    const engine = this.engine();
+    const parts = await this.parts(engine, query);
+    // The base: everyone of each state as the resolver gives it (whom every audience leaves out, left out).
+    const bases: Audience[] = [];
+    for (const p of parts) bases.push(await this.resolve(engine, { state: p.state, filters: [], listControls: NO_LIST_CONTROLS }));
+    // A state whose share of a sample is nobody adds no people, only its base.
+    const answer = await profileOf(
+      engine,
+      parts.map((p) => p.audience),
+      fields,
+      parts.map((p) => p.empty),
+      bases,
+    );
+    return { ...answer, ms: since(start) };
+  }
+
+  /** How many people of a state each combination of 2 to 5 saved audiences, lists or exports share (overlap.ts). */
+  async overlap(request: OverlapRequest): Promise<OverlapAnswer & { ms: number }> {
+    const start = performance.now();
+    const engine = this.engine();
+    const sets: Exclusion[] = [];
+    // What the resolver leaves out of every audience unasked (consumer opt-outs), left out of every region too.
+    let always: Exclusion[] = [];
+    for (const ref of request.sets) {
+      const listControls = { ...NO_LIST_CONTROLS, include: [ref] };
+      try {
+        const resolved = (await this.resolve(engine, { state: request.state, filters: [], listControls })).controls!;
+        sets.push(resolved.inclusions[0]!);
+        always = resolved.exclusions;
+      } catch (e) {
+        // The set is named in "sets", not in an `include` of the caller's.
+        if (isAppError(e) && e.field === 'include') throw new AppError(e.code, e.message.replace('"include"', '"sets"'), 'sets');
+        throw e;
+      }
+    }
+    const answer = await overlapOf(
+      engine,
+      request.state,
+      sets,
+      request.sets.map((r) => `${r.kind}:${r.id}`),
+      always,
+    );
+    return { ...answer, ms: since(start) };
+  }
+
+  /** How well a lookalike of a seed would find the seed's people (likeQuality.ts): lift by decile on a held-out part. */
+  async likeQuality(state: string, seedRef: string): Promise<LikeQuality> {
+    const start = performance.now();
+    const engine = this.engine();
+    let resolved: Audience;
+    try {
+      const listControls = normalizeListControls({ like: { seed: seedRef, top: 1 } });
+      // Resolving the `like` finds the seed and refuses one of under 30 people in the state.
+      resolved = await this.resolve(engine, { state, filters: [], listControls });
+    } catch (e) {
+      // The seed is named in "seed" here, not in a `like` of the caller's.
+      if (isAppError(e) && e.field === 'like') throw new AppError(e.code, e.message.replace('"like"', '"seed"'), 'seed');
+      throw e;
+    }
+    // The resolver's own exclusions (consumer opt-outs) stay out of the ranking and its counts too.
+    const answer = await likeQualityOf(engine, state, resolved.controls!.like!.seed, resolved.controls!.exclusions);
+    return { ...answer, ms: since(start) };
+  }
+
   /**
    * An export in the background (the app, the CLI): progress by status, cancellable, audited. Several
    * states write one file, state after state in code order.
@@ -148,6 +224,7 @@ export class AudienceService {
   /** An export of one state that the caller waits for. */
   async exportToFile(query: AudienceQuery, options: ExportOptions): Promise<ExportResult> {
     const engine = this.engine();
+    await checkNearZip(engine, [query.state], query.listControls.near);
     return exportAudience(engine, await this.resolve(engine, query), options);
   }
 
@@ -175,6 +252,7 @@ export class AudienceService {
   /** Each asked state's audience, its list controls resolved, with a sample of a size shared out among the states. */
   private async parts(engine: AudienceEngine, query: StatesQuery): Promise<Part[]> {
     const states = query.states ?? [query.state];
+    await checkNearZip(engine, states, query.listControls.near);
     const sample = query.listControls.sample;
     const inState = (state: string, listControls = query.listControls) =>
       this.resolve(engine, { state, filters: query.filters, listControls });
@@ -201,6 +279,6 @@ export class AudienceService {
   }
 
   private resolve(engine: AudienceEngine, query: AudienceQuery): Promise<Audience> {
-    return resolveAudience(query, { ...this.sources, zipCentre: (zip) => engine.zipCentre(zip) });
+    return resolveAudience(query, { ...this.sources, zipCentre: (zip) => engine.zipCentre(zip), engine });
   }
 }

@@ -44,5 +44,12 @@ export function pageSlices(sizes: readonly number[], skip: number, limit: number
 /** The counts of every step, added up state by state. */
 export function addSteps(all: readonly AudienceSteps[]): AudienceSteps {
   const sum = (key: keyof AudienceSteps) => all.reduce((a, s) => a + s[key], 0);
-  return { matched: sum('matched'), afterExclusions: sum('afterExclusions'), afterHouseholds: sum('afterHouseholds'), total: sum('total') };
+  return {
+    filtered: sum('filtered'),
+    matched: sum('matched'),
+    afterContact: sum('afterContact'),
+    afterExclusions: sum('afterExclusions'),
+    afterHouseholds: sum('afterHouseholds'),
+    total: sum('total'),
+  };
 }

@@ -1,24 +1,75 @@
 // An audience's state and filters as a ClickHouse WHERE clause, with the embedded engine's meaning
 // (src/core/query/predicates.ts, decisions.md): AND across filters, OR within one; a string filter
 // matches values exactly as stored (the request's values arrive upper-cased and "" asks for an
-// empty field), an integer filter matches inclusive bands (AGE's "25-29", "65+"). Values are
-// literals (sqlLiteral.ts); on a current server they would be query parameters.
+// empty field), an integer filter matches inclusive bands (AGE's "25-29", "65+"), merged first so
+// that no request's number of values makes a query too big for the server. Values are literals
+// (sqlLiteral.ts); on a current server they would be query parameters.
 import type { IntBand, NormalizedFilter } from '../../shared/audienceRequest';
 import { FIELDS } from '../../shared/fields';
 import type { Audience } from '../audience/contract/engine';
 import { sqlIdentifier, sqlNumber, sqlString, sqlStringList } from './sqlLiteral';
 
-function bandSql(column: string, band: IntBand): string {
-  const lo = `${column} >= ${sqlNumber(band.lo)}`;
-  if (band.hi === Infinity) return lo;
-  if (band.hi === band.lo) return `${column} = ${sqlNumber(band.lo)}`;
-  return `(${lo} AND ${column} <= ${sqlNumber(band.hi)})`;
+/** Ranges written one by one (`col >= a AND col <= b`); past this, as arrays or as values of a set. */
+const RANGES_INLINE = 8;
+/** Past this many values in all, many ranges are tested against two arrays rather than spelled out as a set. */
+const RANGE_VALUES_AS_SET = 100_000;
+
+/**
+ * The bands sorted and merged wherever they overlap or touch (integers: 25-29 and 30-34 are 25-34), so
+ * a request of a thousand bands of AGE, a field of about a hundred values, becomes a few ranges: the
+ * same people, and a query whose size no longer grows with the request (a long OR of bands made the
+ * server refuse it, "AST is too big").
+ */
+export function mergedBands(bands: readonly IntBand[]): IntBand[] {
+  const sorted = [...bands].sort((a, b) => a.lo - b.lo || a.hi - b.hi);
+  const merged: IntBand[] = [];
+  for (const band of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && band.lo <= last.hi + 1) last.hi = Math.max(last.hi, band.hi);
+    else merged.push({ ...band });
+  }
+  return merged;
+}
+
+/**
+ * An integer filter: single values as one IN set (a tuple of literals, which the server parses as one
+ * constant), a trailing open band (`65+`) as `>=`, and ranges written out when few; many ranges become
+ * their values in the set when they hold few values, else two arrays of ends the value is tested against.
+ */
+function integerFilterSql(column: string, bands: readonly IntBand[]): string {
+  const merged = mergedBands(bands);
+  const points: number[] = [];
+  const ranges: IntBand[] = [];
+  const parts: string[] = [];
+  for (const band of merged) {
+    if (band.hi === band.lo) points.push(band.lo);
+    else if (band.hi === Infinity) parts.push(`${column} >= ${sqlNumber(band.lo)}`);
+    else ranges.push(band);
+  }
+  const width = ranges.reduce((n, r) => n + (r.hi - r.lo + 1), 0);
+  if (ranges.length > RANGES_INLINE && width <= RANGE_VALUES_AS_SET) {
+    for (const r of ranges) for (let v = r.lo; v <= r.hi; v++) points.push(v);
+    ranges.length = 0;
+    points.sort((a, b) => a - b);
+  }
+  if (points.length === 1) parts.unshift(`${column} = ${sqlNumber(points[0]!)}`);
+  else if (points.length > 1) parts.unshift(`${column} IN (${points.map(sqlNumber).join(',')})`);
+  if (ranges.length > RANGES_INLINE) {
+    const los = `[${ranges.map((r) => sqlNumber(r.lo)).join(',')}]`;
+    const his = `[${ranges.map((r) => sqlNumber(r.hi)).join(',')}]`;
+    // The value goes into the lambda as an array of its copies: 18.16 cannot resolve a column a lambda
+    // captures in a WHERE with other conditions ("Unknown identifier").
+    const copies = `arrayResize([${column}], ${ranges.length}, ${column})`;
+    parts.push(`arrayExists((x, lo, hi) -> x >= lo AND x <= hi, ${copies}, ${los}, ${his})`);
+  } else for (const r of ranges) parts.push(`(${column} >= ${sqlNumber(r.lo)} AND ${column} <= ${sqlNumber(r.hi)})`);
+  return `(${parts.join(' OR ')})`;
 }
 
 export function filterSql(filter: NormalizedFilter): string {
   const column = sqlIdentifier(FIELDS[filter.index]!.name);
+  // A string list is a tuple of literals: one constant for the server's parser, however long.
   if (filter.kind === 'string') return `${column} IN ${sqlStringList(filter.values)}`;
-  return `(${filter.bands.map((b) => bandSql(column, b)).join(' OR ')})`;
+  return integerFilterSql(column, filter.bands);
 }
 
 /** `STATE = 'XX'` and every filter. */

@@ -25,6 +25,7 @@ import { DEFAULT_QUERY_BUDGET_MS } from '../audience/contract/queryDefaults';
 import { LruCache } from '../cache/lruCache';
 import { audienceWhere } from './audienceSql';
 import { ClickHouseConnection, clickhouseCode, shownAddress, type ClickHouseTarget } from './connection';
+import { ServingErrors, type ServingFailure } from './servingErrors';
 import { controlledList, type ControlledList } from './controlledList';
 import { BOOKMARK_STEP, EXPORT_CHUNK, PREVIEW_SQL, byPid, filteredRecords, pageSql, pidListRecords, previewOf } from './pidPages';
 import { COLUMN_PLANS, STORED_COLUMNS_SQL } from './schema';
@@ -40,6 +41,14 @@ const CACHE_BYTES = 128 * 1024 * 1024;
 const FRESHNESS_MS = 2_000;
 /** ClickHouse's "table doesn't exist": seen for an instant while a load renames tables. */
 const UNKNOWN_TABLE = 60;
+/**
+ * Failures a read survives by asking again: the table renamed away for an instant, and a replica that
+ * stopped while a Distributed query read from it (the next try goes to a replica that answers):
+ * ATTEMPT_TO_READ_AFTER_EOF, SOCKET_TIMEOUT, NETWORK_ERROR, ALL_CONNECTION_TRIES_FAILED, and the
+ * server's wrapping of a remote failure (POCO_EXCEPTION).
+ */
+const TRANSIENT = new Set([UNKNOWN_TABLE, 32, 209, 210, 279, 1000]);
+const TRIES = 3;
 
 export const DATA_TABLE = 'people';
 export const META_TABLE = 'people_meta';
@@ -76,6 +85,8 @@ export class ClickHouseEngine implements AudienceEngine {
   private readonly options: ClickHouseEngineOptions;
   /** The table, its queries and the cache, as pidPages.ts and controlledList.ts read them. */
   private readonly reads: TableReads;
+  /** The server's failures, kept from API clients (a neutral 503) and logged (servingErrors.ts). */
+  private readonly failures: ServingErrors;
 
   private constructor(
     private readonly connection: ClickHouseConnection,
@@ -86,6 +97,8 @@ export class ClickHouseEngine implements AudienceEngine {
     // The embedded engine's budget for one preview or search (SECURITY.md), unless told otherwise.
     this.options = { queryBudgetSeconds: DEFAULT_QUERY_BUDGET_MS / 1000, ...options };
     this.cache = new LruCache<Cached>(options.cacheBytes ?? CACHE_BYTES, 4096);
+    const budget = this.options.queryBudgetSeconds;
+    this.failures = new ServingErrors(budget ? budget * 1000 : undefined);
     this.table = `${sqlIdentifier(connection.database)}.${sqlIdentifier(DATA_TABLE)}`;
     this.reads = {
       table: this.table,
@@ -115,9 +128,12 @@ export class ClickHouseEngine implements AudienceEngine {
       rows = await connection.rows(`SELECT key, value FROM ${metaTable}`);
     } catch (error) {
       if (clickhouseCode(error) === UNKNOWN_TABLE || clickhouseCode(error) === 81)
-        throw new AppError(
-          'unavailable',
-          `No dataset is loaded in database ${connection.database} at ${shownAddress(connection.url)}: run \`cli clickhouse load\` first.`,
+        throw Object.assign(
+          new AppError(
+            'unavailable',
+            `No dataset is loaded in database ${connection.database} at ${shownAddress(connection.url)}: run \`cli clickhouse load\` first.`,
+          ),
+          { fromClickHouse: true },
         );
       throw error;
     }
@@ -134,7 +150,9 @@ export class ClickHouseEngine implements AudienceEngine {
   private async fresh(): Promise<void> {
     if (Date.now() - this.checkedAt < FRESHNESS_MS) return;
     this.checkedAt = Date.now();
-    const meta = await this.retrying(() => ClickHouseEngine.readMeta(this.connection));
+    const meta = await this.retrying(() => ClickHouseEngine.readMeta(this.connection)).catch((error: unknown) => {
+      throw this.failures.neutral(error);
+    });
     if (meta.loadId !== this.meta.loadId) {
       this.meta = meta;
       this.cache = new LruCache<Cached>(this.options.cacheBytes ?? CACHE_BYTES, 4096);
@@ -143,20 +161,28 @@ export class ClickHouseEngine implements AudienceEngine {
     }
   }
 
-  /** A query, tried once more if the table vanished for the instant a load renames it. */
+  /** A query, tried again (TRIES in all) after a failure it can survive (TRANSIENT). */
   private async retrying<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (clickhouseCode(error) !== UNKNOWN_TABLE) throw error;
-      await new Promise((r) => setTimeout(r, 200));
-      return work();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (attempt >= TRIES || !TRANSIENT.has(clickhouseCode(error) ?? -1)) throw error;
+        await new Promise((r) => setTimeout(r, 200));
+      }
     }
   }
 
   private rows(sql: string, budget = false): Promise<string[][]> {
     const settings = budget && this.options.queryBudgetSeconds ? { max_execution_time: this.options.queryBudgetSeconds } : {};
-    return this.retrying(() => this.connection.rows(sql, settings));
+    return this.retrying(() => this.connection.rows(sql, settings)).catch((error: unknown) => {
+      throw this.failures.neutral(error);
+    });
+  }
+
+  /** The last failure of the server that an API client was answered a neutral 503 for (the Data source screen shows it). */
+  get lastFailure(): ServingFailure | null {
+    return this.failures.last;
   }
 
   // ---- Summary ---------------------------------------------------------------------------------
@@ -216,8 +242,12 @@ export class ClickHouseEngine implements AudienceEngine {
     const plans = fields.map((name) => COLUMN_PLANS[fieldIndex(name)]!);
     const columns = ['PID', ...plans.map((p) => sqlIdentifier(p.stored))].join(', ');
     const where = state === null ? '' : ` WHERE STATE = ${sqlString(state)}`;
-    for await (const rows of this.connection.streamRows(`SELECT ${columns} FROM ${this.table}${where}`)) {
-      for (const row of rows) yield { pid: tsvUnescape(row[0]!), values: plans.map((p, i) => valueOf(p.field.type, row[i + 1]!)) };
+    try {
+      for await (const rows of this.connection.streamRows(`SELECT ${columns} FROM ${this.table}${where}`)) {
+        for (const row of rows) yield { pid: tsvUnescape(row[0]!), values: plans.map((p, i) => valueOf(p.field.type, row[i + 1]!)) };
+      }
+    } catch (error) {
+      throw this.failures.neutral(error);
     }
   }
 

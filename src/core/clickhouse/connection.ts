@@ -85,8 +85,16 @@ function readCaCertificate(path: string): Buffer {
   return pem;
 }
 
-/** A readable error for a failed request: the server's error code and first sentence, or the address it could not reach. */
+/**
+ * A readable error for a failed request: the server's error code and first sentence, or the address it could not reach.
+ * Marked as the server's (fromClickHouse): fine for the CLI and the Data source screen, which an administrator reads,
+ * but an engine serving API clients replaces it with a neutral answer (servingErrors.ts).
+ */
 function failure(error: unknown, url: string): AppError {
+  return Object.assign(describeFailure(error, url), { fromClickHouse: true });
+}
+
+function describeFailure(error: unknown, url: string): AppError {
   const e = error as { code?: string; message?: string };
   const message = String(e?.message ?? error);
   const serverCode = /Code: (\d+)/.exec(message)?.[1] ?? (typeof e?.code === 'string' && /^\d+$/.test(e.code) ? e.code : undefined);
@@ -107,6 +115,11 @@ function failure(error: unknown, url: string): AppError {
         'give the CA certificate that signed it (--ca-cert FILE).',
     );
   return new AppError('unavailable', `ClickHouse at ${shownAddress(url)} did not answer (${(e?.code as string) ?? 'no connection'}).`);
+}
+
+/** Whether an error is a failure of this module (its message names the server's address and may quote its error). */
+export function isClickHouseFailure(error: unknown): error is AppError {
+  return (error as { fromClickHouse?: boolean })?.fromClickHouse === true;
 }
 
 /** The ClickHouse error code of a failure from this module, if the server sent one. */

@@ -4,10 +4,11 @@
 // rows' numbers, so the same people are kept as on the embedded engine: a sample is a shuffle over
 // the candidates' order, which SQL cannot repeat.
 import type { AudienceSteps } from '../../shared/contract';
-import { controlledKey } from '../audience/contract/controls';
+import { controlledKey, namedPeople } from '../audience/contract/controls';
 import type { Audience, Exclusion, ResolvedControls } from '../audience/contract/engine';
 import { runListSteps } from '../audience/contract/listSteps';
 import { CALLABLE_SQL, DELIVERABLE_SQL } from './audienceSql';
+import { likeScoreSql } from './likeScoreSql';
 import { filteredRows, type Cached, type TableReads } from './tableReads';
 import { tsvUnescape } from './tsv';
 import { floatFromBits } from './values';
@@ -36,9 +37,11 @@ export async function controlledList(
   if (controls.contact.phone) columns.push(CALLABLE_SQL);
   if (controls.contact.mail) columns.push(DELIVERABLE_SQL);
   if (controls.households === 'one') columns.push('HHID');
+  const score = controls.like ? likeScoreSql(controls.like) : null;
+  if (score) columns.push(score);
   const rows = await filteredRows(reads, audience, columns.join(', '));
   const excluded: Array<Set<string>> = [];
-  for (const exclusion of controls.exclusions) excluded.push(await excludedPids(exclusion, audience.state));
+  for (const exclusion of namedPeople(controls)) excluded.push(await excludedPids(exclusion, audience.state));
   // A candidate is its row's number; the rows are in PID order.
   const pids = rows.map((r) => r[0]!);
   const at = (name: string): number => columns.indexOf(name);
@@ -58,6 +61,10 @@ export async function controlledList(
     excluded: (_exclusion, index) => {
       const set = excluded[index]!;
       return (k) => set.has(pids[k]!);
+    },
+    likeScores: () => {
+      const c = at(score!);
+      return (k) => Number(rows[k]![c]);
     },
     households: () => {
       const c = at('HHID');

@@ -1,9 +1,10 @@
 // Loads a dataset file into ClickHouse: every record, read through the dataset's own reader (never SQL
 // on the file, whose format belongs to src/core/dataset), into a NEW table, checked, and only then
-// switched to by RENAME, so a load that fails or is stopped leaves the previous table serving and
-// removes what it wrote. With a cluster, the new local table is created on every shard, each shard
-// is sent its own rows (placed by the Distributed table's sharding key: sharding.ts), and each
-// shard's tables are renamed once all rows are in.
+// switched to (EXCHANGE TABLES or RENAME, by server version: serverDialect.ts), so a load that fails or
+// is stopped leaves the previous table serving and removes what it wrote. With a cluster, the new local
+// table is created on every shard, each shard is sent its own rows (placed by the Distributed table's
+// sharding key: sharding.ts), and each shard's tables are switched once all rows are in; with a
+// ZooKeeper, on every node at once with replicated tables (replication.ts).
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { FIELDS } from '../../shared/fields';
@@ -11,21 +12,22 @@ import { DICTIONARY_LIMIT, HASHED_FIELDS } from '../dataset/write/columnSet';
 import { Dataset } from '../dataset/read/dataset';
 import { ClickHouseConnection, type ClickHouseCredentials, type ClickHouseTarget } from './connection';
 import { DATA_TABLE, META_TABLE } from './clickhouseEngine';
-import { CREATE_SETTINGS, createDistributedSql, createMetaSql, createTableSql } from './schema';
+import { createDistributedSql, createMetaSql, createTableSql } from './schema';
+import { detectDialect, dropTableSql, switchSql, type ServerDialect, type SwitchPair } from './serverDialect';
 import { sqlIdentifier, sqlString } from './sqlLiteral';
 import { storedRecordToClickHouseTsv } from './tsvLine';
 import { InsertBody } from './insertBody';
 import { pidOfStoredRecord, shardOfPid } from './sharding';
+import { LOCAL_TABLE, replicatedEngine, replicationOf, switchReplicated, type Replication } from './replication';
 
-/** The local table on each shard that a cluster's Distributed `people` reads. */
-export const LOCAL_TABLE = 'people_local';
+export { LOCAL_TABLE };
 /**
  * Records one INSERT request carries, written by the server as ONE part. Measured on 18.16 with 392
  * columns: every part costs about 0.2-0.6 CPU-seconds of its own (a compressed stream and marks per
  * column), so parts of 32,768 rows cost more than their rows; and letting the server squash small
  * blocks into big ones copies the growing block again and again. So a block is an insert.
  */
-const RECORDS_PER_INSERT = 200_000;
+export const RECORDS_PER_INSERT = 200_000;
 /**
  * INSERT requests a single node takes at once, alternate batches each. A request is parsed and
  * written on one server thread; a second lets the next part overlap the first (on one 18.16 server
@@ -33,12 +35,19 @@ const RECORDS_PER_INSERT = 200_000;
  */
 const SINGLE_NODE_STREAMS = 2;
 const BATCH = 2_000;
-/** Settings of each INSERT: one block (so one part) a request, never squashed with the next. */
-const ONE_PART_AN_INSERT: Record<string, number> = {
-  max_insert_block_size: RECORDS_PER_INSERT,
-  min_insert_block_size_rows: 0,
-  min_insert_block_size_bytes: 0,
-};
+/**
+ * Settings of each INSERT: one block (so one part) a request, never squashed with the next; and the
+ * default max_query_size, not the engine's 64 MB for long IN lists, which makes 18.16 read that much of
+ * the body before it starts parsing rows.
+ */
+function onePartAnInsert(recordsPerInsert: number): Record<string, number> {
+  return {
+    max_insert_block_size: recordsPerInsert,
+    min_insert_block_size_rows: 0,
+    min_insert_block_size_bytes: 0,
+    max_query_size: 262_144,
+  };
+}
 
 export interface LoadOptions {
   datasetPath: string;
@@ -47,6 +56,8 @@ export interface LoadOptions {
   cluster?: { name: string; shardUrls: string[] };
   /** Called after each batch with the records written so far; throwing stops the load (tests). */
   onProgress?: (records: number, total: number) => void;
+  /** Records an INSERT request carries at most (RECORDS_PER_INSERT); at least one batch (2,000). Smaller values exist for tests. */
+  recordsPerInsert?: number;
 }
 
 export interface LoadResult {
@@ -55,6 +66,8 @@ export interface LoadResult {
   recordsPerSecond: number;
   table: string;
   shards: number;
+  /** The load's id: the new tables were `people_new_<id>` (`people_local_new_<id>` on a cluster) until the switch. */
+  loadId: string;
 }
 
 const qualified = (database: string, table: string): string => `${sqlIdentifier(database)}.${sqlIdentifier(table)}`;
@@ -108,6 +121,7 @@ async function insertAll(
   targets: ReadonlyArray<(text: AsyncIterable<string>) => Promise<void>>,
   route: Route,
   onRecords: (n: number) => void,
+  recordsPerInsert: number,
 ): Promise<void> {
   const source = allRecords(dataset);
   let batch = 0;
@@ -122,7 +136,9 @@ async function insertAll(
     );
     const sent = targets.map(() => 0);
     try {
-      while (Math.max(...sent) < RECORDS_PER_INSERT) {
+      // A batch adds at most BATCH records to a request: one more only while it still fits, so no
+      // request passes recordsPerInsert (past it, the server would cut a second, tiny part).
+      while (Math.max(...sent) + BATCH <= recordsPerInsert) {
         const step = await source.next();
         if (step.done) {
           finished = true;
@@ -162,44 +178,79 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
   const newData = `${DATA_TABLE}_new_${id}`;
   const newLocal = `${LOCAL_TABLE}_new_${id}`;
   const newMeta = `${META_TABLE}_new_${id}`;
-  const created: Array<{ connection: ClickHouseConnection; table: string }> = [];
+  const created: Array<{ connection: ClickHouseConnection; table: string; onCluster?: string }> = [];
   const total = dataset.records;
+  const recordsPerInsert = options.recordsPerInsert ?? RECORDS_PER_INSERT;
+  if (!(recordsPerInsert >= BATCH)) throw new Error(`recordsPerInsert must be at least ${BATCH}.`);
+  let dialect: ServerDialect | null = null;
+  let replication: Replication | null = null;
   try {
     if (cluster) await checkCluster(entry, cluster);
-    for (const connection of [entry, ...shards]) await connection.command(`CREATE DATABASE IF NOT EXISTS ${sqlIdentifier(database)}`);
-    if (cluster) {
+    // A cluster with a ZooKeeper: replicated tables on every node at once (replication.ts).
+    if (cluster) replication = await replicationOf(entry, cluster.name);
+    const onCluster = replication?.onCluster ?? '';
+    for (const connection of replication ? [entry] : [entry, ...shards])
+      await connection.command(`CREATE DATABASE IF NOT EXISTS ${sqlIdentifier(database)}${onCluster}`);
+    dialect = await detectDialect(entry, database);
+    const settings = dialect.createSettings;
+    // Merges of the new table stay stopped until it serves: a RENAME waits for a running merge while it
+    // holds the tables, which froze reads for seconds; and the load's inserts have the cores to themselves.
+    const stopMerges = (connection: ClickHouseConnection, table: string) =>
+      connection.command(`SYSTEM STOP MERGES ${qualified(database, table)}`);
+    if (replication) {
+      await entry.command(createTableSql(qualified(database, newLocal), replicatedEngine(database, newLocal), onCluster), settings);
+      created.push({ connection: entry, table: newLocal, onCluster });
+      // Only the nodes the loader writes to are reached here (SYSTEM takes no ON CLUSTER on 18.16).
+      for (const shard of shards) await stopMerges(shard, newLocal);
+      await entry.command(createDistributedSql(qualified(database, newData), cluster!.name, database, newLocal), settings);
+    } else if (cluster) {
       for (const shard of shards) {
-        await shard.command(createTableSql(qualified(database, newLocal)), CREATE_SETTINGS);
+        await shard.command(createTableSql(qualified(database, newLocal)), settings);
         created.push({ connection: shard, table: newLocal });
+        await stopMerges(shard, newLocal);
       }
-      await entry.command(createDistributedSql(qualified(database, newData), cluster.name, database, newLocal), CREATE_SETTINGS);
+      await entry.command(createDistributedSql(qualified(database, newData), cluster.name, database, newLocal), settings);
     } else {
-      await entry.command(createTableSql(qualified(database, newData)), CREATE_SETTINGS);
+      await entry.command(createTableSql(qualified(database, newData)), settings);
+      await stopMerges(entry, newData);
     }
     created.push({ connection: entry, table: newData });
 
     let written = 0;
     // Rows go straight to each shard's local table, placed as the Distributed table's key would place them.
     const targets = cluster
-      ? shards.map((shard) => (text: AsyncIterable<string>) => shard.insertTsv(qualified(database, newLocal), text, ONE_PART_AN_INSERT))
+      ? shards.map(
+          (shard, i) => (text: AsyncIterable<string>) =>
+            shard.insertTsv(qualified(database, newLocal), text, {
+              ...onePartAnInsert(recordsPerInsert),
+              // Answered once every replica of the shard holds the part: the count below and the switch see them all.
+              ...((replication?.replicasPerShard[i] ?? 1) > 1 ? { insert_quorum: String(replication!.replicasPerShard[i]!) } : {}),
+            }),
+        )
       : Array.from(
           { length: SINGLE_NODE_STREAMS },
-          () => (text: AsyncIterable<string>) => entry.insertTsv(qualified(database, newData), text, ONE_PART_AN_INSERT),
+          () => (text: AsyncIterable<string>) => entry.insertTsv(qualified(database, newData), text, onePartAnInsert(recordsPerInsert)),
         );
     const route: Route = cluster
       ? (record) => shardOfPid(pidOfStoredRecord(record), shards.length)
       : (_record, batch) => batch % SINGLE_NODE_STREAMS;
     // A progress callback that throws stops the load with its own error, not the aborted request's.
     let stopped: unknown = null;
-    await insertAll(dataset, targets, route, (n) => {
-      written += n;
-      try {
-        options.onProgress?.(written, total);
-      } catch (error) {
-        stopped = error;
-        throw error;
-      }
-    }).catch((error: unknown) => {
+    await insertAll(
+      dataset,
+      targets,
+      route,
+      (n) => {
+        written += n;
+        try {
+          options.onProgress?.(written, total);
+        } catch (error) {
+          stopped = error;
+          throw error;
+        }
+      },
+      recordsPerInsert,
+    ).catch((error: unknown) => {
       throw stopped ?? error;
     });
 
@@ -208,8 +259,12 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
       throw new Error(`ClickHouse holds ${count} of the dataset's ${total} records after the load; nothing was switched.`);
 
     const hashed = await hashedFields(entry, qualified(database, newData));
-    await entry.command(createMetaSql(qualified(database, newMeta)));
-    created.push({ connection: entry, table: newMeta });
+    await entry.command(
+      replication
+        ? createMetaSql(qualified(database, newMeta), replicatedEngine(database, newMeta, true), onCluster)
+        : createMetaSql(qualified(database, newMeta)),
+    );
+    created.push({ connection: entry, table: newMeta, onCluster });
     const meta: Array<[string, string]> = [
       ['load_id', id],
       ['loaded_at', new Date().toISOString()],
@@ -219,11 +274,19 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
       ['hashed_fields', JSON.stringify(hashed)],
     ];
     // Literals again (sqlLiteral.ts): a current server would take these as query parameters.
+    // On a replicated cluster, answered once every node holds it: any node answers from the new load at once.
+    const nodes = replication?.replicasPerShard.reduce((a, b) => a + b, 0) ?? 1;
     await entry.command(
       `INSERT INTO ${qualified(database, newMeta)} VALUES ${meta.map(([k, v]) => `(${sqlString(k)}, ${sqlString(v)})`).join(', ')}`,
+      nodes > 1 ? { insert_quorum: String(nodes) } : {},
     );
 
-    await (cluster ? switchCluster(entry, shards, database, id, cluster.name) : switchSingle(entry, database, id));
+    if (replication) {
+      await switchReplicated(entry, database, id, cluster!.name, dialect, replication, (table) => tableExists(entry, database, table));
+      await entry.command(dropTableSql(dialect, database, newData));
+      for (const shard of shards) await shard.command(`SYSTEM START MERGES ${qualified(database, LOCAL_TABLE)}`);
+    } else if (cluster) await switchCluster(entry, shards, database, id, cluster.name, dialect);
+    else await switchSingle(entry, database, id, dialect);
     created.length = 0;
     const seconds = (performance.now() - started) / 1000;
     return {
@@ -232,11 +295,14 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
       recordsPerSecond: Math.round(total / seconds),
       table: qualified(database, DATA_TABLE),
       shards: shards.length || 1,
+      loadId: id,
     };
   } finally {
     // A load that did not switch removes what it created; the previous tables were never touched.
-    for (const { connection, table } of created.reverse())
-      await connection.command(`DROP TABLE IF EXISTS ${qualified(database, table)}`).catch(() => undefined);
+    for (const { connection, table, onCluster } of created.reverse())
+      await connection
+        .command(dialect ? dropTableSql(dialect, database, table, onCluster) : `DROP TABLE IF EXISTS ${qualified(database, table)}`)
+        .catch(() => undefined);
     dataset.close();
     await Promise.all([entry.close(), ...shards.map((s) => s.close())]);
   }
@@ -252,26 +318,44 @@ async function checkCluster(entry: ClickHouseConnection, cluster: { name: string
     );
 }
 
-/** New tables take the names `people` and `people_meta` in one RENAME; the previous ones are dropped after. */
-async function switchSingle(entry: ClickHouseConnection, database: string, id: string): Promise<void> {
-  const renames: string[] = [];
-  const old: string[] = [];
+/**
+ * The new tables take the names `people` and `people_meta` (EXCHANGE TABLES or one RENAME:
+ * serverDialect.ts); the previous ones are dropped after. Merges of the serving table stop first too,
+ * so the switch waits for no merge on either side; merges resume on whichever table serves after it.
+ */
+async function switchSingle(entry: ClickHouseConnection, database: string, id: string, dialect: ServerDialect): Promise<void> {
+  const pairs: SwitchPair[] = [];
   for (const [current, fresh] of [
     [DATA_TABLE, `${DATA_TABLE}_new_${id}`],
     [META_TABLE, `${META_TABLE}_new_${id}`],
-  ] as const) {
-    if (await tableExists(entry, database, current)) {
-      renames.push(`${qualified(database, current)} TO ${qualified(database, `${current}_old_${id}`)}`);
-      old.push(`${current}_old_${id}`);
-    }
-    renames.push(`${qualified(database, fresh)} TO ${qualified(database, current)}`);
+  ] as const)
+    pairs.push({ current, fresh, exists: await tableExists(entry, database, current) });
+  const { statements, leftovers } = switchSql(dialect, database, pairs, id);
+  await withoutMerges(entry, database, pairs[0]!.exists ? [DATA_TABLE] : [], async () => {
+    for (const statement of statements) await entry.command(statement);
+  });
+  await entry.command(`SYSTEM START MERGES ${qualified(database, DATA_TABLE)}`);
+  for (const table of leftovers) await entry.command(dropTableSql(dialect, database, table));
+}
+
+/** Runs `work` with the merges of some tables stopped, and starts them again if it fails (they still serve then). */
+async function withoutMerges(
+  connection: ClickHouseConnection,
+  database: string,
+  tables: string[],
+  work: () => Promise<void>,
+): Promise<void> {
+  for (const table of tables) await connection.command(`SYSTEM STOP MERGES ${qualified(database, table)}`);
+  try {
+    await work();
+  } catch (error) {
+    for (const table of tables) await connection.command(`SYSTEM START MERGES ${qualified(database, table)}`).catch(() => undefined);
+    throw error;
   }
-  await entry.command(`RENAME TABLE ${renames.join(', ')}`);
-  for (const table of old) await entry.command(`DROP TABLE IF EXISTS ${qualified(database, table)}`);
 }
 
 /**
- * Each shard renames its new local table to `people_local` (one shard after the other: for that
+ * Each shard switches its new local table to `people_local` (one shard after the other: for that
  * moment shards answer from different loads); the entry server's Distributed `people` reads
  * `people_local` on every shard, and its metadata switches last.
  */
@@ -281,25 +365,26 @@ async function switchCluster(
   database: string,
   id: string,
   cluster: string,
+  dialect: ServerDialect,
 ): Promise<void> {
-  const oldLocal = `${LOCAL_TABLE}_old_${id}`;
-  const olds: ClickHouseConnection[] = [];
+  const dropAfter: Array<{ connection: ClickHouseConnection; table: string }> = [];
   for (const shard of shards) {
-    const had = await tableExists(shard, database, LOCAL_TABLE);
-    const renames = had ? [`${qualified(database, LOCAL_TABLE)} TO ${qualified(database, oldLocal)}`] : [];
-    renames.push(`${qualified(database, `${LOCAL_TABLE}_new_${id}`)} TO ${qualified(database, LOCAL_TABLE)}`);
-    await shard.command(`RENAME TABLE ${renames.join(', ')}`);
-    if (had) olds.push(shard);
+    const pair = { current: LOCAL_TABLE, fresh: `${LOCAL_TABLE}_new_${id}`, exists: await tableExists(shard, database, LOCAL_TABLE) };
+    const { statements, leftovers } = switchSql(dialect, database, [pair], id);
+    await withoutMerges(shard, database, pair.exists ? [LOCAL_TABLE] : [], async () => {
+      for (const statement of statements) await shard.command(statement);
+    });
+    await shard.command(`SYSTEM START MERGES ${qualified(database, LOCAL_TABLE)}`);
+    dropAfter.push(...leftovers.map((table) => ({ connection: shard, table })));
   }
-  await entry.command(`DROP TABLE IF EXISTS ${qualified(database, `${DATA_TABLE}_new_${id}`)}`);
+  await entry.command(dropTableSql(dialect, database, `${DATA_TABLE}_new_${id}`));
   if (!(await tableExists(entry, database, DATA_TABLE)))
-    await entry.command(createDistributedSql(qualified(database, DATA_TABLE), cluster, database, LOCAL_TABLE), CREATE_SETTINGS);
-  const hadMeta = await tableExists(entry, database, META_TABLE);
-  const renames = hadMeta ? [`${qualified(database, META_TABLE)} TO ${qualified(database, `${META_TABLE}_old_${id}`)}`] : [];
-  renames.push(`${qualified(database, `${META_TABLE}_new_${id}`)} TO ${qualified(database, META_TABLE)}`);
-  await entry.command(`RENAME TABLE ${renames.join(', ')}`);
-  if (hadMeta) await entry.command(`DROP TABLE IF EXISTS ${qualified(database, `${META_TABLE}_old_${id}`)}`);
-  for (const shard of olds) await shard.command(`DROP TABLE IF EXISTS ${qualified(database, oldLocal)}`);
+    await entry.command(createDistributedSql(qualified(database, DATA_TABLE), cluster, database, LOCAL_TABLE), dialect.createSettings);
+  const meta = { current: META_TABLE, fresh: `${META_TABLE}_new_${id}`, exists: await tableExists(entry, database, META_TABLE) };
+  const { statements, leftovers } = switchSql(dialect, database, [meta], id);
+  for (const statement of statements) await entry.command(statement);
+  for (const table of leftovers) await entry.command(dropTableSql(dialect, database, table));
+  for (const { connection, table } of dropAfter) await connection.command(dropTableSql(dialect, database, table));
 }
 
 export type { ClickHouseCredentials };

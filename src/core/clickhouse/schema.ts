@@ -52,9 +52,6 @@ export const COLUMN_PLANS: readonly ColumnPlan[] = FIELDS.map(planOf);
 /** Every stored column in catalog order: what a record's CSV line fills and what a record read selects. */
 export const STORED_COLUMNS_SQL = COLUMN_PLANS.map((p) => sqlIdentifier(p.stored)).join(', ');
 
-/** Creating a table with LowCardinality columns needs this on 18.16 (an experimental type there). */
-export const CREATE_SETTINGS = { allow_experimental_low_cardinality_type: 1 } as const;
-
 /** The column definitions of a dataset's table (a local MergeTree table or a Distributed one alike). */
 export function columnsSql(): string {
   const lines: string[] = [];
@@ -71,19 +68,23 @@ export function columnsSql(): string {
  * 8,192: a search reads 100 whole records (392 columns) by primary key, and each one found costs
  * its whole granule, which at 8,192 rows made a page of 100 scattered records read most of a state.
  */
-export function createTableSql(qualifiedName: string): string {
-  return `CREATE TABLE ${qualifiedName} (\n  ${columnsSql()}\n) ENGINE = MergeTree ORDER BY (STATE, PID) SETTINGS index_granularity = 1024`;
+export function createTableSql(qualifiedName: string, engine = 'MergeTree', onCluster = ''): string {
+  return `CREATE TABLE ${qualifiedName}${onCluster} (\n  ${columnsSql()}\n) ENGINE = ${engine} ORDER BY (STATE, PID) SETTINGS index_granularity = 1024`;
 }
 
 /** A Distributed table over a cluster's local tables, rows placed by a hash of PID (sharding.ts). */
-export function createDistributedSql(qualifiedName: string, cluster: string, database: string, localTable: string): string {
+export function createDistributedSql(qualifiedName: string, cluster: string, database: string, localTable: string, onCluster = ''): string {
   return (
-    `CREATE TABLE ${qualifiedName} (\n  ${columnsSql()}\n) ENGINE = Distributed(${sqlIdentifier(cluster)}, ${sqlIdentifier(database)}, ` +
+    `CREATE TABLE ${qualifiedName}${onCluster} (\n  ${columnsSql()}\n) ENGINE = Distributed(${sqlIdentifier(cluster)}, ${sqlIdentifier(database)}, ` +
     `${sqlIdentifier(localTable)}, ${SHARDING_KEY_SQL})`
   );
 }
 
-/** The metadata table beside a dataset's table: key/value rows (source, created_at, records, hashed fields). */
-export function createMetaSql(qualifiedName: string): string {
-  return `CREATE TABLE ${qualifiedName} (key String, value String) ENGINE = TinyLog`;
+/**
+ * The metadata table beside a dataset's table: key/value rows (source, created_at, records, hashed fields).
+ * A MergeTree, which every deployment takes (ClickHouse Cloud refuses the Log family); `engine` names a
+ * replicated one on a cluster.
+ */
+export function createMetaSql(qualifiedName: string, engine = 'MergeTree', onCluster = ''): string {
+  return `CREATE TABLE ${qualifiedName}${onCluster} (key String, value String) ENGINE = ${engine} ORDER BY key`;
 }

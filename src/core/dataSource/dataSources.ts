@@ -49,6 +49,8 @@ export interface DataSourceHost {
   openDataset(path: string): unknown;
   useEngine(engine: AudienceEngine, ref: DatasetRef | null): void;
   readonly usesEngine: boolean;
+  /** The engine answering now (a dataset file's or another), or null. */
+  readonly engineOrNull: AudienceEngine | null;
   readonly activeDatasetPath: string | null;
   readonly datasetRef: DatasetRef | null;
   onDatasetOpened(listener: (path: string) => void): void;
@@ -93,6 +95,7 @@ export class DataSources {
       passwordError = isAppError(e) ? e.message : 'The stored password cannot be read; enter it again.';
     }
     const bundled = this.bundled();
+    const engine = this.core.engineOrNull;
     // The stored password as it would go to the server settings name: held back (and said why) unless typed for it.
     const decision = setting ? passwordFor(setting, stored, setting) : null;
     return {
@@ -104,6 +107,7 @@ export class DataSources {
       passwordError: passwordError ?? decision?.withheld ?? null,
       secretStore: this.secrets.description,
       startError: this.startError,
+      queryError: this.core.usesEngine && engine instanceof ClickHouseEngine ? engine.lastFailure : null,
     };
   }
 

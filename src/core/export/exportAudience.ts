@@ -12,6 +12,8 @@ import { escapeRegExp, isProcessAlive, removeStaleFiles } from '../fs/staleFiles
 import { DATA_DICTIONARY } from '../../shared/dictionary';
 import { CSV_HEADER, csvField, storedRecordsToCsvBytes, storedRecordsToJsonLinesBytes } from '../dataset/codec/recordFormat';
 import type { Audience, AudienceEngine, RecordStream } from '../audience/contract/engine';
+import { isWholeRecord, type ExportOutput } from '../../shared/exportFields';
+import { columnRenderer } from './exportColumns';
 
 export type ExportFormat = 'csv' | 'jsonl';
 
@@ -37,6 +39,8 @@ export interface ExportOptions {
   format: ExportFormat;
   /** CSV only (JSON Lines has no header): 'names' unless asked. */
   header?: ExportHeader;
+  /** The fields written and how coded values read (src/shared/exportFields.ts); the whole record with codes unless asked. */
+  output?: ExportOutput;
   outPath: string;
   signal?: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
@@ -100,9 +104,12 @@ export async function exportRecords(stream: RecordStream, options: ExportOptions
   // What the write that failed would have reached: a full disk says how much the whole file needs.
   let attempted = { records: 0, bytes: 0 };
   // Each batch rendered straight into one buffer (recordFormat.ts): no string a line to join and encode.
-  const render = format === 'csv' ? storedRecordsToCsvBytes : storedRecordsToJsonLinesBytes;
+  // Chosen fields or readable values: each record's values picked out (exportColumns.ts).
+  const columns = isWholeRecord(options.output) ? null : columnRenderer(options.output!, format);
+  const render = columns ? columns.render : format === 'csv' ? storedRecordsToCsvBytes : storedRecordsToJsonLinesBytes;
   try {
-    if (format === 'csv') bytes += (await handle.write(csvHeader(options.header))).bytesWritten;
+    if (format === 'csv')
+      bytes += (await handle.write(columns ? columns.csvHeader(options.header ?? 'names') : csvHeader(options.header))).bytesWritten;
     for await (const batch of stream.batches(batchSize)) {
       if (signal?.aborted) throw new AppError('cancelled', 'The export was cancelled.');
       const rendered = render(batch);

@@ -3,6 +3,7 @@
 // The writing itself is exportAudience's (atomic: a failed or cancelled job leaves no file).
 import type { DatasetRef, ExportJob, Filter } from '../../shared/contract';
 import type { ListControlsInput } from '../../shared/listControls';
+import type { ExportOutput } from '../../shared/exportFields';
 import { AppError } from '../../shared/errors';
 import type { AuditLog } from '../appState/auditLog';
 import { PackedPids, type ExportHistory } from '../lists/exportHistory';
@@ -14,7 +15,7 @@ export interface StartExport {
   /** The validated audience the records come from; several (one a state) write one file, one after another. */
   audience: Audience | Audience[];
   /** The audience as the user wrote it, for the audit log. */
-  definition: { state: string; states?: string[]; filters: Filter[] } & ListControlsInput;
+  definition: { state: string; states?: string[]; filters: Filter[]; output?: ExportOutput } & ListControlsInput;
   format: ExportFormat;
   /** A CSV's header rows (exportAudience.ts): field names unless asked. */
   header?: ExportHeader;
@@ -145,6 +146,7 @@ export class ExportJobs {
     await exportRecords(stream, {
       format: view.format,
       header: data.request.header,
+      output: data.request.definition.output,
       outPath: view.path,
       signal: job.signal,
       batchSize: this.options.batchSize,

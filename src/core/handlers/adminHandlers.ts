@@ -16,7 +16,7 @@ export function registerAdminHandlers(registry: HandlerRegistry, core: Core, dep
   registry.register('api/status', () => deps.apiStatus());
 
   registry.register('audiences/list', () => core.savedAudiences.list());
-  registry.register('audiences/save', (input) => core.savedAudiences.save(input));
+  registry.register('audiences/save', ({ replace, ...input }) => core.savedAudiences.save(input, { replace }));
   registry.register('audiences/rename', ({ id, name }) => core.savedAudiences.rename(id, name));
   registry.register('audiences/delete', ({ id }) => {
     core.savedAudiences.delete(id);

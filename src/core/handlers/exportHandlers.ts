@@ -1,5 +1,6 @@
 // Exports started from the UI: the transport decides where the file goes (save dialog or the
 // browser-mode exports folder); the job runs in the background in core.exportJobs.
+import { isWholeRecord, resolveExportFields, type ExportOutput } from '../../shared/exportFields';
 import { listControlsInput } from '../../shared/listControls';
 import type { ExportJob } from '../../shared/contract';
 import type { Core } from '../createCore';
@@ -23,9 +24,11 @@ function notStarted(format: ExportFormat): ExportJob {
 }
 
 export function registerExportHandlers(registry: HandlerRegistry, core: Core, deps: HandlerDeps): void {
-  registry.register('export/start', async ({ format, header, fileName, ...input }) => {
+  registry.register('export/start', async ({ format, header, fields, values, fileName, ...input }) => {
     const audience = statesRequest(input);
     const { states } = audience;
+    // Unknown field names are refused here, before a save dialog opens or a file is written.
+    const output: ExportOutput = { fields: resolveExportFields(fields), values: values ?? 'codes' };
     const path = await deps.resolveExportPath(fileName ?? defaultExportName(states, format), format);
     if (path === null) return notStarted(format);
     const definition = {
@@ -33,6 +36,7 @@ export function registerExportHandlers(registry: HandlerRegistry, core: Core, de
       ...(states.length > 1 ? { states } : {}),
       filters: input.filters ?? [],
       ...listControlsInput(audience.listControls),
+      ...(isWholeRecord(output) ? {} : { output }),
     };
     return core.audiences.startExport(audience, { definition, format, header, path, actor: deps.actor ?? 'UI' });
   });

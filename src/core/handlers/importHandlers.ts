@@ -10,8 +10,10 @@ export function registerImportHandlers(registry: HandlerRegistry, core: Core, de
     const pick = await deps.pickImportFiles();
     return { ...pick, files: core.importJobs.allow(pick.files) };
   });
-  registry.register('import/inspect', ({ files, delimiter }) => core.importJobs.plan(files, delimiter));
-  registry.register('import/start', ({ files, delimiter }) => core.importJobs.start({ files, delimiter, actor: deps.actor ?? 'UI' }));
+  registry.register('import/inspect', ({ files, delimiter, columns }) => core.importJobs.plan(files, delimiter, columns));
+  registry.register('import/start', ({ files, delimiter, columns }) =>
+    core.importJobs.start({ files, delimiter, columns, actor: deps.actor ?? 'UI' }),
+  );
   registry.register('import/status', ({ id }) => core.importJobs.status(id));
   registry.register('import/cancel', ({ id }) => core.importJobs.cancel(id));
   registry.register('import/current', () => ({ job: core.importJobs.current() }));

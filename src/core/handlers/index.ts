@@ -8,7 +8,9 @@ import { registerDatasetHandlers } from './datasetHandlers';
 import { registerDataSourceHandlers } from './dataSourceHandlers';
 import { registerExportHandlers } from './exportHandlers';
 import { registerImportHandlers } from './importHandlers';
+import { registerInsightHandlers } from './insightHandlers';
 import { registerListHandlers } from './listHandlers';
+import { registerCustomerFileHandlers } from './customerFileHandlers';
 import { registerWorkspaceHandlers } from './workspaceHandlers';
 import { HandlerRegistry } from './registry';
 import { homeLayout } from '../appState/homeLayout';
@@ -29,9 +31,11 @@ export function createHandlers(core: Core, deps: HandlerDeps): HandlerTable {
   registerAdminHandlers(registry, core, deps);
   registerImportHandlers(registry, core, deps);
   registerListHandlers(registry, core, deps);
+  registerCustomerFileHandlers(registry, core, deps);
   registerDatasetHandlers(registry, core);
   registerWorkspaceHandlers(registry, core);
   registerDataSourceHandlers(registry, core);
+  registerInsightHandlers(registry, core);
   const table = registry.build();
   // The table is what the renderer's window.audienceDesk stands for, operation for operation.
   return table satisfies AudienceDeskApi;

@@ -76,7 +76,7 @@ export async function importFiles(options: ImportOptions): Promise<ImportSummary
   throwIfCancelled(signal);
   removeLeftovers(out, rejectsPath);
   // Every file recognised first: a bad header fails the import before anything is written.
-  const sources = options.files.map((file) => inspectSource(file, options.delimiter, options.followLinks));
+  const sources = options.files.map((file) => inspectSource(file, options.delimiter, options.followLinks, options.columns));
   try {
     return await new ImportRun({ out, rejectsPath, sources, signal, onProgress, onNotice, started }).run();
   } catch (e) {

@@ -17,7 +17,8 @@ import { fileStamp } from '../fs/fileStamp';
 import { makePrivateDir } from '../fs/privateFile';
 import { JobRegistry, type Job } from '../jobs/jobRegistry';
 import { defaultRejectsPath, importFiles } from './importFiles';
-import { inspectSource } from './source/sourceFile';
+import { readHeader } from './source/sourceFile';
+import { checkColumnMap, mapHeader, previewColumns } from './source/rowRules';
 import type { ImportProgress, ImportSummary } from './types';
 
 export interface ImportJobsDeps {
@@ -38,6 +39,8 @@ export interface ImportJobsDeps {
 export interface StartImport {
   files: string[];
   delimiter?: ImportDelimiter;
+  /** Columns the user mapped onto record fields (or skipped): vendor header to field name, '' to skip. */
+  columns?: Readonly<Record<string, string>>;
   /** Who asked, for the audit log: 'UI'. */
   actor: string;
 }
@@ -91,8 +94,9 @@ export class ImportJobs {
   }
 
   /** Each file recognised and its header mapped, without reading its rows or writing anything. */
-  plan(files: readonly string[], delimiter?: ImportDelimiter): ImportPlan {
-    const plans = this.checkPicked(files).map((path) => planFile(path, delimiter));
+  plan(files: readonly string[], delimiter?: ImportDelimiter, columns?: Readonly<Record<string, string>>): ImportPlan {
+    checkColumnMap(columns);
+    const plans = this.checkPicked(files).map((path) => planFile(path, delimiter, columns));
     return { files: plans, ready: plans.every((f) => f.error === null) };
   }
 
@@ -100,6 +104,7 @@ export class ImportJobs {
   start(request: StartImport): ImportJob {
     if (this.jobs.running().length > 0) throw new AppError('invalid_request', 'An import is already running; wait for it or cancel it.');
     const files = this.checkPicked(request.files);
+    checkColumnMap(request.columns);
     const dir = homeLayout(this.deps.homeDir).datasets;
     makePrivateDir(dir);
     const state: ImportRunState = {
@@ -129,7 +134,7 @@ export class ImportJobs {
         switched: null,
       }),
       state,
-      (job) => this.run(job, request.delimiter),
+      (job) => this.run(job, request.delimiter, request.columns),
     );
     return { ...job.view };
   }
@@ -195,13 +200,18 @@ export class ImportJobs {
   }
 
   /** The job's work: import, note the new dataset in the history, ask, then switch (or keep the current one). */
-  private async run(job: ImportJobEntry, delimiter: ImportDelimiter | undefined): Promise<void> {
+  private async run(
+    job: ImportJobEntry,
+    delimiter: ImportDelimiter | undefined,
+    columns: Readonly<Record<string, string>> | undefined,
+  ): Promise<void> {
     const { view, data } = job;
     try {
       const summary = (data.summary = await importFiles({
         files: view.files,
         out: data.out,
         delimiter,
+        columns,
         signal: job.signal,
         onProgress: (p) => this.progress(job, p),
         onNotice: (message) => view.notices.push(message),
@@ -266,28 +276,29 @@ export class ImportJobs {
   }
 }
 
-function planFile(path: string, delimiter?: ImportDelimiter): ImportFilePlan {
+function planFile(path: string, delimiter?: ImportDelimiter, chosen?: Readonly<Record<string, string>>): ImportFilePlan {
   const base = { path, name: basename(path), bytes: 0, gzip: false, delimiter: null, columns: [], absentFields: FIELDS.length };
+  // The message names the full path; the panel shows the file's name beside it already.
+  const said = (e: AppError) => (e.message.startsWith(`${path}: `) ? e.message.slice(path.length + 2) : e.message);
+  let head;
   try {
-    const info = inspectSource(path, delimiter);
-    const columns = info.header.map((header, i) => {
-      const index = info.map.fieldOf[i]!;
-      return { header, field: index >= 0 ? FIELDS[index]!.name : null };
-    });
-    const filled = new Set(info.map.fieldOf.filter((i) => i >= 0));
-    return {
-      ...base,
-      bytes: info.size,
-      gzip: info.gzip,
-      delimiter: info.delimiter,
-      columns,
-      absentFields: FIELDS.length - filled.size,
-      error: null,
-    };
+    head = readHeader(path, delimiter);
   } catch (e) {
     if (!isAppError(e)) throw e;
-    // The message names the full path; the panel shows the file's name beside it already.
-    return { ...base, error: e.message.startsWith(`${path}: `) ? e.message.slice(path.length + 2) : e.message };
+    return { ...base, error: said(e) };
+  }
+  // The columns are shown even when the header cannot be used yet (a required column missing), so
+  // that one can be mapped.
+  const fields = previewColumns(head.header, chosen);
+  const columns = head.header.map((header, i) => ({ header, field: fields[i]! }));
+  const found = { ...base, bytes: head.size, gzip: head.gzip, delimiter: head.delimiter, columns };
+  try {
+    const map = mapHeader(path, head.header, chosen);
+    const filled = new Set(map.fieldOf.filter((i) => i >= 0));
+    return { ...found, absentFields: FIELDS.length - filled.size, error: null };
+  } catch (e) {
+    if (!isAppError(e)) throw e;
+    return { ...found, error: said(e) };
   }
 }
 

@@ -20,6 +20,8 @@ export interface ImportOptions {
   followLinks?: boolean;
   /** Forces the delimiter of every file; otherwise each file's header line decides. */
   delimiter?: Delimiter;
+  /** Columns the user mapped: a vendor header (any case) to the record field it fills, or '' to skip it (rowRules.ts). */
+  columns?: Readonly<Record<string, string>>;
   /** Cancels the import: the previous dataset stays, every temporary file is removed. */
   signal?: AbortSignal;
   onProgress?: (progress: ImportProgress) => void;

@@ -35,6 +35,19 @@ export class PackedPids {
     this.n++;
   }
 
+  /** Adds PIDs already packed (another export's blob). */
+  addPacked(blob: Buffer): void {
+    const count = blob.length / PID_BYTES;
+    if (!Number.isInteger(count)) throw new Error('Packed PIDs are 16 bytes each.');
+    if ((this.n + count) * PID_BYTES > this.bytes.length) {
+      const bigger = Buffer.alloc(Math.max(this.bytes.length * 2, (this.n + count) * PID_BYTES));
+      this.bytes.copy(bigger);
+      this.bytes = bigger;
+    }
+    blob.copy(this.bytes, this.n * PID_BYTES);
+    this.n += count;
+  }
+
   /** Adds the PID of a stored record (the JSON array of its values, PID first). */
   addRecord(text: string): void {
     // '["' + 32 characters + '"': the PID is the first value of every stored record.
@@ -68,6 +81,10 @@ export class ExportHistory {
       insert: db.prepare('INSERT OR REPLACE INTO export_people (audit_id, people, pids) VALUES (?, ?, ?)'),
       has: db.prepare('SELECT 1 FROM export_people WHERE audit_id = ?').pluck(),
       pids: db.prepare('SELECT pids FROM export_people WHERE audit_id = ?').pluck(),
+      // Every export finished at or after a moment: audit entries are written when an export ends.
+      since: db.prepare(
+        'SELECT e.audit_id AS id, e.pids FROM export_people e JOIN audit_log a ON a.id = e.audit_id WHERE a.at >= ? ORDER BY e.audit_id',
+      ),
     };
   }
 
@@ -92,31 +109,50 @@ export class ExportHistory {
     if (typeof auditId === 'string' && !/^\d{1,15}$/.test(auditId)) return undefined;
     const blob = this.stmt.pids!.get(Number(auditId)) as Buffer | undefined;
     if (blob === undefined) return undefined;
-    const n = blob.length / PID_BYTES;
-    const probe = Buffer.alloc(PID_BYTES);
-    return {
-      key: `export:${Number(auditId)}`,
-      fields: ['PID'],
-      only: {
-        field: 'PID',
-        *values() {
-          for (let k = 0; k < n; k++) yield blob.toString('hex', k * PID_BYTES, (k + 1) * PID_BYTES).toUpperCase();
-        },
-      },
-      matches([pid]) {
-        if (typeof pid !== 'string' || !PID.test(pid)) return false;
-        probe.write(pid, 0, PID_BYTES, 'hex');
-        let lo = 0;
-        let hi = n - 1;
-        while (lo <= hi) {
-          const mid = (lo + hi) >>> 1;
-          const c = blob.compare(probe, 0, PID_BYTES, mid * PID_BYTES, (mid + 1) * PID_BYTES);
-          if (c === 0) return true;
-          if (c < 0) lo = mid + 1;
-          else hi = mid - 1;
-        }
-        return false;
-      },
-    };
+    return packedMatcher(`export:${Number(auditId)}`, blob);
   }
+
+  /**
+   * The people of every export finished on or after `day` (YYYY-MM-DD, from local midnight of the
+   * machine): `exclude: ["exports-since:<day>"]`. None finished then names nobody. The key names the
+   * exports it holds, so an export finished later makes a new key (and a fresh count).
+   */
+  exportsSince(day: string): RecordMatcher {
+    const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+    const from = new Date(y, m - 1, d).toISOString();
+    const rows = this.stmt.since!.all(from) as Array<{ id: number; pids: Buffer }>;
+    const all = new PackedPids(rows.reduce((n, r) => n + r.pids.length / PID_BYTES, 0));
+    for (const r of rows) all.addPacked(r.pids);
+    return packedMatcher(`exports-since:${day}@${rows.map((r) => r.id).join(',')}`, all.sorted());
+  }
+}
+
+/** A matcher of the PIDs packed ascending in `blob`, found by binary search. */
+function packedMatcher(key: string, blob: Buffer): RecordMatcher {
+  const n = blob.length / PID_BYTES;
+  const probe = Buffer.alloc(PID_BYTES);
+  return {
+    key,
+    fields: ['PID'],
+    only: {
+      field: 'PID',
+      *values() {
+        for (let k = 0; k < n; k++) yield blob.toString('hex', k * PID_BYTES, (k + 1) * PID_BYTES).toUpperCase();
+      },
+    },
+    matches([pid]) {
+      if (typeof pid !== 'string' || !PID.test(pid)) return false;
+      probe.write(pid, 0, PID_BYTES, 'hex');
+      let lo = 0;
+      let hi = n - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const c = blob.compare(probe, 0, PID_BYTES, mid * PID_BYTES, (mid + 1) * PID_BYTES);
+        if (c === 0) return true;
+        if (c < 0) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return false;
+    },
+  };
 }

@@ -25,7 +25,7 @@ export const REJECTS_KEPT = 100;
 /** Bigger files are refused before they are read (the file is read whole). */
 export const LIST_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
-type Role = 'pid' | 'phone' | 'address' | 'address2' | 'zip';
+export type Role = 'pid' | 'phone' | 'address' | 'address2' | 'zip';
 
 // Header names, compared upper-cased without spaces, underscores or other punctuation.
 const HEADER_ROLES: ReadonlyMap<string, Role> = new Map<string, Role>([
@@ -54,12 +54,12 @@ const HEADER_ROLES: ReadonlyMap<string, Role> = new Map<string, Role>([
   ...['ZIP', 'ZIPCODE', 'ZIP5', 'POSTALCODE', 'POSTCODE'].map((h) => [h, 'zip'] as const),
 ]);
 
-function roleOf(header: string): Role | undefined {
+export function roleOf(header: string): Role | undefined {
   return HEADER_ROLES.get(header.toUpperCase().replace(/[^A-Z0-9]/g, ''));
 }
 
 /** The delimiter the header line uses most of: ',', tab or '|' (none: a one-column file). */
-function detectDelimiter(firstLine: string): string {
+export function detectDelimiter(firstLine: string): string {
   let best = ',';
   let most = 0;
   for (const d of [',', '\t', '|']) {

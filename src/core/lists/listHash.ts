@@ -9,7 +9,8 @@
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 import type { Db } from '../sqlite';
 
-export type ValueKind = 'pid' | 'phone' | 'address';
+/** `person` (consumer opt-outs): a name at an address, `LAST|FIRST|LINE|ZIP`. */
+export type ValueKind = 'pid' | 'phone' | 'address' | 'person';
 
 /** Bytes of each stored hash. */
 export const HASH_BYTES = 16;

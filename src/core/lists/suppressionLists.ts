@@ -8,7 +8,7 @@ import type { SuppressionListInfo } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { AudienceEngine, RecordMatcher } from '../audience/contract/engine';
 import type { Db, Statement } from '../sqlite';
-import { readListFile } from './listFile';
+import { readListFile, type ListFileContent } from './listFile';
 import { listKey } from '../dataset/format/listKeys';
 import { ListHasher, type ListKeys, type ValueKind } from './listHash';
 import { normalizeAddress, normalizePhone, normalizePid } from '../../shared/normalize';
@@ -85,13 +85,23 @@ export class SuppressionLists {
   async import(path: string, name: string, followLinks = false): Promise<SuppressionListInfo> {
     const clean = cleanName(name);
     this.assertFree(clean);
-    const content = readListFile(resolve(path), followLinks);
+    return this.store(clean, readListFile(resolve(path), followLinks), basename(path));
+  }
+
+  /** Stores read (or gathered) values under a new list, all or nothing: match and append keeps its matched people so. */
+  async importContent(name: string, content: ListFileContent, source: string): Promise<SuppressionListInfo> {
+    const clean = cleanName(name);
+    this.assertFree(clean);
+    return this.store(clean, content, source);
+  }
+
+  private async store(clean: string, content: ListFileContent, source: string): Promise<SuppressionListInfo> {
     const kept = content.pids.size + content.phones.size + content.addresses.size;
     if (kept === 0) {
       const first = content.rejects[0];
       throw new AppError(
         'invalid_request',
-        `No row of ${basename(path)} holds a PID, phone or address (${content.rows} rows` +
+        `No row of ${source} holds a PID, phone or address (${content.rows} rows` +
           (first ? `; line ${first.line}: ${first.reason}` : '') +
           '); nothing was imported.',
         'file',
@@ -208,6 +218,11 @@ export class SuppressionLists {
       this.matchedCache.set(key, n);
     }
     return n;
+  }
+
+  /** Throws, naming `name`, when a list of this name exists or the name is not one (before work that ends in storing a list). */
+  checkName(name: string): void {
+    this.assertFree(cleanName(name));
   }
 
   private assertFree(name: string): void {

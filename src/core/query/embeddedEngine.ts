@@ -17,6 +17,8 @@ import {
   type DatasetSummary,
   type Exclusion,
   type GroupCount,
+  type KeyedCandidates,
+  type ListKeySets,
   type RecordMatcher,
   type RecordStream,
   type ResolvedControls,
@@ -34,10 +36,12 @@ import type { VerifiedFiles } from '../dataset/verify/verifiedFiles';
 import { VerifyGate } from '../dataset/verify/verifyGate';
 import { groupCounts } from './groupCounts';
 import { pidOrderKey, warmPidOrders, type WarmupOptions } from './pidOrderWarmup';
+import { likeScoresOf } from './likeScores';
 import { callableTest, deliverableTest } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
 import { keptPerState, type Derived } from './derivedArrays';
 import { matchedMarks } from './matchedPeople';
+import { keyedCandidates, recordValues } from './keyedCandidates';
 import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
 import { matchRange } from './scanKernels';
 import { TwoCoreScan } from './twoCoreScan';
@@ -164,6 +168,7 @@ export class EmbeddedEngine implements AudienceEngine {
         return (pos) => marks[pos - range.first] === 1;
       },
       households: () => this.householdsOf(range),
+      likeScores: (like) => likeScoresOf(this.dataset, range, like),
       checkBudget,
     });
     const selection = new StepSelection(kept.slice(), steps);
@@ -319,6 +324,15 @@ export class EmbeddedEngine implements AudienceEngine {
       for (let k = 0; k < marks.length; k++) people += marks[k]!;
     }
     return people;
+  }
+
+  /** Match and append's candidates from the vectors (keyedCandidates.ts). */
+  keyedCandidates(keys: ListKeySets, fields: readonly string[]): KeyedCandidates | null {
+    return this.verifyGate.hold(() => keyedCandidates(this.dataset, keys, fields));
+  }
+
+  recordValues(refs: ArrayLike<number>, fields: readonly string[]): Array<ReadonlyArray<string | number>> {
+    return this.verifyGate.hold(() => recordValues(this.dataset, refs, fields));
   }
 
   previewPage(audience: Audience, skip: number, limit: number): { total: number; results: PreviewRecord[] } {

@@ -17,6 +17,7 @@ export function groupCounts(dataset: Dataset, range: PositionRange, selection: S
   const columns = fieldIndexes.map((index) => dataset.column(index, range));
   for (const column of columns)
     if (column.encoding !== 'dict' && column.encoding !== 'value') throw new Error(`${column.field} has no values to count people by.`);
+  if (columns.length === 1) return oneFieldCounts(columns[0]!, selection);
   const datas = columns.map((c) => c.data);
   const last = datas.length - 1;
   const root: Tally = new Map();
@@ -46,6 +47,31 @@ export function groupCounts(dataset: Dataset, range: PositionRange, selection: S
     }
   };
   walk(root, []);
+  return out;
+}
+
+/** Numbers below this are tallied in an array (dictionary codes, ages, small counts); larger ones in a map. */
+const ARRAY_TALLY = 65536;
+
+/**
+ * One field's counts (a breakdown, a profile, a lookalike's model): tallied in an array indexed by the
+ * vector's number, a few times faster than a map a position, for what a profile of a hundred fields does.
+ */
+function oneFieldCounts(column: ColumnVector, selection: Selection): GroupCount[] {
+  const data = column.data;
+  const tally = new Float64Array(column.dict ? column.dict.length : ARRAY_TALLY);
+  const large = new Map<number, number>();
+  for (let skip = 0; skip < selection.total; skip += PAGE) {
+    const page = selection.page(skip, PAGE);
+    for (let k = 0; k < page.length; k++) {
+      const v = data[page[k]!]!;
+      if (v >= 0 && v < tally.length && (v | 0) === v) tally[v]!++;
+      else large.set(v, (large.get(v) ?? 0) + 1);
+    }
+  }
+  const out: GroupCount[] = [];
+  for (let v = 0; v < tally.length; v++) if (tally[v]! > 0) out.push({ values: [decode(column, v)], count: tally[v]! });
+  for (const [v, count] of large) out.push({ values: [decode(column, v)], count });
   return out;
 }
 

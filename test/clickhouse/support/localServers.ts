@@ -45,7 +45,7 @@ function serverCommand(): { command: string; args: string[] } {
   return { command: CLICKHOUSE_SERVER, args: ['server'] };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -112,6 +112,7 @@ function configXml(
   ports: { http: number; tcp: number; interserver: number; https?: number },
   shards: Array<{ tcp: number }>,
   tls?: { cert: string; key: string },
+  extra?: ServerExtras,
 ): string {
   const shardXml = shards
     .map(
@@ -142,21 +143,26 @@ function configXml(
   <default_database>default</default_database>
   <timezone>UTC</timezone>
   <mlock_executable>false</mlock_executable>
-  <remote_servers><${CLUSTER_NAME}>${shardXml}</${CLUSTER_NAME}></remote_servers>
+  <remote_servers>${extra?.remoteServers ?? `<${CLUSTER_NAME}>${shardXml}</${CLUSTER_NAME}>`}</remote_servers>
+  ${extra?.xml ?? ''}
   <builtin_dictionaries_reload_interval>3600</builtin_dictionaries_reload_interval>
   <max_session_timeout>3600</max_session_timeout>
   <default_session_timeout>60</default_session_timeout>
   <distributed_ddl><path>/clickhouse/task_queue/ddl</path></distributed_ddl>
+  <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>
+  <part_log><database>system</database><table>part_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></part_log>
 </yandex>
 `;
 }
 
+// The default profile also allows LowCardinality: 18.16's distributed DDL (ON CLUSTER) runs a CREATE on
+// each node with the server's default profile, not the query's settings (docs/clickhouse.md).
 async function usersXml(): Promise<string> {
   const local = '<networks><ip>127.0.0.1</ip><ip>::1</ip></networks>';
   return `<?xml version="1.0"?>
 <yandex>
   <profiles>
-    <default><max_memory_usage>4000000000</max_memory_usage><use_uncompressed_cache>0</use_uncompressed_cache><load_balancing>random</load_balancing></default>
+    <default><max_memory_usage>4000000000</max_memory_usage><use_uncompressed_cache>0</use_uncompressed_cache><load_balancing>random</load_balancing><log_queries>1</log_queries><allow_experimental_low_cardinality_type>1</allow_experimental_low_cardinality_type></default>
     <reader><readonly>2</readonly><max_memory_usage>4000000000</max_memory_usage></reader>
   </profiles>
   <users>
@@ -186,18 +192,27 @@ async function waitForPing(url: string, child: ChildProcess, dir: string, timeou
   throw new Error(`ClickHouse in ${dir} did not answer /ping (exit ${child.exitCode}):\n${errors}\n${stderr}`);
 }
 
-async function startServer(
+/** What a server of another topology (replicatedCluster.ts) adds to the config: its clusters, ZooKeeper, macros. */
+export interface ServerExtras {
+  /** The inside of <remote_servers>, replacing the two-shard cluster. */
+  remoteServers?: string;
+  /** More top-level elements. */
+  xml?: string;
+}
+
+export async function startServer(
   root: string,
   name: string,
   shardPorts: Array<{ tcp: number }> | null,
   tcp: number,
   withHttps = false,
+  extra?: ServerExtras,
 ): Promise<LocalServer> {
   const dir = join(root, name);
   for (const sub of ['data', 'tmp', 'user_files', 'format_schemas', 'log']) mkdirSync(join(dir, sub), { recursive: true });
   const ports = { http: await freePort(), tcp, interserver: await freePort(), https: withHttps ? await freePort() : undefined };
   const tls = withHttps ? makeCertificates(dir) : undefined;
-  writeFileSync(join(dir, 'config.xml'), configXml(dir, ports, shardPorts ?? [], tls));
+  writeFileSync(join(dir, 'config.xml'), configXml(dir, ports, shardPorts ?? [], tls, extra));
   writeFileSync(join(dir, 'users.xml'), await usersXml());
   const { command, args } = serverCommand();
   const out = openSync(join(dir, 'log', 'stderr.log'), 'a');
@@ -212,7 +227,7 @@ async function startServer(
   return { name, url, httpPort: ports.http, tcpPort: ports.tcp, dir, process: child, ...https };
 }
 
-function stopServer(server: LocalServer): Promise<void> {
+export function stopServer(server: LocalServer): Promise<void> {
   return new Promise((resolve) => {
     if (server.process.exitCode !== null) return resolve();
     const timer = setTimeout(() => server.process.kill('SIGKILL'), 10_000);

@@ -35,7 +35,11 @@ export function fakeBridge(impl: Impl = {}): Bridge & { [K in OperationName]: Re
 
 /** A count answer whose controls did nothing: every step is the total. */
 export function countAnswer(total: number, ms = 1): OutputOf<'audience/count'> {
-  return { total, ms, steps: { matched: total, afterExclusions: total, afterHouseholds: total, total } };
+  return {
+    total,
+    ms,
+    steps: { filtered: total, matched: total, afterContact: total, afterExclusions: total, afterHouseholds: total, total },
+  };
 }
 
 /** A promise and the functions that settle it, to control the order in which answers arrive. */

@@ -3,13 +3,29 @@
 // leave alone.
 import { audienceKey } from '../../../shared/audienceRequest';
 import type { AudienceSteps } from '../../../shared/contract';
-import type { Audience, ResolvedControls } from './engine';
+import type { Audience, Exclusion, ResolvedControls } from './engine';
 
 /** Whether the controls change anything (all defaults: the filtered people are the answer). */
 export function hasEffect(c: ResolvedControls | undefined): c is ResolvedControls {
   return (
-    !!c && (c.near !== null || c.contact.phone || c.contact.mail || c.exclusions.length > 0 || c.households === 'one' || c.sample !== null)
+    !!c &&
+    (c.near !== null ||
+      c.contact.phone ||
+      c.contact.mail ||
+      c.exclusions.length > 0 ||
+      c.inclusions.length > 0 ||
+      c.like !== null ||
+      c.households === 'one' ||
+      c.sample !== null)
   );
+}
+
+/**
+ * Every set of people the controls name (exclusions, inclusions, then the lookalike seed), in the
+ * order whose index ListPrimitives.excluded is given (listSteps.ts), so an engine can find them all first.
+ */
+export function namedPeople(c: ResolvedControls): Exclusion[] {
+  return [...c.exclusions, ...c.inclusions, ...(c.like ? [c.like.seed] : [])];
 }
 
 /** The cache key of an audience's people after its list controls: its state and filters, then its controls. */
@@ -19,5 +35,5 @@ export function controlledKey(audience: Audience, controls: ResolvedControls): s
 
 /** The steps of an audience whose list controls change nothing: every step keeps everyone matched. */
 export function unchangedSteps(total: number): AudienceSteps {
-  return { matched: total, afterExclusions: total, afterHouseholds: total, total };
+  return { filtered: total, matched: total, afterContact: total, afterExclusions: total, afterHouseholds: total, total };
 }

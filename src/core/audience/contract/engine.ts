@@ -30,8 +30,45 @@ export interface RecordMatcher {
   listKeys?: () => { pid: Uint32Array; phone: Uint32Array; address: Uint32Array } | null;
 }
 
+/** List keys (dataset/format/listKeys.ts) a caller looks records up by, a kind at a time. */
+export interface ListKeySets {
+  pid: Uint32Array;
+  phone: Uint32Array;
+  address: Uint32Array;
+}
+
+/**
+ * The records one of whose list keys is among some keys (match and append, docs/match.md "Speed"),
+ * found and described from the dataset's vectors without reading a record.
+ */
+export interface KeyedCandidates {
+  /** Each candidate's handle for recordValues (the embedded engine's position), state by state, ascending in each. */
+  refs: Uint32Array;
+  /** Each candidate's list keys, five a candidate: PID, PHONE, PHONE2, PHONE3, ADDRESS (0: no value). */
+  keys: Uint32Array;
+  /**
+   * For each field asked, each candidate's value, exactly as its record holds it, when the field's
+   * vector holds values or dictionary codes; null for a field whose vector holds hashes.
+   */
+  values: Array<Array<string | number> | null>;
+}
+
 /** One entry of `exclude`, resolved: another audience (a saved one, as it matches now) or a matcher. */
-export type Exclusion = { kind: 'audience'; key: string; audience: Audience } | { kind: 'people'; matcher: RecordMatcher };
+export type Exclusion =
+  | { kind: 'audience'; key: string; audience: Audience }
+  /** `withdrawn`: consumer opt-outs, left out before every step (listSteps.ts). */
+  | { kind: 'people'; matcher: RecordMatcher; withdrawn?: boolean };
+
+/**
+ * `like`, resolved (docs/insight.md): the seed's people (never kept), how many to keep, and the
+ * model's whole-number weights, so that a person's score is the same integer on every engine.
+ */
+export interface ResolvedLike {
+  seed: Exclusion;
+  top: number;
+  /** For each field weighed (catalog index), the weight of each value held in the state; a value not listed weighs 0. */
+  weights: Array<{ field: number; byValue: Map<FieldValue, number> }>;
+}
 
 /** extensions.md's list controls with exclusions resolved; `key` names them all for caches. */
 export interface ResolvedControls {
@@ -39,6 +76,9 @@ export interface ResolvedControls {
   near: { lat: number; lon: number; miles: number } | null;
   contact: { phone: boolean; mail: boolean };
   exclusions: Exclusion[];
+  /** `include`: only the people at least one of them names (none given: everyone). */
+  inclusions: Exclusion[];
+  like: ResolvedLike | null;
   households: 'all' | 'one';
   sample: Sample | null;
   key: string;
@@ -93,6 +133,14 @@ export interface AudienceEngine {
   zipCentre(zip: string): Awaitable<{ lat: number; lon: number } | undefined>;
   /** How many people of the whole dataset (every state) a matcher names. */
   countMatching(matcher: RecordMatcher): Awaitable<number>;
+  /**
+   * Optional (match and append's fast path): the records of every state with a list key among
+   * `keys`, their keys and the values of `fields` (catalog names) that vectors hold; null when the
+   * dataset has no list keys. An engine without it is asked countMatching instead.
+   */
+  keyedCandidates?(keys: ListKeySets, fields: readonly string[]): Awaitable<KeyedCandidates | null>;
+  /** Optional, with keyedCandidates: the values of `fields` (catalog names) of the records `refs` names, in the order given. */
+  recordValues?(refs: ArrayLike<number>, fields: readonly string[]): Awaitable<Array<ReadonlyArray<string | number>>>;
   /** The preview fields of the matches skip .. skip+limit-1 in PID order, and how many match. */
   previewPage(audience: Audience, skip: number, limit: number): Awaitable<{ total: number; results: PreviewRecord[] }>;
   /** As previewPage, with whole records as UTF-8 JSON arrays of their values in catalog order. */

@@ -1,6 +1,7 @@
 // The list controls of extensions.md over an audience's matched people, in their order, written
 // once for every engine: `near` keeps the people within reach (they are the matched ones), then
-// contact and exclusions narrow, then one person a household, then the sample. An engine supplies
+// contact, inclusions and exclusions narrow, then the lookalikes of `like` (the seed's people left
+// out, the `top` highest scores kept), then one person a household, then the sample. An engine supplies
 // the primitives (ListPrimitives: where each candidate lives, who is callable or deliverable, whom
 // an exclusion names, households) and runListSteps keeps the same people, with the same counts, on
 // each. Candidates are ids in PID order (the embedded engine's positions in a selection's order,
@@ -9,7 +10,7 @@
 // that asks another process fetches its primitives first.
 import type { AudienceSteps } from '../../../shared/contract';
 import { EARTH_RADIUS_MILES, type Sample } from '../../../shared/listControls';
-import type { Exclusion, ResolvedControls } from './engine';
+import type { Exclusion, ResolvedControls, ResolvedLike } from './engine';
 
 /** What runListSteps asks of an engine about its candidates; each is asked only when its step runs. */
 export interface ListPrimitives {
@@ -21,8 +22,10 @@ export interface ListPrimitives {
   callable(): (id: number) => boolean;
   /** A test "this person's address takes mail" (`contact.mail`). */
   deliverable(): (id: number) => boolean;
-  /** A test "the `index`-th exclusion of the controls names this person". */
+  /** A test "the `index`-th set of people the controls name (controls.ts, namedPeople) names this person". */
   excluded(exclusion: Exclusion, index: number): (id: number) => boolean;
+  /** Each candidate's lookalike score (`like`): the sum of the weights of its values, a whole number. */
+  likeScores(like: ResolvedLike): (id: number) => number;
   /** A number for each candidate's household, the same exactly for one household (`households: "one"`). */
   households(): Uint32Array;
   /** Throws once the query's time budget is spent; asked before each exclusion. */
@@ -39,21 +42,65 @@ export function runListSteps(
   source: ListPrimitives,
 ): { kept: Uint32Array; steps: AudienceSteps } {
   let n = list.length;
+  // Consumer opt-outs (an exclusion marked `withdrawn`) go before every step: no count ever holds them.
+  controls.exclusions.forEach((exclusion, index) => {
+    if (exclusion.kind !== 'people' || !exclusion.withdrawn) return;
+    const excluded = source.excluded(exclusion, index);
+    n = keepWhere(list, n, (id) => !excluded(id));
+  });
+  const filtered = n;
   if (controls.near) n = keepNear(list, n, source.coordinates(), source.first, controls.near);
   // `near` is a filter of place: the people it keeps are the matched ones.
   const matched = n;
   if (controls.contact.phone) n = keepWhere(list, n, source.callable());
   if (controls.contact.mail) n = keepWhere(list, n, source.deliverable());
+  const afterContact = n;
+  const named = controls.exclusions.length;
+  if (controls.inclusions.length > 0) {
+    const tests = controls.inclusions.map((inclusion, k) => {
+      source.checkBudget?.();
+      return source.excluded(inclusion, named + k);
+    });
+    n = keepWhere(list, n, (id) => tests.some((names) => names(id)));
+  }
   controls.exclusions.forEach((exclusion, index) => {
+    if (exclusion.kind === 'people' && exclusion.withdrawn) return;
     source.checkBudget?.();
     const excluded = source.excluded(exclusion, index);
     n = keepWhere(list, n, (id) => !excluded(id));
   });
   const afterExclusions = n;
+  if (controls.like) {
+    source.checkBudget?.();
+    const seed = source.excluded(controls.like.seed, named + controls.inclusions.length);
+    n = keepWhere(list, n, (id) => !seed(id));
+    n = keepMostAlike(list, n, source.likeScores(controls.like), controls.like.top);
+  }
   if (controls.households === 'one') n = onePerHousehold(list, n, source.households(), source.first);
   const afterHouseholds = n;
   if (controls.sample) n = applySample(list, n, controls.sample);
-  return { kept: list.subarray(0, n), steps: { matched, afterExclusions, afterHouseholds, total: n } };
+  return { kept: list.subarray(0, n), steps: { filtered, matched, afterContact, afterExclusions, afterHouseholds, total: n } };
+}
+
+/**
+ * Keeps, in place and in list (PID) order, the `top` ids of the first `n` with the highest scores; of
+ * equal scores the earlier (lower PID) ones. Returns how many.
+ */
+export function keepMostAlike(list: Uint32Array, n: number, score: (id: number) => number, top: number): number {
+  if (top >= n) return n;
+  const scores = new Float64Array(n);
+  for (let k = 0; k < n; k++) scores[k] = score(list[k]!);
+  // The top-th highest score: everyone above it is kept, and of those equal to it the first ones.
+  const threshold = Float64Array.from(scores).sort()[n - top]!;
+  let above = 0;
+  for (let k = 0; k < n; k++) if (scores[k]! > threshold) above++;
+  let atThreshold = top - above;
+  let kept = 0;
+  for (let k = 0; k < n; k++) {
+    const s = scores[k]!;
+    if (s > threshold || (s === threshold && atThreshold-- > 0)) list[kept++] = list[k]!;
+  }
+  return kept;
 }
 
 /** Keeps, in place, the first `n` ids of `list` that `keep` accepts; returns how many. */

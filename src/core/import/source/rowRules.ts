@@ -46,18 +46,53 @@ function kindOf(index: number): Kind {
   return f.type === 'integer' ? Kind.Integer : f.type === 'number' ? Kind.Decimal : Kind.Text;
 }
 
+/**
+ * Whole-number fields with a range of their own, and the reason a value outside it reads as: an age
+ * is in years, and nobody is 121 (docs/import.md). The other integer fields take 0 to 2^53 - 1.
+ */
+const INTEGER_RULES: Readonly<Record<string, { max: number; reason: string }>> = {
+  AGE: { max: 120, reason: 'AGE values must be whole numbers of years from 0 to 120' },
+};
+
 /** Decimal fields are degrees: a latitude beyond ±90 or a longitude beyond ±180 is not a place. */
 const DECIMAL_LIMIT: Readonly<Record<string, number>> = { LATITUDE: 90, LONGITUDE: 180 };
 
-/** Maps a header row; a missing required column or a field named twice makes the file unusable. */
-export function mapHeader(file: string, names: readonly string[]): HeaderMap {
+/**
+ * The user's choice for columns whose header is not (or not read as) a record field: a vendor header,
+ * as written (compared trimmed and in any case), to the record field it fills, or '' to skip it.
+ */
+export type ColumnMap = Readonly<Record<string, string>>;
+
+/** A column map with its headers upper-cased and its fields checked: an unknown field is a 400 naming it. */
+export function checkColumnMap(columns: ColumnMap | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [header, field] of Object.entries(columns ?? {})) {
+    const index = field.trim() === '' ? -1 : fieldIndex(field.trim());
+    if (field.trim() !== '' && index < 0)
+      throw new AppError(
+        'invalid_request',
+        `The column ${JSON.stringify(header.slice(0, 40))} is mapped to ${JSON.stringify(field.slice(0, 40))}, which is not a record field.`,
+        'columns',
+      );
+    out.set(header.trim().toUpperCase(), index);
+  }
+  return out;
+}
+
+/**
+ * Maps a header row (the user's column map first, then the field names); a missing required column or
+ * a field named twice makes the file unusable.
+ */
+export function mapHeader(file: string, names: readonly string[], columns?: ColumnMap): HeaderMap {
+  const chosen = checkColumnMap(columns);
   const fieldOf: number[] = [];
   const kinds: Kind[] = [];
   const unknown: string[] = [];
   const seen = new Map<number, number>();
   names.forEach((raw, column) => {
     const name = raw.trim();
-    const index = name === '' ? -1 : fieldIndex(name);
+    const mapped = chosen.get(name.toUpperCase());
+    const index = mapped ?? (name === '' ? -1 : fieldIndex(name));
     if (index >= 0 && seen.has(index))
       throw new AppError(
         'invalid_request',
@@ -78,6 +113,20 @@ export function mapHeader(file: string, names: readonly string[]): HeaderMap {
       'files',
     );
   return { width: names.length, fieldOf, kinds, unknown };
+}
+
+/**
+ * The field each column would fill (the user's column map first, then the field names), without the
+ * checks mapHeader makes: what the import screen shows, so a file still missing a required column can
+ * have one mapped.
+ */
+export function previewColumns(names: readonly string[], columns?: ColumnMap): Array<string | null> {
+  const chosen = checkColumnMap(columns);
+  return names.map((raw) => {
+    const name = raw.trim();
+    const index = chosen.get(name.toUpperCase()) ?? (name === '' ? -1 : fieldIndex(name));
+    return index >= 0 ? FIELDS[index]!.name : null;
+  });
 }
 
 /** The value of a string of decimal digits within the safe integers, or -1. */
@@ -137,6 +186,8 @@ export class RowChecker {
           break;
         case Kind.Integer: {
           const n = wholeNumber(cell);
+          const rule = INTEGER_RULES[FIELDS[index]!.name];
+          if (rule && (n < 0 || n > rule.max)) return this.reject(FIELDS[index]!.name, `${rule.reason}, not ${quote(cell)}`);
           if (n < 0) return this.reject(FIELDS[index]!.name, `not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}: ${quote(cell)}`);
           values[index] = n;
           break;

@@ -9,7 +9,7 @@ import { AppError } from '../../../shared/errors';
 import { identityOf, openRegularFile, type FileIdentity } from '../../fs/regularFile';
 import type { Delimiter, Newline } from '../types';
 import type { InflatedCut } from './gzipCut';
-import { mapHeader, type HeaderMap } from './rowRules';
+import { mapHeader, type ColumnMap, type HeaderMap } from './rowRules';
 
 /** How much of a file is read to find its header line (compressed bytes for gzip). */
 const HEAD_BYTES = 256 * 1024;
@@ -70,7 +70,13 @@ export function isGzip(head: Uint8Array): boolean {
  * Recognises a file and maps its header; every problem that makes the whole file unusable is thrown
  * here. A link is refused (nothing of what it names is read) unless `followLinks`.
  */
-export function inspectSource(path: string, forced?: Delimiter, followLinks = false): SourceInfo {
+export function inspectSource(path: string, forced?: Delimiter, followLinks = false, columns?: ColumnMap): SourceInfo {
+  const head = readHeader(path, forced, followLinks);
+  return { ...head, map: mapHeader(path, head.header, columns) };
+}
+
+/** A file recognised and its header line read, not yet mapped (the import screen maps it with the user's choices). */
+export function readHeader(path: string, forced?: Delimiter, followLinks = false): Omit<SourceInfo, 'map'> {
   const { fd, stats } = openRegularFile(path, { followLinks, field: 'files' });
   let raw: Buffer;
   try {
@@ -106,8 +112,7 @@ export function inspectSource(path: string, forced?: Delimiter, followLinks = fa
   const parsed = Papa.parse<string[]>(line, { delimiter, newline, quoteChar: '"' });
   const header = parsed.data[0] ?? [];
   if (parsed.errors.length > 0 || parsed.data.length !== 1) throw fail(`${path}: the header line is not valid CSV.`);
-  const map = mapHeader(path, header);
-  return { path, size, gzip, delimiter, newline, header, map, followLinks, identity: identityOf(stats) };
+  return { path, size, gzip, delimiter, newline, header, followLinks, identity: identityOf(stats) };
 }
 
 /**

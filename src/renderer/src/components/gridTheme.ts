@@ -1,7 +1,8 @@
 // AG Grid's themes, matched to the app's palette (theming API; no CSS files, no web fonts): a light
 // one and a dark one, switched with the system's colour scheme like app.css's variables.
-import { computed, onBeforeUnmount, ref, type ComputedRef } from 'vue';
+import { computed, type ComputedRef } from 'vue';
 import { themeQuartz } from 'ag-grid-community';
+import { usePrefersDark } from '../lib/colorScheme';
 
 const shared = {
   fontFamily: ['system-ui', '-apple-system', 'Segoe UI', 'Roboto', 'Helvetica Neue', 'Arial', 'sans-serif'],
@@ -33,14 +34,8 @@ export const gridThemeDark = themeQuartz.withParams({
   selectedRowBackgroundColor: '#243055',
 });
 
-const DARK = '(prefers-color-scheme: dark)';
-
 /** The grid theme for the system's colour scheme now, following it when it changes. */
 export function useGridTheme(): ComputedRef<typeof gridTheme> {
-  const query = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(DARK) : null;
-  const dark = ref(query?.matches ?? false);
-  const follow = (e: MediaQueryListEvent) => (dark.value = e.matches);
-  query?.addEventListener('change', follow);
-  onBeforeUnmount(() => query?.removeEventListener('change', follow));
+  const dark = usePrefersDark();
   return computed(() => (dark.value ? gridThemeDark : gridTheme));
 }

@@ -43,8 +43,27 @@ const matchOf = (entry: DictionaryEntry): FieldMatch | null => {
  * An empty query lists the catalog in order.
  */
 export function searchFields(query: string, limit = 60): FieldMatch[] {
-  const found = query.trim() ? dictionarySearch(query, limit) : DATA_DICTIONARY.slice(0, Math.max(0, limit));
+  const found = query.trim() ? rankByLabel(query, dictionarySearch(query, limit)) : DATA_DICTIONARY.slice(0, Math.max(0, limit));
   return found.map(matchOf).filter((m): m is FieldMatch => m !== null);
+}
+
+/**
+ * The field the analyst named first: a label or code name equal to the query, then labels that start
+ * with it, then the dictionary's order ("education" finds Education before "Interest: continuing
+ * education", whose description mentions it more).
+ */
+export function rankByLabel(query: string, entries: readonly DictionaryEntry[]): DictionaryEntry[] {
+  const q = query.trim().toLowerCase();
+  const tier = (e: DictionaryEntry): number => {
+    const label = e.label.toLowerCase();
+    if (label === q || e.name.toLowerCase() === q) return 0;
+    if (label.startsWith(q)) return 1;
+    return 2;
+  };
+  return entries
+    .map((e, i) => ({ e, i, t: tier(e) }))
+    .sort((a, b) => a.t - b.t || a.i - b.i)
+    .map((x) => x.e);
 }
 
 /** Matches grouped by their dictionary group, groups in the order of their best match (the best field stays first). */

@@ -48,17 +48,51 @@ export function radiusCircle(centre: { lat: number; lon: number }, miles: number
   };
 }
 
-const LIGHT = [224, 231, 250];
-const DARK = [28, 52, 140];
-export const NO_ONE = '#f2f4f7';
+/** The map's colours in one scheme: SVG attributes, so an exported picture looks like the screen. */
+export interface MapPalette {
+  readonly background: string;
+  /** An area where no one of the audience lives. */
+  readonly none: string;
+  /** The shade of the fewest people and of the most, as RGB. */
+  readonly low: readonly [number, number, number];
+  readonly high: readonly [number, number, number];
+  /** Lines between areas, state borders, the legend's swatch edges. */
+  readonly areaStroke: string;
+  readonly border: string;
+  readonly swatchStroke: string;
+}
+
+export const LIGHT_MAP: MapPalette = {
+  background: '#ffffff',
+  none: '#f2f4f7',
+  low: [224, 231, 250],
+  high: [28, 52, 140],
+  areaStroke: '#ffffff',
+  border: '#667085',
+  swatchStroke: '#cfd4dc',
+};
+
+/** Dark: the panel's colour behind, more people brighter. */
+export const DARK_MAP: MapPalette = {
+  background: '#1b1f27',
+  none: '#262b35',
+  low: [44, 58, 102],
+  high: [169, 188, 247],
+  areaStroke: '#12151b',
+  border: '#a3acb9',
+  swatchStroke: '#3b4350',
+};
+
+export const NO_ONE = LIGHT_MAP.none;
 
 /**
- * An area's fill for its count: no one is pale grey; otherwise from light to dark blue by the square
- * root of its share of the largest count, so a few big counties do not wash the rest out.
+ * An area's fill for its count: no one is the palette's grey; otherwise from the low shade to the
+ * high one by the square root of its share of the largest count, so a few big counties do not wash
+ * the rest out.
  */
-export function shade(count: number | null | undefined, max: number): string {
-  if (!count || count <= 0 || max <= 0) return NO_ONE;
+export function shade(count: number | null | undefined, max: number, palette: MapPalette = LIGHT_MAP): string {
+  if (!count || count <= 0 || max <= 0) return palette.none;
   const t = Math.sqrt(Math.min(1, count / max));
-  const channel = (i: number) => Math.round(LIGHT[i]! + (DARK[i]! - LIGHT[i]!) * t);
+  const channel = (i: number) => Math.round(palette.low[i]! + (palette.high[i]! - palette.low[i]!) * t);
   return `rgb(${channel(0)}, ${channel(1)}, ${channel(2)})`;
 }

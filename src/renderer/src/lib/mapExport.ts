@@ -15,14 +15,19 @@ export function svgDocument(svg: SVGSVGElement, heading: string): string {
   copy.setAttribute('viewBox', `${x} ${y - band} ${w} ${h + band}`);
   copy.setAttribute('width', String(w));
   copy.setAttribute('height', String(h + band));
-  for (const el of copy.querySelectorAll('[tabindex],[role],[aria-pressed],[data-testid],[class]')) {
-    for (const attr of ['tabindex', 'role', 'aria-pressed', 'data-testid', 'class']) el.removeAttribute(attr);
+  // The page's own attributes (focus, roles, test ids) are not part of the picture, the root's included.
+  const pageOnly = ['tabindex', 'role', 'aria-pressed', 'aria-roledescription', 'aria-describedby', 'data-testid', 'class'];
+  for (const el of [copy, ...copy.querySelectorAll(pageOnly.map((a) => `[${a}]`).join(','))]) {
+    for (const attr of pageOnly) el.removeAttribute(attr);
   }
+  // The title band in the map's own scheme: the drawing's background (light or dark) and a text colour that reads on it.
+  const paper = copy.querySelector('rect')?.getAttribute('fill') ?? '#ffffff';
+  const ink = paper === '#ffffff' ? '#1d2430' : '#e4e7ec';
   const ns = 'http://www.w3.org/2000/svg';
   const back = document.createElementNS(ns, 'rect');
-  for (const [k, v] of Object.entries({ x: x, y: y - band, width: w, height: band, fill: '#ffffff' })) back.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries({ x: x, y: y - band, width: w, height: band, fill: paper })) back.setAttribute(k, String(v));
   const text = document.createElementNS(ns, 'text');
-  for (const [k, v] of Object.entries({ x: x + 8, y: y - band + 19, 'font-size': 14, 'font-weight': 600, fill: '#1d2430' }))
+  for (const [k, v] of Object.entries({ x: x + 8, y: y - band + 19, 'font-size': 14, 'font-weight': 600, fill: ink }))
     text.setAttribute(k, String(v));
   text.textContent = heading;
   copy.insertBefore(text, copy.firstChild);

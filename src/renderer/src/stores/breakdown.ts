@@ -8,10 +8,25 @@ import { countAgeBands } from '../../../shared/ageBands';
 import { fieldByName } from '../../../shared/fields';
 import { getBridge } from '../bridge';
 import { audienceQuery } from '../lib/latestAnswer';
-import { sortFieldValues } from '../lib/valueLabels';
+import { fieldValueLabel, sortFieldValues, valueText } from '../lib/valueLabels';
+import { toCsv } from '../lib/csv';
+import { percent } from '../lib/format';
 import { useAudienceStore } from './audience';
 
 export const BREAKDOWN_BARS = 40;
+
+/**
+ * A breakdown as CSV: one line per value (its words, its code, people, share of the audience), then
+ * the people in values not shown and the audience's total. A county reads as its name given the state.
+ */
+export function breakdownCsv(field: string, values: readonly ValueCount[], other: number, total: number, state?: string): string {
+  const share = (n: number) => (total > 0 ? percent(n, total).toFixed(1) : '0.0');
+  const lines: Array<Array<string | number>> = [[field, 'code', 'people', 'percent']];
+  for (const v of values) lines.push([fieldValueLabel(field, v.value, state), valueText(field, v.value).code, v.count, share(v.count)]);
+  if (other > 0) lines.push(['(values not shown)', '', other, share(other)]);
+  lines.push(['Total', '', total, share(total)]);
+  return toCsv(lines);
+}
 
 export const useBreakdownStore = defineStore('breakdown', () => {
   const field = ref('GENDER');

@@ -5,6 +5,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { AuditEntry } from '../../../shared/contract';
 import { describeError, getBridge } from '../bridge';
+import { exportsSinceWords } from '../lib/controlsSummary';
 import { formatCount, formatWhen } from '../lib/format';
 import { useSavedStore } from './saved';
 import { useSuppressionListsStore } from './suppressionLists';
@@ -26,6 +27,19 @@ const fileName = (path: string): string => path.split(/[\\/]/).pop() ?? path;
 
 export function exportLabel(e: AuditEntry): string {
   return `${fileName(e.file)} (${formatCount(e.records)}, ${formatWhen(e.at)})`;
+}
+
+/** YYYY-MM-DD of the local calendar. */
+const localDay = (d: Date): string =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/**
+ * "Exported in the last N days" as a reference: every export finished from the start of the day N - 1
+ * days before today (today being the first of the N), by the machine's local date.
+ */
+export function exportsInLastDays(days: number, today = new Date()): string {
+  const from = new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1));
+  return `exports-since:${localDay(from)}`;
 }
 
 export const useExclusionsStore = defineStore('exclusions', () => {
@@ -58,7 +72,7 @@ export const useExclusionsStore = defineStore('exclusions', () => {
 
   /** A reference's label; one whose source is not (or no longer) known reads as itself. */
   function labelOf(ref: string): string {
-    return labels.value.get(ref) ?? ref;
+    return labels.value.get(ref) ?? exportsSinceWords(ref) ?? ref;
   }
 
   return { exports, error, groups, refresh, refreshExports, labelOf };

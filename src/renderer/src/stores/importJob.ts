@@ -23,6 +23,10 @@ export const useImportStore = defineStore('importJob', () => {
   /** True once a pick came back with no files (dialog dismissed, or an empty inbox). */
   const pickedNothing = ref(false);
   const delimiter = ref<DelimiterChoice>('auto');
+  /** Columns the user mapped: a vendor header to the record field it fills, or '' to skip it; sent with inspect and start. */
+  const columns = ref<Record<string, string>>({});
+  const chosenColumns = (): { columns?: Record<string, string> } =>
+    Object.keys(columns.value).length ? { columns: { ...columns.value } } : {};
   const plan = ref<ImportPlan | null>(null);
   const job = ref<ImportJob | null>(null);
   const busy = ref(false);
@@ -72,7 +76,7 @@ export const useImportStore = defineStore('importJob', () => {
     }
     busy.value = true;
     try {
-      plan.value = await getBridge()['import/inspect']({ files: files.value, ...chosenDelimiter() });
+      plan.value = await getBridge()['import/inspect']({ files: files.value, ...chosenDelimiter(), ...chosenColumns() });
       error.value = null;
     } catch (e) {
       plan.value = null;
@@ -103,8 +107,41 @@ export const useImportStore = defineStore('importJob', () => {
     await inspect();
   }
 
+  /**
+   * Browser mode: files just uploaded into the inbox (lib/inboxUpload.ts) join the import, and only
+   * they: the inbox is picked again (so they may be read) and the other files in it are left alone.
+   */
+  async function addUploaded(paths: readonly string[]): Promise<void> {
+    if (running.value) return;
+    busy.value = true;
+    error.value = null;
+    try {
+      const pick = await getBridge()['import/pick']({});
+      inbox.value = pick.inbox;
+      const wanted = pick.files.filter((f) => paths.includes(f) && !files.value.includes(f));
+      if (wanted.length) {
+        job.value = null;
+        files.value = [...files.value, ...wanted];
+      }
+    } catch (e) {
+      error.value = describeError(e);
+    } finally {
+      busy.value = false;
+    }
+    await inspect();
+  }
+
   async function remove(path: string): Promise<void> {
     files.value = files.value.filter((f) => f !== path);
+    await inspect();
+  }
+
+  /** Maps a column (by its header, in every file) onto a record field, '' to skip it, or null to read it by its name again. */
+  async function mapColumn(header: string, field: string | null): Promise<void> {
+    const next = { ...columns.value };
+    if (field === null) delete next[header];
+    else next[header] = field;
+    columns.value = next;
     await inspect();
   }
 
@@ -118,7 +155,7 @@ export const useImportStore = defineStore('importJob', () => {
     busy.value = true;
     error.value = null;
     try {
-      job.value = await getBridge()['import/start']({ files: files.value, ...chosenDelimiter() });
+      job.value = await getBridge()['import/start']({ files: files.value, ...chosenDelimiter(), ...chosenColumns() });
       progress.follow(job.value);
     } catch (e) {
       if (!isCancelled(e)) error.value = describeError(e);
@@ -171,6 +208,7 @@ export const useImportStore = defineStore('importJob', () => {
     progress.stop();
     job.value = null;
     files.value = [];
+    columns.value = {};
     plan.value = null;
     error.value = null;
     pickedNothing.value = false;
@@ -184,6 +222,7 @@ export const useImportStore = defineStore('importJob', () => {
     inbox,
     pickedNothing,
     delimiter,
+    columns,
     plan,
     job,
     busy,
@@ -194,6 +233,8 @@ export const useImportStore = defineStore('importJob', () => {
     show,
     hide,
     choose,
+    addUploaded,
+    mapColumn,
     remove,
     setDelimiter,
     start,

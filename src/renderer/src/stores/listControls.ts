@@ -17,10 +17,17 @@ export const useListControlsStore = defineStore('listControls', () => {
   const nearLat = ref<number | null>(null);
   const nearLon = ref<number | null>(null);
   const nearMiles = ref<number | null>(10);
+  /** A ZIP found to be no one's in the audience's states (NearFieldset asks), and those states' names. */
+  const nearZipAbsent = ref<{ zip: string; where: string } | null>(null);
   const phone = ref(false);
   const mail = ref(false);
   /** "saved:<id>", "list:<id>", "export:<id>", in the order chosen. */
   const exclude = ref<string[]>([]);
+  /** `include` (docs/insight.md): only the people of at least one of these references. */
+  const include = ref<string[]>([]);
+  /** `like`: the seed's reference ('' for none) and how many lookalikes to keep. */
+  const likeSeed = ref('');
+  const likeTop = ref<number | null>(1000);
   const households = ref<'all' | 'one'>('all');
   const sampleMode = ref<SampleMode>('none');
   const every = ref<number | null>(10);
@@ -44,6 +51,10 @@ export const useListControlsStore = defineStore('listControls', () => {
     if (miles === null || !Number.isFinite(miles) || miles <= 0 || miles > NEAR_MILES_MAX)
       return `Miles: more than 0 and at most ${NEAR_MILES_MAX}.`;
     if (nearMode.value === 'zip' && !/^\d{5}$/.test(nearZip.value.trim())) return 'ZIP: 5 digits.';
+    const absent = nearZipAbsent.value;
+    // As a pasted list flags a ZIP of another state, and leaves it out rather than count 0.
+    if (nearMode.value === 'zip' && absent && absent.zip === nearZip.value.trim())
+      return `No one in ${absent.where} lives in ZIP ${absent.zip}.`;
     if (nearMode.value === 'point') {
       if (nearLat.value === null || !Number.isFinite(nearLat.value) || Math.abs(nearLat.value) > 90) return 'Latitude: -90 to 90 degrees.';
       if (nearLon.value === null || !Number.isFinite(nearLon.value) || Math.abs(nearLon.value) > 180)
@@ -65,6 +76,8 @@ export const useListControlsStore = defineStore('listControls', () => {
     if (phone.value || mail.value)
       out.contact = { ...(phone.value ? { phone: 'callable' as const } : {}), ...(mail.value ? { mail: 'deliverable' as const } : {}) };
     if (exclude.value.length) out.exclude = [...exclude.value];
+    if (include.value.length) out.include = [...include.value];
+    if (likeSeed.value && whole(likeTop.value, 1)) out.like = { seed: likeSeed.value, top: likeTop.value! };
     if (households.value === 'one') out.households = 'one';
     if (!sampleProblem.value) {
       if (sampleMode.value === 'every') out.sample = { every: every.value! };
@@ -96,6 +109,9 @@ export const useListControlsStore = defineStore('listControls', () => {
     phone.value = keys.contact?.phone === 'callable';
     mail.value = keys.contact?.mail === 'deliverable';
     exclude.value = [...new Set(keys.exclude ?? [])];
+    include.value = [...new Set(keys.include ?? [])];
+    likeSeed.value = keys.like?.seed ?? '';
+    if (keys.like) likeTop.value = keys.like.top;
     households.value = keys.households === 'one' ? 'one' : 'all';
     const s = keys.sample;
     if (s && 'every' in s) {
@@ -118,11 +134,15 @@ export const useListControlsStore = defineStore('listControls', () => {
     nearLat,
     nearLon,
     nearMiles,
+    nearZipAbsent,
     nearProblem,
     near,
     phone,
     mail,
     exclude,
+    include,
+    likeSeed,
+    likeTop,
     households,
     sampleMode,
     every,

@@ -32,7 +32,14 @@ export const useSavedStore = defineStore('saved', () => {
     loading.value = false;
   }
 
-  async function save(name: string): Promise<boolean> {
+  /** The saved audience a name would replace (names are one whatever their case), if any. */
+  function named(name: string): SavedAudience | undefined {
+    const wanted = name.trim().toLowerCase();
+    return list.value.find((s) => s.name.toLowerCase() === wanted);
+  }
+
+  /** Saves the audience; `replace` (after the user confirmed) puts it in place of the one of that name. */
+  async function save(name: string, replace = false): Promise<boolean> {
     const audience = useAudienceStore();
     const request = audience.request;
     if (!request.state) return false;
@@ -41,7 +48,7 @@ export const useSavedStore = defineStore('saved', () => {
       error.value = 'A saved audience holds one state: choose one state to save it (several-state audiences can be exported).';
       return false;
     }
-    const saved = await run(() => getBridge()['audiences/save']({ ...request, name: name.trim() }));
+    const saved = await run(() => getBridge()['audiences/save']({ ...request, name: name.trim(), ...(replace ? { replace } : {}) }));
     if (!saved) return false;
     currentId.value = saved.id;
     await refresh();
@@ -69,5 +76,5 @@ export const useSavedStore = defineStore('saved', () => {
     currentId.value = saved.id;
   }
 
-  return { list, loading, error, currentId, refresh, save, rename, remove, apply };
+  return { list, loading, error, currentId, refresh, named, save, rename, remove, apply };
 });

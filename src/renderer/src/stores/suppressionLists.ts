@@ -55,6 +55,15 @@ export const useSuppressionListsStore = defineStore('suppressionLists', () => {
     pickedNothing.value = out.files.length === 0;
   }
 
+  /** The file uploaded last (browser mode), for the form to choose once the inbox is picked again. */
+  const uploaded = ref<string | null>(null);
+
+  /** Browser mode: a file just uploaded into the inbox is picked from there and chosen. */
+  async function chooseUploaded(path: string): Promise<void> {
+    uploaded.value = path;
+    await choose();
+  }
+
   async function importFile(file: string, name: string): Promise<boolean> {
     const out = await run(() => getBridge()['lists/import']({ file, name: name.trim() }));
     if (!out) return false;
@@ -82,5 +91,23 @@ export const useSuppressionListsStore = defineStore('suppressionLists', () => {
     open.value = false;
   }
 
-  return { open, list, loading, files, inbox, pickedNothing, busy, error, lastImported, refresh, choose, importFile, remove, show, hide };
+  return {
+    open,
+    list,
+    loading,
+    files,
+    inbox,
+    pickedNothing,
+    busy,
+    error,
+    lastImported,
+    uploaded,
+    refresh,
+    choose,
+    chooseUploaded,
+    importFile,
+    remove,
+    show,
+    hide,
+  };
 });

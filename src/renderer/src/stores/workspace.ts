@@ -6,25 +6,26 @@ import { defineStore } from 'pinia';
 import { ref, watch } from 'vue';
 import type { Workspace } from '../../../shared/contract';
 import { getBridge } from '../bridge';
+import { fieldByName } from '../../../shared/fields';
 import { useAudienceStore } from './audience';
+import { clampBuilderWidth, useUiStore } from './ui';
 
-/** The grid's columns, by preview field, in the order offered. */
-export const GRID_COLUMNS = [
-  { id: 'pid', label: 'PID' },
-  { id: 'fname', label: 'First name' },
-  { id: 'lname', label: 'Last name' },
-  { id: 'city', label: 'City' },
-  { id: 'state', label: 'State' },
-] as const;
-export type GridColumn = (typeof GRID_COLUMNS)[number]['id'];
-export const DEFAULT_COLUMNS: GridColumn[] = GRID_COLUMNS.map((c) => c.id);
-const isColumn = (id: string): id is GridColumn => GRID_COLUMNS.some((c) => c.id === id);
+/** The grid's columns by default: the fields the preview answers (any record field can be added). */
+export const DEFAULT_COLUMNS: readonly string[] = ['PID', 'FNAME', 'LNAME', 'CITY', 'STATE'];
+/** The most columns the grid shows (the workspace keeps at most this many). */
+export const MAX_COLUMNS = 40;
+/** Column ids kept by earlier versions (the preview's own keys), read as the fields they showed. */
+const OLDER_IDS: Record<string, string> = { pid: 'PID', fname: 'FNAME', lname: 'LNAME', city: 'CITY', state: 'STATE' };
+/** A kept column id as a field of the catalog, or undefined when it names none. */
+function columnField(id: string): string | undefined {
+  return fieldByName(OLDER_IDS[id] ?? id)?.name;
+}
 
 /** Waits this long after the last change before writing, so a burst of edits is one write. */
 export const SAVE_DEBOUNCE_MS = 300;
 
 export const useWorkspaceStore = defineStore('workspace', () => {
-  const columns = ref<GridColumn[]>([...DEFAULT_COLUMNS]);
+  const columns = ref<string[]>([...DEFAULT_COLUMNS]);
   /** True once restore() has run (whether or not anything was kept). */
   const restored = ref(false);
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -35,6 +36,7 @@ export const useWorkspaceStore = defineStore('workspace', () => {
     try {
       const kept = await getBridge()['workspace/get']({});
       if (kept.columns) setColumns(kept.columns);
+      if (kept.builderWidth) useUiStore().setBuilderWidth(kept.builderWidth);
       if (kept.audience?.state)
         useAudienceStore().load({ filters: [], ...kept.audience } as Parameters<ReturnType<typeof useAudienceStore>['load']>[0]);
     } catch {
@@ -45,7 +47,11 @@ export const useWorkspaceStore = defineStore('workspace', () => {
   }
 
   function snapshot(): Workspace {
-    return { audience: useAudienceStore().committed, columns: [...columns.value] };
+    return {
+      audience: useAudienceStore().committed,
+      columns: [...columns.value],
+      builderWidth: clampBuilderWidth(useUiStore().builderWidth),
+    };
   }
 
   async function save(): Promise<void> {
@@ -69,17 +75,20 @@ export const useWorkspaceStore = defineStore('workspace', () => {
     const audience = useAudienceStore();
     watch(() => JSON.stringify(audience.committed), schedule);
     watch(() => columns.value.join(','), schedule);
+    watch(() => useUiStore().builderWidth, schedule);
   }
 
-  /** The columns shown, in the order offered; at least one. */
+  /** The columns shown, in the order given, each field once; at least one, at most MAX_COLUMNS. */
   function setColumns(ids: readonly string[]): void {
-    const next = DEFAULT_COLUMNS.filter((id) => ids.includes(id));
+    const next = [...new Set(ids.map(columnField).filter((f): f is string => !!f))].slice(0, MAX_COLUMNS);
     columns.value = next.length ? next : [...DEFAULT_COLUMNS];
   }
 
+  /** Shows (at the end) or hides one field's column; the last column cannot be hidden. */
   function toggleColumn(id: string, on: boolean): void {
-    if (!isColumn(id)) return;
-    const next = on ? [...columns.value, id] : columns.value.filter((c) => c !== id);
+    const field = columnField(id);
+    if (!field) return;
+    const next = on ? [...columns.value.filter((c) => c !== field), field] : columns.value.filter((c) => c !== field);
     if (next.length) setColumns(next);
   }
 

@@ -1,0 +1,142 @@
+// What a user meets first: a fresh `serve` with default settings (the background verify on, the
+// PID-order warm-up on), asked through HTTP from its very first request, beside DuckDB answering the
+// same audiences in this process. Issue 37's targets (p95): the first page of any state's audience,
+// its very first included, < 15 ms; 100 full records at any depth < 15 ms at any moment after open,
+// verify or not; counts < 5 ms; the first use of a field < 50 ms. Then `serve` starts again on the
+// same home, where the file is known sound and is not verified again.
+//
+//   npx tsx bench/firstRequest.ts [rows]     (default 1,000,000; the file is generated once into bench/data)
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Dataset } from '../src/core/dataset/read/dataset';
+import { FIELDS } from '../src/shared/fields';
+import { benchDataset, BENCH_DATA_DIR } from './benchDataset';
+import { DuckReference } from './duckdbReference';
+import { summarize, type Summary } from './stats';
+import type { Filters } from './workload';
+
+const rows = Number(process.argv[2] ?? 1_000_000);
+const { path } = benchDataset(rows, 1);
+const home = mkdtempSync(join(tmpdir(), 'audience-desk-bench-first-'));
+const key = execFileSync('tsx', ['src/cli/index.ts', 'keys', 'create', '--name', 'bench', '--home', home], { encoding: 'utf8' })
+  .trim()
+  .split('\n')
+  .at(-1)!;
+
+/** A `serve` of the bench file on a fresh port, with no setting changed; its URL once it listens. */
+async function startServe(): Promise<{ child: ChildProcess; url: string; startupMs: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--db', path, '--port', '0', '--home', home], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /api: (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
+  return { child, url, startupMs: performance.now() - started };
+}
+
+async function timedPost(url: string, op: 'preview' | 'search', body: object): Promise<{ ms: number; total: number }> {
+  const t = performance.now();
+  const res = await fetch(`${url}/api/audiences/${op}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body),
+  });
+  const answer = (await res.json()) as { total?: number };
+  if (res.status !== 200 || typeof answer.total !== 'number') throw new Error(`${op} answered ${res.status}`);
+  return { ms: performance.now() - t, total: answer.total };
+}
+
+const dataset = Dataset.open(path);
+const states = [...dataset.stateCounts()].sort((a, b) => b.count - a.count).slice(0, 8);
+const codedFields = FIELDS.filter((f, i) => f.type !== 'number' && dataset.columnInfo(i).encoding === 'dict').map((f) => f.name);
+dataset.close();
+const women: Filters = [['GENDER', ['F']]];
+
+/** One run of a fresh server: first pages state by state, then 30 s of mixed requests (the verify runs in it on a first start). */
+async function run(label: string) {
+  const { child, url, startupMs } = await startServe();
+  try {
+    const firstPages: Array<{ state: string; ms: number }> = [];
+    for (const s of states)
+      firstPages.push({ state: s.state, ms: (await timedPost(url, 'search', { state: s.state, limit: 25, filters: women })).ms });
+    const deep: number[] = [];
+    const counts: number[] = [];
+    const firstUses: number[] = [];
+    const until = performance.now() + 30_000;
+    let field = 0;
+    for (let k = 0; performance.now() < until; k++) {
+      const s = states[k % states.length]!;
+      const skip = Math.floor((((k * 7919) % 97) / 97) * Math.max(0, s.count / 2 - 100));
+      deep.push((await timedPost(url, 'search', { state: s.state, limit: 100, skip, filters: women })).ms);
+      counts.push(
+        (
+          await timedPost(url, 'preview', {
+            state: s.state,
+            limit: 0,
+            filters: [
+              ['MARRIEDCD', ['M']],
+              ['GENDER', [k % 2 ? 'F' : 'M']],
+            ],
+          })
+        ).ms,
+      );
+      if (field < codedFields.length)
+        firstUses.push(
+          (await timedPost(url, 'preview', { state: 'CA', limit: 0, filters: [[codedFields[field++]!, ['Y', '1', 'A']]] })).ms,
+        );
+    }
+    const result = { label, startupMs, firstPages, deep: summarize(deep), counts: summarize(counts), firstUse: summarize(firstUses) };
+    const f = (s: Summary) => `median ${s.median.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms (n ${s.n})`;
+    console.log(`${label}: serve up in ${startupMs.toFixed(0)} ms`);
+    console.log(`  first page of each state (its first request), ms: ${firstPages.map((p) => `${p.state} ${p.ms.toFixed(1)}`).join(', ')}`);
+    console.log(`  100 full records at depth: ${f(result.deep)}; counts: ${f(result.counts)}; first use of a field: ${f(result.firstUse)}`);
+    return result;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+const first = await run('first start (verify runs)');
+const again = await run('second start (file known sound)');
+
+// DuckDB on the same records in this process: its first count in each state on a fresh connection, then warm counts.
+const opened = Dataset.open(path);
+const { duck } = await DuckReference.load(opened, join(BENCH_DATA_DIR, `duck-first-${rows}.csv`), {
+  where: join(BENCH_DATA_DIR, `duck-${rows}.duckdb`),
+});
+opened.close();
+const duckFirst: number[] = [];
+for (const s of states) {
+  const t = performance.now();
+  await duck.searchPids(s.state, women, 25, 0);
+  duckFirst.push(performance.now() - t);
+}
+const duckCounts: number[] = [];
+for (let k = 0; k < 200; k++) {
+  const t = performance.now();
+  await duck.count(states[k % states.length]!.state, [
+    ['MARRIEDCD', ['M']],
+    ['GENDER', [k % 2 ? 'F' : 'M']],
+  ]);
+  duckCounts.push(performance.now() - t);
+}
+const duckCount = summarize(duckCounts);
+const ours = first.firstPages.map((p) => p.ms);
+console.log(
+  `DuckDB in process: first page of each state ${duckFirst.map((ms) => ms.toFixed(1)).join(', ')} ms; counts ${duckCount.median.toFixed(1)} / p95 ${duckCount.p95.toFixed(1)} ms`,
+);
+console.log(
+  `ratios (ours through HTTP / DuckDB in process): first pages, median ${(summarize(ours).median / summarize(duckFirst).median).toFixed(2)}; counts during the verify, median ${(first.counts.median / duckCount.median).toFixed(2)}, p95 ${(first.counts.p95 / duckCount.p95).toFixed(2)}`,
+);
+console.log(JSON.stringify({ rows, first, again, duck: { firstPages: duckFirst, counts: duckCount } }));
+rmSync(home, { recursive: true, force: true });

@@ -1,0 +1,103 @@
+// Match and append (docs/match.md): reads a customer file, finds each row's person in the current
+// dataset, writes the file back with MATCH and the asked fields, and can keep the matched people as a
+// suppression list (keyed hashes of their PIDs), named in `exclude` as `list:<id>` like any list.
+// The summary holds counts only: no value of the file or of a record.
+import { basename, resolve } from 'node:path';
+import { AppError } from '../../shared/errors';
+import { fieldByName } from '../../shared/fields';
+import type { AudienceEngine } from '../audience/contract/engine';
+import type { SuppressionLists } from '../lists/suppressionLists';
+import { readCustomerFile } from './customerFile';
+import type { MatchSummary } from '../../shared/customerFiles';
+import { byMethod, matchPeople, type Withheld } from './matchPeople';
+
+export type { MatchSummary };
+import { writeMatchedFile, type ValueStyle } from './writeMatched';
+
+/** Fields one match may append. */
+export const MATCH_FIELDS_MAX = 64;
+
+export interface MatchRequest {
+  file: string;
+  out: string;
+  fields: readonly string[];
+  values?: ValueStyle;
+  /** Keep the matched people as a list of this name. */
+  keepAs?: string;
+  /** Follow a symbolic link named as the file (the CLI, whose user typed the path). */
+  followLinks?: boolean;
+}
+
+/** The catalog names of the asked fields, checked: unknown or repeated names are a 400 naming `fields`. */
+export function matchFields(fields: readonly string[]): string[] {
+  if (fields.length > MATCH_FIELDS_MAX)
+    throw new AppError('invalid_request', `At most ${MATCH_FIELDS_MAX} fields can be appended.`, 'fields');
+  const out: string[] = [];
+  for (const f of fields) {
+    const def = fieldByName(f.trim().toUpperCase());
+    if (!def) throw new AppError('invalid_request', `${JSON.stringify(f.slice(0, 40))} is not a field of the catalog.`, 'fields');
+    if (out.includes(def.name)) throw new AppError('invalid_request', `${def.name} is asked twice.`, 'fields');
+    out.push(def.name);
+  }
+  return out;
+}
+
+export class MatchService {
+  /** Files the user picked in the app (match/pick). */
+  private readonly picked = new Set<string>();
+
+  constructor(
+    private readonly engine: () => AudienceEngine | null,
+    private readonly lists: SuppressionLists,
+    /** The consumer opt-outs of the moment: an opted-out person is never matched. */
+    private readonly withheld: () => Withheld,
+  ) {}
+
+  /** Files the user chose in the app (dialog or inbox): the app reads only these. */
+  allow(paths: readonly string[]): string[] {
+    const resolved = paths.map((p) => resolve(p));
+    for (const p of resolved) this.picked.add(p);
+    return resolved;
+  }
+
+  /** Refuses a file the app did not hand out by a pick. */
+  assertPicked(path: string): void {
+    if (!this.picked.has(resolve(path)))
+      throw new AppError('forbidden', `${basename(path)} was not chosen with "Choose a file"; only chosen files can be read.`, 'file');
+  }
+
+  async match(request: MatchRequest): Promise<MatchSummary> {
+    const fields = matchFields(request.fields);
+    const style = request.values ?? 'codes';
+    if (style !== 'codes' && style !== 'labels') throw new AppError('invalid_request', '"values" is codes or labels.', 'values');
+    if (resolve(request.out) === resolve(request.file))
+      throw new AppError('invalid_request', 'The matched file cannot replace the customer file; name another file.', 'out');
+    if (request.keepAs !== undefined) this.lists.checkName(request.keepAs);
+    const engine = this.engine();
+    if (!engine) throw new AppError('invalid_request', 'No dataset is open to match against.', 'dataset');
+    const file = readCustomerFile(resolve(request.file), request.followLinks === true);
+    const { matches, refused } = await matchPeople(engine, file.rows, fields, this.withheld(), request.keepAs !== undefined);
+    writeMatchedFile(request.out, file, matches, fields, style);
+    const matched = matches.filter((m) => m !== undefined);
+    let list: string | null = null;
+    if (request.keepAs !== undefined && matched.length > 0) {
+      const pids = new Set(matched.map((m) => m.pid));
+      const info = await this.lists.importContent(
+        request.keepAs,
+        { rows: pids.size, pids, phones: new Set(), addresses: new Set(), rejected: 0, rejects: [] },
+        basename(request.file),
+      );
+      list = info.id;
+    }
+    return {
+      rows: file.rows.length,
+      matched: matched.length,
+      byMethod: byMethod(matches),
+      ambiguous: matched.filter((m) => m.tied).length,
+      rejected: file.rejected,
+      refused,
+      rejects: file.rejects,
+      list,
+    };
+  }
+}

@@ -1,0 +1,139 @@
+// End to end, in real Chromium against the real browser mode of `serve`: the map in the canvas zooms
+// and pans (wheel, the buttons, the keys on the focused map), is one Tab stop however many counties
+// it draws, picks counties from the report's list by keyboard, follows the dark scheme, and fits a
+// 1024x700 window beside its report.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { COUNTY_NAMES } from '../../src/shared/countyNames';
+import { stateFips } from '../../src/shared/geography';
+import { startDesk, stopDesk, type Desk } from './support/desk';
+import { overflows } from './support/layout';
+
+let desk: Desk;
+beforeAll(async () => {
+  desk = await startDesk(inject('datasetPath'));
+  await desk.page.getByTestId('dataset-info').waitFor();
+  await desk.page.getByTestId('state-select').selectOption('TX');
+  await desk.page.getByTestId('tab-map').click();
+  await desk.page.locator('[data-testid^="map-area-48"]').first().waitFor();
+});
+afterAll(() => stopDesk(desk));
+
+const layer = () => desk.page.getByTestId('map-zoom-layer');
+/** The zoom layer's transform as numbers: [tx, ty, k]. */
+async function transform(): Promise<[number, number, number]> {
+  const t = (await layer().getAttribute('transform')) ?? '';
+  const m = /translate\(([-\d.]+) ([-\d.]+)\) scale\(([\d.]+)\)/.exec(t);
+  if (!m) throw new Error(`no transform: ${t}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+describe('the map view', () => {
+  it('zooms with the wheel about the pointer, and with the buttons', async () => {
+    const { page } = desk;
+    expect((await transform())[2]).toBe(1);
+    const box = (await page.getByTestId('map-svg').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.4);
+    await page.mouse.wheel(0, -100);
+    await expect.poll(async () => (await transform())[2]).toBeGreaterThan(1);
+    const [, , k1] = await transform();
+    await page.getByTestId('map-zoom-in').click();
+    await expect.poll(async () => (await transform())[2]).toBeGreaterThan(k1);
+    await page.getByTestId('map-zoom-out').click();
+    await expect.poll(async () => (await transform())[2]).toBeCloseTo(k1, 3);
+    await page.getByTestId('map-zoom-reset').click();
+    await expect.poll(transform).toEqual([0, 0, 1]);
+  });
+
+  it('pans by dragging without picking a county', async () => {
+    const { page } = desk;
+    await page.getByTestId('map-zoom-in').click();
+    await page.getByTestId('map-zoom-in').click();
+    const before = await transform();
+    const box = (await page.getByTestId('map-svg').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 40, { steps: 5 });
+    await page.mouse.up();
+    const after = await transform();
+    expect(after[0]).toBeGreaterThan(before[0]);
+    expect(after[1]).toBeGreaterThan(before[1]);
+    expect(await page.getByTestId('chip-CNTYCD').count()).toBe(0);
+    await page.getByTestId('map-zoom-reset').click();
+  });
+
+  it('is one Tab stop, zoomed and panned by keys, counties picked from the list by keyboard', async () => {
+    const { page } = desk;
+    const counties = await page.locator('[data-testid^="map-area-48"]').count();
+    expect(counties).toBeGreaterThan(200);
+    // No county is a Tab stop: the map is.
+    expect(await page.locator('[data-testid="geo-map"] svg [tabindex]').count()).toBe(0);
+    await page.getByTestId('map-export-png').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.locator('html').evaluate((html) => html.ownerDocument.activeElement?.getAttribute('data-testid'))).toBe('map-svg');
+    await page.keyboard.press('Tab');
+    expect(await page.locator('html').evaluate((html) => html.ownerDocument.activeElement?.getAttribute('data-testid'))).toBe(
+      'map-zoom-in',
+    );
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('+');
+    await expect.poll(async () => (await transform())[2]).toBeGreaterThan(1);
+    const zoomed = await transform();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => (await transform())[0]).toBeLessThan(zoomed[0]);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(async () => (await transform())[1]).toBeLessThan(zoomed[1]);
+    await page.keyboard.press('0');
+    await expect.poll(transform).toEqual([0, 0, 1]);
+
+    // The list beside the map: the biggest county by keyboard, into the county filter and out again.
+    const first = page.locator('[data-testid="report-row"]').first();
+    const fips = (await first.getAttribute('data-key'))!;
+    expect(fips.startsWith(stateFips('TX')!)).toBe(true);
+    const pick = page.getByTestId(`report-pick-${fips}`);
+    expect(await pick.innerText()).toBe(COUNTY_NAMES[fips]);
+    await pick.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('chip-CNTYCD').waitFor();
+    expect(await pick.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByTestId(`map-area-${fips}`).getAttribute('class')).toContain('on');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('chip-CNTYCD').waitFor({ state: 'detached' });
+  });
+
+  it('follows the dark scheme', async () => {
+    const { page } = desk;
+    const fills = () =>
+      page.getByTestId('map-svg').evaluate((svg) => ({
+        background: svg.querySelector('rect').getAttribute('fill'),
+        empty: svg.ownerDocument.defaultView.getComputedStyle(svg.closest('.canvas')).backgroundColor,
+      }));
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect((await fills()).background).toBe('#ffffff');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(async () => (await fills()).background).not.toBe('#ffffff');
+    const lightness = (hex: string) => [1, 3, 5].reduce((a, i) => a + parseInt(hex.slice(i, i + 2), 16), 0) / 3;
+    expect(lightness((await fills()).background)).toBeLessThan(60);
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  for (const [width, height] of [
+    [1024, 700],
+    [1440, 900],
+  ] as const)
+    it(`fits a ${width}x${height} window with its report`, async () => {
+      const { page } = desk;
+      await page.setViewportSize({ width, height });
+      expect(
+        await overflows(page, [
+          '[data-testid="canvas"]',
+          '[data-testid="map-panel"]',
+          '[data-testid="geo-report"]',
+          '[data-testid="map-svg"]',
+        ]),
+      ).toEqual([]);
+      // The map itself is big: most of the canvas's width or of the window's height.
+      const map = (await page.getByTestId('map-svg').boundingBox())!;
+      expect(Math.max(map.width / width, map.height / height)).toBeGreaterThan(0.4);
+      await page.setViewportSize({ width: 1440, height: 900 });
+    });
+});
