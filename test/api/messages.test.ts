@@ -29,7 +29,7 @@ describe('an unknown top-level key (defect 1)', () => {
     const shown = `${'x'.repeat(40)}…`;
     expect(error).toEqual({
       code: 'invalid_request',
-      message: `Unknown request field "${shown}"; the fields are state, filters, near, contact, exclude, households, sample, limit, skip.`,
+      message: `Unknown request field "${shown}"; the fields are state, filters, near, contact, exclude, include, like, households, sample, limit, skip.`,
       field: shown,
     });
     // A key of 40 characters or fewer is named whole, in the message and in `field`.

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
+import { overflows } from './support/layout';
 
 let desk: Desk;
 beforeAll(async () => {
@@ -20,37 +21,6 @@ async function addValue(page: Page, query: string, field: string, value: string)
   await page.getByTestId('field-search').fill(query);
   await page.getByTestId(`field-option-${field}`).click();
   await page.getByTestId(`value-${field}-${value}`).locator('input').check();
-}
-
-/**
- * Every element matching a selector lies inside the viewport (only sideways for `across`: content of
- * a panel that scrolls up and down), and none is wider than its box.
- */
-async function overflows(page: Page, selectors: string[], across = false): Promise<string[]> {
-  // In the page (the tests' own types have no DOM): everything is reached from the <html> element.
-  return page.locator('html').evaluate(
-    (html, [list, sideways]) => {
-      const doc = html.ownerDocument;
-      const bad: string[] = [];
-      const vw = html.clientWidth;
-      const vh = html.clientHeight;
-      for (const sel of list) {
-        const els = [...doc.querySelectorAll(sel)];
-        if (!els.length) bad.push(`${sel}: not found`);
-        for (const el of els) {
-          const r = el.getBoundingClientRect();
-          const outside = r.left < -0.5 || r.right > vw + 0.5 || (!sideways && (r.top < -0.5 || r.bottom > vh + 0.5));
-          if (outside)
-            bad.push(`${sel}: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)} in ${vw}x${vh}`);
-          if (el.scrollWidth > el.clientWidth + 1 && doc.defaultView.getComputedStyle(el).overflowX !== 'auto')
-            bad.push(`${sel}: content ${el.scrollWidth} px wide in ${el.clientWidth} px`);
-        }
-      }
-      if (html.scrollWidth > vw) bad.push(`page scrolls sideways: ${html.scrollWidth} > ${vw}`);
-      return bad;
-    },
-    [selectors, across] as const,
-  );
 }
 
 /** Parts of each element (text, tags) cut off by it or drawn past its right edge. */

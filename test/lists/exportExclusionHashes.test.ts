@@ -19,6 +19,8 @@ import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { normalizeAudience } from '../../src/shared/audienceRequest';
 import { fieldIndex } from '../../src/shared/fields';
 import type { Db } from '../../src/core/sqlite';
+import { migrate } from '../../src/core/appState/appStateDb';
+import { AuditLog } from '../../src/core/appState/auditLog';
 
 const PID = fieldIndex('PID');
 const STATE = fieldIndex('STATE');
@@ -50,10 +52,20 @@ beforeAll(() => {
   for (const state of ['CA', 'TX'])
     records.filter((r) => r[STATE] === state && r[PID] !== NOT_SENT).forEach((r, k) => k % 3 === 0 && exported.add(r[PID] as string));
   appState = new Database(':memory:');
-  appState.exec('CREATE TABLE export_people (audit_id INTEGER PRIMARY KEY, people INTEGER NOT NULL, pids BLOB NOT NULL)');
+  // The app state's real tables (the audit log's entries date the exports).
+  migrate(appState as unknown as Db);
   const history = new ExportHistory(appState as unknown as Db);
-  history.remember(1, [...exported]);
-  matcher = history.matcher(1)!;
+  // The export's audit entry, as the export job writes it when it ends.
+  const entry = new AuditLog(appState as unknown as Db).record({
+    actor: 'test',
+    action: 'export',
+    audience: { state: 'CA', filters: [] },
+    records: exported.size,
+    file: 'exported.csv',
+    outcome: 'done',
+  });
+  history.remember(entry.id, [...exported]);
+  matcher = history.matcher(entry.id)!;
 }, 120_000);
 afterAll(() => {
   engine?.close();
