@@ -17,6 +17,7 @@ import { ListHasher, type ListKeys } from '../lists/listHash';
 import { readCustomerFile } from '../match/customerFile';
 import { LIST_MATCH_FIELDS } from '../lists/suppressionLists';
 import { MATCH_READ_FIELDS } from '../match/matchPeople';
+import type { Withheld } from '../match/matchTypes';
 import { normalizeName } from '../match/personNames';
 import type { Db, Statement } from '../sqlite';
 
@@ -189,9 +190,12 @@ export class ConsumerOptOuts {
   }
 
   /** A test of a record's MATCH_READ_FIELDS values: opted out. Null when nobody is. */
-  withheld(): ((values: ReadonlyArray<string | number>) => boolean) | null {
+  withheld(): Withheld {
     const m = this.matcher();
-    return m ? (values) => m.matches(values) : null;
+    if (!m) return null;
+    // The list keys the engine narrows opted-out candidates by narrow a match's the same way: only a
+    // candidate holding one of them is read and asked (match/vectorMatch.ts).
+    return Object.assign((values: ReadonlyArray<string | number>) => m.matches(values), { keys: () => m.listKeys?.() ?? null });
   }
 
   /** The matcher of one import alone (its `matched` count at import). */
