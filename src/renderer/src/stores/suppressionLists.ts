@@ -4,56 +4,16 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { SuppressionListInfo } from '../../../shared/contract';
-import { describeError, getBridge, isCancelled } from '../bridge';
+import { getBridge } from '../bridge';
 import { useListControlsStore } from './listControls';
+import { usePickedFileImports } from './pickedFileImports';
 
 export const useSuppressionListsStore = defineStore('suppressionLists', () => {
-  const open = ref(false);
-  const list = ref<SuppressionListInfo[]>([]);
-  const loading = ref(false);
-  /** Files the last pick offered; the user imports one of them at a time. */
-  const files = ref<string[]>([]);
-  /** Browser mode: the folder whose files are offered. */
-  const inbox = ref<string | null>(null);
-  const pickedNothing = ref(false);
-  const busy = ref(false);
-  const error = ref<string | null>(null);
-  /** The list imported last, so its result can be pointed out. */
-  const lastImported = ref<SuppressionListInfo | null>(null);
-
-  async function run<T>(work: () => Promise<T>): Promise<T | undefined> {
-    busy.value = true;
-    try {
-      const out = await work();
-      error.value = null;
-      return out;
-    } catch (e) {
-      if (!isCancelled(e)) error.value = describeError(e);
-      return undefined;
-    } finally {
-      busy.value = false;
-    }
-  }
-
-  async function refresh(): Promise<void> {
-    loading.value = true;
-    try {
-      list.value = await getBridge()['lists/list']({});
-      error.value = null;
-    } catch (e) {
-      error.value = describeError(e);
-    } finally {
-      loading.value = false;
-    }
-  }
-
-  async function choose(): Promise<void> {
-    const out = await run(() => getBridge()['lists/pick']({}));
-    if (!out) return;
-    files.value = out.files;
-    inbox.value = out.inbox;
-    pickedNothing.value = out.files.length === 0;
-  }
+  const { run, ...dialog } = usePickedFileImports<SuppressionListInfo>(
+    () => getBridge()['lists/list']({}),
+    () => getBridge()['lists/pick']({}),
+  );
+  const { files, lastImported, refresh, choose } = dialog;
 
   /** The file uploaded last (browser mode), for the form to choose once the inbox is picked again. */
   const uploaded = ref<string | null>(null);
@@ -82,32 +42,5 @@ export const useSuppressionListsStore = defineStore('suppressionLists', () => {
     await refresh();
   }
 
-  function show(): void {
-    open.value = true;
-    void refresh();
-  }
-
-  function hide(): void {
-    open.value = false;
-  }
-
-  return {
-    open,
-    list,
-    loading,
-    files,
-    inbox,
-    pickedNothing,
-    busy,
-    error,
-    lastImported,
-    uploaded,
-    refresh,
-    choose,
-    chooseUploaded,
-    importFile,
-    remove,
-    show,
-    hide,
-  };
+  return { ...dialog, uploaded, chooseUploaded, importFile, remove };
 });
