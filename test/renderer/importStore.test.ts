@@ -116,4 +116,25 @@ describe('import store', () => {
     expect(bridge['import/status']).toHaveBeenCalledTimes(1);
     expect(imp.job).toBeNull();
   });
+
+  it('shows the plan of the last column choice when earlier inspections answer after it', async () => {
+    // The first choice's inspection answers last, as a slow read of a large file would.
+    const answers: Array<() => void> = [];
+    const { imp } = await ready({});
+    setBridge(
+      fakeBridge({
+        'import/inspect': (input: { columns?: Record<string, string> }) =>
+          // Ready only once both columns are mapped, as a file missing PID and GENDER is.
+          new Promise((resolve) => answers.push(() => resolve({ files: [], ready: Object.keys(input.columns ?? {}).length === 2 }))),
+      }),
+    );
+    const first = imp.mapColumn('Person Key', 'PID');
+    const second = imp.mapColumn('Sex', 'GENDER');
+    answers[1]!();
+    await second;
+    answers[0]!();
+    await first;
+    expect(imp.plan?.ready).toBe(true);
+    expect(imp.busy).toBe(false);
+  });
 });

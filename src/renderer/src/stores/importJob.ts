@@ -69,20 +69,28 @@ export const useImportStore = defineStore('importJob', () => {
     open.value = false; // a running import goes on; the screen can be opened again to follow it
   }
 
+  /** Counts inspections: mapping several columns quickly starts several, and their answers may arrive out of order. */
+  let inspections = 0;
+
   async function inspect(): Promise<void> {
+    const asked = ++inspections;
     if (files.value.length === 0) {
       plan.value = null;
       return;
     }
     busy.value = true;
     try {
-      plan.value = await getBridge()['import/inspect']({ files: files.value, ...chosenDelimiter(), ...chosenColumns() });
+      const answer = await getBridge()['import/inspect']({ files: files.value, ...chosenDelimiter(), ...chosenColumns() });
+      // Only the latest inspection's plan is the files' plan under the current choices.
+      if (asked !== inspections) return;
+      plan.value = answer;
       error.value = null;
     } catch (e) {
+      if (asked !== inspections) return;
       plan.value = null;
       error.value = describeError(e);
     } finally {
-      busy.value = false;
+      if (asked === inspections) busy.value = false;
     }
   }
 
