@@ -1,14 +1,11 @@
 // axe-core (the npm package, injected into the page) over the real desk in real Chromium, in the
 // light and the dark scheme: the workspace with each canvas tab, the filter editor, the record
-// drawer, and every dialog (import, datasets, data source, suppression lists). No serious or
+// drawer, and every dialog (import, datasets, data source, suppression lists, match, opt-outs). No serious or
 // critical violation of any rule axe runs by default (colour contrast included).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { axeViolations } from './support/axe';
 import { startDesk, stopDesk, type Desk } from './support/desk';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let desk: Desk;
 beforeAll(async () => {
@@ -18,20 +15,6 @@ beforeAll(async () => {
   await desk.page.locator('.ag-row[row-index="0"] [col-id="pid"]').first().waitFor();
 });
 afterAll(() => stopDesk(desk));
-
-/** The serious and critical violations axe finds in the page as it is now, one line per element. */
-async function violations(page: Page): Promise<string[]> {
-  // Evaluated through the browser's debugging protocol: the app's Content-Security-Policy forbids inline scripts.
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE);
-  const found = await page.locator('html').evaluate(async (html) => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<any> } }).axe;
-    const result = await axe.run(html.ownerDocument, { resultTypes: ['violations'] });
-    return (result.violations as any[])
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.map((n: any) => `${v.id}: ${n.target.join(' ')} ${n.failureSummary?.split('\n')[1] ?? ''}`.trim()));
-  });
-  return found;
-}
 
 const SCREENS: Array<{ name: string; open: (page: Page) => Promise<void>; close: (page: Page) => Promise<void> }> = [
   ...['people', 'map', 'crosstab', 'breakdown', 'profile', 'overlap', 'export', 'saved', 'api'].map((tab) => ({
@@ -72,6 +55,8 @@ const SCREENS: Array<{ name: string; open: (page: Page) => Promise<void>; close:
       ['datasets', 'open-datasets'],
       ['datasource', 'open-datasource'],
       ['lists', 'lists-open'],
+      ['match', 'open-match'],
+      ['optouts', 'open-optouts'],
     ] as const
   ).map(([name, opener]) => ({
     name: `the ${name} dialog`,
@@ -95,7 +80,7 @@ describe('accessibility (axe-core)', () => {
         const { page } = desk;
         await page.emulateMedia({ colorScheme: scheme });
         await screen.open(page);
-        const found = await violations(page);
+        const found = await axeViolations(page);
         await screen.close(page);
         expect(found).toEqual([]);
       });

@@ -5,9 +5,10 @@
 // headed by its label with coded values as their meanings, and the field search's ranking.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { codeLabel } from '../../src/shared/codebook';
+import { COUNTY_NAMES } from '../../src/shared/countyNames';
 import { dictionaryEntry } from '../../src/shared/dictionary';
 import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
-import { cutLabels, outsideWindow, overflows } from './support/layout';
+import { atEverySize, cutLabels, cutSelects, outsideWindow, overflows, pageOverflow } from './support/layout';
 
 let desk: Desk;
 beforeAll(async () => {
@@ -30,6 +31,17 @@ const PANELS = [
   '[data-testid="canvas-view"]',
 ];
 
+/** The words of the tabs and of the view shown that must be whole: tabs, headings, labels, buttons. */
+const VIEW_LABELS = [
+  '[role="tab"]',
+  ...['h2', 'h3', 'label', 'button', 'legend', 'th', 'summary'].map((tag) => `[data-testid="canvas-view"] ${tag}:not(.sr-only)`),
+].join(', ');
+const SIZES = [
+  [1024, 700],
+  [1440, 900],
+] as const;
+const SCHEMES = ['light', 'dark'] as const;
+
 describe('the canvas', () => {
   for (const scheme of ['light', 'dark'] as const)
     for (const [width, height] of [
@@ -50,10 +62,37 @@ describe('the canvas', () => {
           const canvas = (await page.getByTestId('canvas').boundingBox())!;
           expect(canvas.width, view).toBeGreaterThan(width * 0.6);
           expect(await outsideWindow(page, '[role="tab"]'), view).toEqual([]);
+          expect(await cutLabels(page, VIEW_LABELS), view).toEqual([]);
+          expect(await cutSelects(page, '[data-testid="canvas-view"] select'), view).toEqual([]);
+          expect(await pageOverflow(page), view).toEqual({ x: 0, y: 0 });
         }
         await page.getByTestId('tab-people').click();
         await shot(page, `canvas-${width}x${height}-${scheme}`);
       });
+
+  it('opens a person in the record drawer inside the window, labels whole, the county by name, at both sizes in both schemes', async () => {
+    const { page } = desk;
+    await page.getByTestId('tab-people').click();
+    await page.locator('.ag-row[row-index="0"] [col-id="pid"]').first().click();
+    await page.getByTestId('record-title').filter({ hasNotText: 'Loading' }).waitFor();
+    const first = (await api(desk, 'search', { state: 'CA', limit: 1 })).json.results[0] as Record<string, string>;
+    const county = page.locator('[data-testid="record-drawer"] dd', { hasText: COUNTY_NAMES[`06${first.CNTYCD}`]! });
+    expect(await county.count()).toBeGreaterThan(0);
+    await atEverySize(page, async (where) => {
+      expect(await overflows(page, ['[data-testid="record-drawer"]']), where).toEqual([]);
+      expect(await overflows(page, ['[data-testid="record-drawer"] dl'], true), where).toEqual([]);
+      expect(
+        await cutLabels(
+          page,
+          '[data-testid="record-drawer"] h2, [data-testid="record-drawer"] h3, [data-testid="record-drawer"] dt, [data-testid="record-drawer"] dd',
+        ),
+        where,
+      ).toEqual([]);
+      expect(await pageOverflow(page), where).toEqual({ x: 0, y: 0 });
+    });
+    await page.getByTestId('record-close').click();
+    await page.getByTestId('record-drawer').waitFor({ state: 'detached' });
+  });
 
   it('widens the filter panel by its handle (keys and drag) and keeps the width across a reload', async () => {
     const { page } = desk;
@@ -115,17 +154,22 @@ describe('the canvas', () => {
     await expect.poll(countText).toBe(count(total));
   });
 
-  it('gives the row number room for eight digits at 1024x700', async () => {
+  it('gives the row number room for eight digits at 1024x700 and 1440x900, in both schemes', async () => {
     const { page } = desk;
-    await page.setViewportSize({ width: 1024, height: 700 });
-    const cell = page.locator('.ag-row[row-index="0"] [col-id="row"]').first();
-    await cell.waitFor();
-    // The widest row number of a 99-million-person audience, written into a real row-number cell.
-    const fits = await cell.evaluate((el) => {
-      el.textContent = '99,999,999';
-      return { scroll: el.scrollWidth, client: el.clientWidth };
-    });
-    expect(fits.scroll).toBeLessThanOrEqual(fits.client);
+    for (const scheme of SCHEMES)
+      for (const [width, height] of SIZES) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        const cell = page.locator('.ag-row[row-index="0"] [col-id="row"]').first();
+        await cell.waitFor();
+        // The widest row number of a 99-million-person audience, written into a real row-number cell.
+        const fits = await cell.evaluate((el) => {
+          el.textContent = '99,999,999';
+          return { scroll: el.scrollWidth, client: el.clientWidth };
+        });
+        expect(fits.scroll, `${width}x${height} (${scheme})`).toBeLessThanOrEqual(fits.client);
+      }
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 
@@ -142,10 +186,15 @@ describe('the canvas', () => {
     const cell = page.locator('.ag-row[row-index="0"] [col-id="EHI"]').first();
     await expect.poll(() => cell.innerText()).toBe(first.EHI ? codeLabel('EHI', first.EHI) : '');
     expect(await page.locator('.ag-row[row-index="0"] [col-id="pid"]').first().innerText()).toBe(first.PID);
-    // Headers are whole (wrapped, not cut) at 1024 wide.
-    await page.setViewportSize({ width: 1024, height: 700 });
-    expect(await cutLabels(page, '.ag-header-cell-text')).toEqual([]);
-    await shot(page, 'canvas-income-column');
+    // Headers are whole (wrapped, not cut) at both sizes, in both schemes (each has its own grid theme).
+    for (const scheme of SCHEMES)
+      for (const [width, height] of SIZES) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        expect(await cutLabels(page, '.ag-header-cell-text'), `${width}x${height} (${scheme})`).toEqual([]);
+        await shot(page, `canvas-income-column-${width}x${height}-${scheme}`);
+      }
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByTestId('column-EHI').click();
     await expect.poll(() => header.count()).toBe(0);
@@ -153,59 +202,67 @@ describe('the canvas', () => {
     await expect.poll(() => page.getByTestId('columns-menu').count()).toBe(0);
   });
 
-  it('ranks the field named first, and shows several results at 1024x700', async () => {
+  it('ranks the field named first, and shows several results at 1024x700 and 1440x900, in both schemes', async () => {
     const { page } = desk;
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await page.getByTestId('field-search').fill('education');
-    const options = page.locator('[data-testid="field-results"] [data-testid^="field-option-"]');
-    await expect.poll(() => options.first().getAttribute('data-testid')).toBe('field-option-EDUCATIONCD');
-    const whole = await options.evaluateAll((els) => {
-      // Whole inside the list, the builder's visible box and the window.
-      const list = els[0].closest('[data-testid="field-results"]').getBoundingClientRect();
-      const builder = els[0].closest('[data-testid="builder"]').getBoundingClientRect();
-      const vh = els[0].ownerDocument.documentElement.clientHeight;
-      const top = Math.max(list.top, builder.top);
-      const bottom = Math.min(list.bottom, builder.bottom, vh);
-      return els.filter((el) => {
-        const r = el.getBoundingClientRect();
-        return r.top >= top - 0.5 && r.bottom <= bottom + 0.5;
-      }).length;
-    });
-    expect(whole).toBeGreaterThanOrEqual(3);
-    expect(await overflows(page, ['#builder-region', '[data-testid="builder"]', '[data-testid="field-results"]'])).toEqual([]);
-    await page.getByTestId('field-search').fill('');
+    for (const scheme of SCHEMES)
+      for (const [width, height] of SIZES) {
+        const where = `${width}x${height} (${scheme})`;
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        await page.getByTestId('field-search').fill('education');
+        const options = page.locator('[data-testid="field-results"] [data-testid^="field-option-"]');
+        await expect.poll(() => options.first().getAttribute('data-testid')).toBe('field-option-EDUCATIONCD');
+        const whole = await options.evaluateAll((els) => {
+          // Whole inside the list, the builder's visible box and the window.
+          const list = els[0].closest('[data-testid="field-results"]').getBoundingClientRect();
+          const builder = els[0].closest('[data-testid="builder"]').getBoundingClientRect();
+          const vh = els[0].ownerDocument.documentElement.clientHeight;
+          const top = Math.max(list.top, builder.top);
+          const bottom = Math.min(list.bottom, builder.bottom, vh);
+          return els.filter((el) => {
+            const r = el.getBoundingClientRect();
+            return r.top >= top - 0.5 && r.bottom <= bottom + 0.5;
+          }).length;
+        });
+        expect(whole, where).toBeGreaterThanOrEqual(3);
+        expect(await overflows(page, ['#builder-region', '[data-testid="builder"]', '[data-testid="field-results"]']), where).toEqual([]);
+        expect(await cutLabels(page, '[data-testid="field-results"] .label'), where).toEqual([]);
+        await page.getByTestId('field-search').fill('');
+      }
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 
-  it('keeps value labels, the state menu and the empty-filter line whole at 1024x700', async () => {
+  it('keeps value labels and the state menu whole at 1024x700 and 1440x900 in both schemes, and the empty-filter line', async () => {
     const { page } = desk;
-    await page.setViewportSize({ width: 1024, height: 700 });
-    for (const [query, field, expected] of [
-      ['household income', 'EHI', '$100,000'],
-      ['county', 'CNTYCD', 'Los Angeles'],
-    ] as const) {
-      await page.getByTestId('field-search').fill(query);
-      await page.getByTestId(`field-option-${field}`).click();
-      const labels = page.locator(`[data-testid="values-${field}"] .label`);
-      await labels.first().waitFor();
-      expect(
-        (await labels.allInnerTexts()).some((t) => t.includes(expected)),
-        expected,
-      ).toBe(true);
-      expect(await cutLabels(page, `[data-testid="values-${field}"] .label`)).toEqual([]);
-      expect(await overflows(page, ['[data-testid="builder"]', `[data-testid="values-${field}"]`], true)).toEqual([]);
-      await page.getByTestId('filter-remove').click();
-    }
-    // The state menu's chosen option is whole: its text fits the box beside the menu's arrow.
-    const fit = await page.getByTestId('state-select').evaluate((select) => {
-      const style = select.ownerDocument.defaultView.getComputedStyle(select);
-      const ctx = select.ownerDocument.createElement('canvas').getContext('2d');
-      ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-      const text = select.options[select.selectedIndex].text;
-      return { text, needs: ctx.measureText(text).width + 30, has: select.clientWidth - parseFloat(style.paddingLeft) };
-    });
-    expect(fit.text).toMatch(/^CA · California \(\d[\d,]*\)$/);
-    expect(fit.needs, fit.text).toBeLessThanOrEqual(fit.has);
+    for (const scheme of SCHEMES)
+      for (const [width, height] of SIZES) {
+        const where = `${width}x${height} (${scheme})`;
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        for (const [query, field, expected] of [
+          ['household income', 'EHI', '$100,000'],
+          ['county', 'CNTYCD', 'Los Angeles'],
+        ] as const) {
+          await page.getByTestId('field-search').fill(query);
+          await page.getByTestId(`field-option-${field}`).click();
+          const labels = page.locator(`[data-testid="values-${field}"] .label`);
+          await labels.first().waitFor();
+          expect(
+            (await labels.allInnerTexts()).some((t) => t.includes(expected)),
+            expected,
+          ).toBe(true);
+          expect(await cutLabels(page, `[data-testid="values-${field}"] .label`), where).toEqual([]);
+          expect(await overflows(page, ['[data-testid="builder"]', `[data-testid="values-${field}"]`], true), where).toEqual([]);
+          await page.getByTestId('filter-remove').click();
+        }
+        // The state menu's chosen option is whole: Chromium sizes a copy holding only it no wider than the menu.
+        expect(await page.getByTestId('state-select').evaluate((select) => select.options[select.selectedIndex].text)).toMatch(
+          /^CA · California \(\d[\d,]*\)$/,
+        );
+        expect(await cutSelects(page, '[data-testid="state-select"]'), where).toEqual([]);
+      }
+    await page.emulateMedia({ colorScheme: 'light' });
     // With several states the empty-filter line says how many.
     await page.getByTestId('states-open').click();
     await page.getByTestId('state-check-TX').check();

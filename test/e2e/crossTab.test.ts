@@ -1,10 +1,11 @@
 // End to end, in real Chromium against the real browser mode of `serve`: the cross-tab at the size of
 // the canvas (every income column in view at 1440x900), its row and column totals equal to the
 // loopback API's counts, row and column percentages, the CSV as shown; and a breakdown saved as CSV.
+// Both inside a 1024x700 and a 1440x900 window in both colour schemes, their labels whole.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
-import { overflows } from './support/layout';
+import { cutLabels, cutSelects, overflows, pageOverflow } from './support/layout';
 
 let desk: Desk;
 beforeAll(async () => {
@@ -16,6 +17,10 @@ afterAll(() => stopDesk(desk));
 
 const total = async (filters: Array<[string, string[]]>) =>
   (await api(desk, 'preview', { state: 'CA', limit: 0, filters })).json.total as number;
+const SIZES = [
+  [1024, 700],
+  [1440, 900],
+] as const;
 const number = (text: string) => Number(text.replace(/[,%]/g, ''));
 
 describe('the cross-tab and the breakdown', () => {
@@ -77,12 +82,20 @@ describe('the cross-tab and the breakdown', () => {
     await page.getByTestId('crosstab-measure-count').click();
   });
 
-  it('fits a 1024x700 window, the table scrolling inside its own box', async () => {
-    const { page } = desk;
-    await page.setViewportSize({ width: 1024, height: 700 });
-    expect(await overflows(page, ['[data-testid="canvas"]', '[data-testid="crosstab-panel"]'])).toEqual([]);
-    await page.setViewportSize({ width: 1440, height: 900 });
-  });
+  for (const scheme of ['light', 'dark'] as const)
+    for (const [width, height] of SIZES)
+      it(`fits a ${width}x${height} window (${scheme}), the table scrolling inside its own box, its labels whole`, async () => {
+        const { page } = desk;
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        expect(await overflows(page, ['[data-testid="canvas"]', '[data-testid="crosstab-panel"]'])).toEqual([]);
+        expect(await cutLabels(page, '[data-testid="crosstab-table"] th, [data-testid="crosstab-panel"] label')).toEqual([]);
+        expect(await cutSelects(page, '[data-testid="crosstab-panel"] select')).toEqual([]);
+        expect(await pageOverflow(page)).toEqual({ x: 0, y: 0 });
+        await shot(page, `crosstab-${width}x${height}-${scheme}`);
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.setViewportSize({ width: 1440, height: 900 });
+      });
 
   it('saves a breakdown as CSV, each value with its count, the county by name', async () => {
     const { page } = desk;
@@ -109,5 +122,19 @@ describe('the cross-tab and the breakdown', () => {
     const body = lines.slice(1).filter((l) => !l.startsWith('Total') && !l.startsWith('(values not shown)'));
     expect(body.map((l) => l.split(',').slice(0, 3))).toEqual(bars.map((b) => [b.text, b.code, String(number(b.n))]));
     expect(lines.at(-1)).toBe(`Total,,${await total([])},100.0`);
+    // County names whole (wrapped, not cut) and the breakdown inside the window, at both sizes in both schemes.
+    for (const scheme of ['light', 'dark'] as const)
+      for (const [width, height] of SIZES) {
+        const where = `${width}x${height} (${scheme})`;
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        expect(await overflows(page, ['[data-testid="canvas"]', '[data-testid="canvas-view"]']), where).toEqual([]);
+        expect(await overflows(page, ['[data-testid^="breakdown-bar-"]'], true), where).toEqual([]);
+        expect(await cutLabels(page, '[data-testid^="breakdown-bar-"] .bar-label'), where).toEqual([]);
+        expect(await pageOverflow(page), where).toEqual({ x: 0, y: 0 });
+        await shot(page, `breakdown-county-${width}x${height}-${scheme}`);
+      }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 });

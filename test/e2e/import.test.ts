@@ -4,7 +4,8 @@
 // use beside the new one) before anything switches, and its summary accounts for every row; the
 // desk, the API and its keys then answer from the new dataset, saved audiences are still there and
 // say they were saved on another dataset, and the Datasets panel switches back to the previous one
-// and forward again. A second, large import is cancelled and changes nothing.
+// and forward again (its list inside a 1024x700 and a 1440x900 window in both schemes, names whole, no
+// serious axe violation). A second, large import is cancelled and changes nothing.
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -13,7 +14,9 @@ import { CSV_HEADER, type RecordValues } from '../../src/core/dataset/codec/reco
 import { recordToCsvLine } from '../support/recordReference';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
 import { fixture, readRecords, readRejects } from '../import/helpers';
+import { axeViolations } from './support/axe';
 import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
+import { atEverySize, cutLabels, overflows, pageOverflow } from './support/layout';
 
 let desk: Desk;
 let inbox: string;
@@ -183,6 +186,18 @@ describe('the import screen', () => {
     expect(await rows.nth(0).innerText()).toMatch(/vendor-(main|extra)\.csv, vendor-(main|extra)\.csv/);
     expect(await rows.nth(1).innerText()).toContain(count(records));
     await shot(page, '13-datasets');
+    // Both datasets whole (names never cut), the dialog inside the window, the "In use" row readable:
+    // at both sizes, in both schemes.
+    await atEverySize(page, async (where) => {
+      expect(await overflows(page, ['[data-testid="datasets-dialog"]']), where).toEqual([]);
+      expect(await overflows(page, ['[data-testid="datasets-list"]'], true), where).toEqual([]);
+      expect(
+        await cutLabels(page, '[data-testid="dataset-name"], [data-testid="datasets-dialog"] th, [data-testid="datasets-dialog"] button'),
+        where,
+      ).toEqual([]);
+      expect(await pageOverflow(page), where).toEqual({ x: 0, y: 0 });
+      expect(await axeViolations(page), where).toEqual([]);
+    });
     await rows.nth(1).getByTestId('dataset-switch').click();
     await expect.poll(() => text('dataset-info')).toContain(`${count(records)} people`);
     expect((await api(desk, 'preview', { state: 'CA', limit: 0 })).json.total).toBeGreaterThan(2002);

@@ -11,6 +11,7 @@ import { csvField } from '../../src/core/dataset/codec/recordFormat';
 import { codeLabel } from '../../src/shared/codebook';
 import { SqlOracle } from '../support/oracle';
 import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
+import { atEverySize, cutLabels, cutSelects } from './support/layout';
 
 let desk: Desk;
 const STATE = 'CA';
@@ -88,13 +89,17 @@ describe('list controls in the browser', () => {
     await shot(page, 'lc-01-controls');
   });
 
-  it('fits at 1440x900 and at 1024x700', async () => {
+  it('fits at 1440x900 and at 1024x700, light and dark, its labels whole', async () => {
     const { page } = desk;
-    await expectControlsInside(page);
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await expectControlsInside(page);
-    await shot(page, 'lc-02-controls-1024');
-    await page.setViewportSize({ width: 1440, height: 900 });
+    await atEverySize(page, async (where) => {
+      await expectControlsInside(page);
+      expect(
+        await cutLabels(page, '[data-testid="list-controls"] legend, [data-testid="list-controls"] label:not(.sr-only)'),
+        where,
+      ).toEqual([]);
+      expect(await cutSelects(page, '[data-testid="list-controls"] select'), where).toEqual([]);
+      await shot(page, `lc-02-controls-${where.replace(/[ ()]+/g, '-').replace(/-$/, '')}`);
+    });
   });
 
   it('imports a suppression list from the inbox, shows what it holds, and leaves its people out', async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { codeLabel } from '../../src/shared/codebook';
 import { SqlOracle } from '../support/oracle';
 import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
+import { atEverySize, cutLabels, cutSelects, outsideWindow, overflows, pageOverflow } from './support/layout';
 
 let desk: Desk;
 let oracle: SqlOracle;
@@ -63,6 +64,15 @@ describe('the list workflow in the browser', () => {
     expect(refused.status).toBe(400);
     expect(refused.json.error).toMatchObject({ code: 'invalid_request', field: 'near' });
     await shot(page, 'wf-01-near-elsewhere');
+    // The flag, the Distance fieldset and its boxes whole and in the window at both sizes, in both schemes.
+    await atEverySize(page, async (where) => {
+      await problem.scrollIntoViewIfNeeded();
+      expect(await overflows(page, ['[data-testid="control-near"]', '[data-testid="control-near-problem"]'], true), where).toEqual([]);
+      expect(await outsideWindow(page, '[data-testid="control-near-problem"], [data-testid="control-near-zip"]'), where).toEqual([]);
+      expect(await cutLabels(page, '[data-testid="control-near"] legend, [data-testid="control-near"] label'), where).toEqual([]);
+      expect(await cutSelects(page, '[data-testid="control-near"] select'), where).toEqual([]);
+      expect(await pageOverflow(page), where).toEqual({ x: 0, y: 0 });
+    });
     // The API panel's request log says why that request was refused.
     await page.getByTestId('tab-api').click();
     const refusal = page.getByTestId('request-log').getByTestId('request-refusal').first();
@@ -205,8 +215,7 @@ describe('the list workflow in the browser', () => {
           'export-values',
           'export-history-fields',
         ]);
-        const overflow = await page.locator('html').evaluate((e) => e.scrollWidth - e.clientWidth);
-        expect(overflow, `page at ${size.width} ${scheme}`).toBe(0);
+        expect(await pageOverflow(page), `page at ${size.width} ${scheme}`).toEqual({ x: 0, y: 0 });
         await shot(page, `wf-05-${scheme}-${size.width}`);
       }
     }
@@ -216,11 +225,14 @@ describe('the list workflow in the browser', () => {
   });
 
   it('replaces a saved audience of the same name after asking, and reopens it with its list controls', async () => {
+    // Long enough to need a second line at 1024 wide (it must wrap, not be cut); the same name again differs only in case.
+    const SAVED = 'Weekly mailing: married women 35-54 with over $100,000 near the office, callable, one a household';
+    const SAVED_AGAIN = SAVED.replace('Weekly mailing', 'weekly MAILING');
     const { page } = desk;
     await page.getByTestId('tab-saved').click();
-    await page.getByTestId('save-name').fill('Weekly mailing');
+    await page.getByTestId('save-name').fill(SAVED);
     await page.getByTestId('save-button').click();
-    await page.getByTestId('saved-Weekly mailing').waitFor();
+    await page.getByTestId(`saved-${SAVED}`).waitFor();
 
     // Now callable, one a household, leaving out today's exports: saved under the same name, it asks first.
     await page.getByTestId('exclusion-days').fill('1');
@@ -230,18 +242,25 @@ describe('the list workflow in the browser', () => {
     const keys = { contact: { phone: 'callable' }, exclude: [`exports-since:${localDay(0)}`], households: 'one' };
     const expected = await apiTotal(keys);
     await expect.poll(countText).toBe(count(expected));
-    await page.getByTestId('save-name').fill('weekly MAILING');
+    await page.getByTestId('save-name').fill(SAVED_AGAIN);
     await page.getByTestId('save-button').click();
     await page.getByTestId('save-replace').waitFor();
-    expect(await page.getByTestId('save-replace').innerText()).toContain('“Weekly mailing” is saved already');
+    expect(await page.getByTestId('save-replace').innerText()).toContain(`“${SAVED}” is saved already`);
     await shot(page, 'wf-04-replace');
+    // The question and the saved audiences whole and in the window at both sizes, in both schemes.
+    await atEverySize(page, async (where) => {
+      expect(await overflows(page, ['[data-testid="canvas"]', '[data-testid="save-replace"]']), where).toEqual([]);
+      expect(await overflows(page, ['[data-testid="saved-list"]', '[data-testid^="saved-Weekly"]'], true), where).toEqual([]);
+      expect(await cutLabels(page, '[data-testid="saved-panel"] button, [data-testid="saved-panel"] label'), where).toEqual([]);
+      expect(await pageOverflow(page), where).toEqual({ x: 0, y: 0 });
+    });
     await page.getByTestId('save-replace-confirm').click();
-    await page.getByTestId('saved-weekly MAILING').waitFor();
-    expect(await page.getByTestId('saved-Weekly mailing').count()).toBe(0);
+    await page.getByTestId(`saved-${SAVED_AGAIN}`).waitFor();
+    expect(await page.getByTestId(`saved-${SAVED}`).count()).toBe(0);
 
     await page.getByTestId('controls-reset').click();
     await expect.poll(countText).toBe(count(await apiTotal()));
-    await page.getByTestId('saved-weekly MAILING').getByTestId('saved-load-button').click();
+    await page.getByTestId(`saved-${SAVED_AGAIN}`).getByTestId('saved-load-button').click();
     await expect.poll(() => page.getByTestId('control-phone').isChecked()).toBe(true);
     expect(await page.getByTestId('control-households-one').isChecked()).toBe(true);
     await page.getByTestId(`exclusion-exports-since:${localDay(0)}`).waitFor();

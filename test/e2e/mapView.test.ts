@@ -1,12 +1,13 @@
 // End to end, in real Chromium against the real browser mode of `serve`: the map in the canvas zooms
 // and pans (wheel, the buttons, the keys on the focused map), is one Tab stop however many counties
-// it draws, picks counties from the report's list by keyboard, follows the dark scheme, and fits a
-// 1024x700 window beside its report.
+// it draws, picks counties from the report's list by keyboard, follows the dark scheme, names the state
+// of each county in the report when several states are chosen, and fits a
+// 1024x700 and a 1440x900 window beside its report in both schemes, its labels whole.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { COUNTY_NAMES } from '../../src/shared/countyNames';
 import { stateFips } from '../../src/shared/geography';
-import { startDesk, stopDesk, type Desk } from './support/desk';
-import { overflows } from './support/layout';
+import { api, shot, startDesk, stopDesk, type Desk } from './support/desk';
+import { atEverySize, cutLabels, overflows, pageOverflow } from './support/layout';
 
 let desk: Desk;
 beforeAll(async () => {
@@ -116,24 +117,65 @@ describe('the map view', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
-  for (const [width, height] of [
-    [1024, 700],
-    [1440, 900],
-  ] as const)
-    it(`fits a ${width}x${height} window with its report`, async () => {
-      const { page } = desk;
-      await page.setViewportSize({ width, height });
-      expect(
-        await overflows(page, [
-          '[data-testid="canvas"]',
-          '[data-testid="map-panel"]',
-          '[data-testid="geo-report"]',
-          '[data-testid="map-svg"]',
-        ]),
-      ).toEqual([]);
-      // The map itself is big: most of the canvas's width or of the window's height.
-      const map = (await page.getByTestId('map-svg').boundingBox())!;
-      expect(Math.max(map.width / width, map.height / height)).toBeGreaterThan(0.4);
-      await page.setViewportSize({ width: 1440, height: 900 });
+  it('with several states, says whose county each report row is, each state adding up to the API’s count, at both sizes in both schemes', async () => {
+    const { page } = desk;
+    await page.getByTestId('states-open').click();
+    await page.getByTestId('state-check-CA').check();
+    await page.getByTestId('states-open').click();
+    const rows = page.getByTestId('report-row');
+    const byState = () =>
+      rows.evaluateAll((trs) => {
+        const sums: Record<string, number> = {};
+        for (const tr of trs) {
+          const state = tr.querySelector('[data-testid="report-state"]')?.textContent.trim() ?? '(none)';
+          sums[state] = (sums[state] ?? 0) + Number(tr.querySelector('[data-testid="report-count"]').textContent.replace(/,/g, ''));
+        }
+        return sums;
+      });
+    const total = async (state: string) => (await api(desk, 'preview', { state, limit: 0 })).json.total as number;
+    await expect.poll(byState, { timeout: 20_000 }).toEqual({ CA: await total('CA'), TX: await total('TX') });
+    expect(await page.getByTestId('report-table').locator('thead th').first().innerText()).toBe('State');
+    await atEverySize(page, async (where) => {
+      expect(await overflows(page, ['[data-testid="map-panel"]', '[data-testid="geo-report"]']), where).toEqual([]);
+      expect(await cutLabels(page, '[data-testid="geo-report"] th, [data-testid="report-state"]'), where).toEqual([]);
+      expect(await pageOverflow(page), where).toEqual({ x: 0, y: 0 });
+      await shot(page, `map-several-states-${where.replace(/[ ()]+/g, '-').replace(/-$/, '')}`);
     });
+    await page.getByTestId('states-open').click();
+    await page.getByTestId('states-one').click();
+    await page.getByTestId('states-open').click();
+    // One state again (the first in code order), then Texas as before.
+    await page.getByTestId('state-select').selectOption('TX');
+    await page.locator('[data-testid^="map-area-48"]').first().waitFor();
+  });
+
+  for (const scheme of ['light', 'dark'] as const)
+    for (const [width, height] of [
+      [1024, 700],
+      [1440, 900],
+    ] as const)
+      it(`fits a ${width}x${height} window with its report (${scheme}), its labels whole`, async () => {
+        const { page } = desk;
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        expect(
+          await overflows(page, [
+            '[data-testid="canvas"]',
+            '[data-testid="map-panel"]',
+            '[data-testid="geo-report"]',
+            '[data-testid="map-svg"]',
+          ]),
+        ).toEqual([]);
+        expect(
+          await cutLabels(page, '[data-testid="map-panel"] button, [data-testid="map-panel"] label, [data-testid="geo-report"] th'),
+        ).toEqual([]);
+        expect(await cutLabels(page, '[data-testid="report-table"] .pick')).toEqual([]);
+        expect(await pageOverflow(page)).toEqual({ x: 0, y: 0 });
+        // The map itself is big: most of the canvas's width or of the window's height.
+        const map = (await page.getByTestId('map-svg').boundingBox())!;
+        expect(Math.max(map.width / width, map.height / height)).toBeGreaterThan(0.4);
+        await shot(page, `map-view-${width}x${height}-${scheme}`);
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.setViewportSize({ width: 1440, height: 900 });
+      });
 });

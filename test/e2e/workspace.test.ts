@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
-import { overflows } from './support/layout';
+import { cutLabels, overflows, pageOverflow } from './support/layout';
 
 let desk: Desk;
 beforeAll(async () => {
@@ -203,49 +203,57 @@ describe('workspace', () => {
       .toBe(`Rows ${count(seen.first)}–${count(seen.last)} of ${count(total)}`);
   });
 
-  for (const [width, height] of [
-    [1024, 700],
-    [1440, 900],
-  ] as const) {
-    it(`keeps every panel inside a ${width}x${height} window, the grid's columns and the API's request log included`, async () => {
-      const { page } = desk;
-      await page.setViewportSize({ width, height });
-      // Some API traffic, so the request log has rows (with a long key name).
-      for (let i = 0; i < 3; i++) await api(desk, 'preview', { state: 'TX', limit: 1 });
-      // Every grid column is in view, not scrolled off to the side.
-      await page.getByTestId('tab-people').click();
-      await page.locator('.ag-row [col-id="pid"]').first().waitFor();
-      expect(await overflows(page, PANELS)).toEqual([]);
-      const grid = (await page.getByTestId('preview-grid').boundingBox())!;
-      for (const col of ['row', 'pid', 'fname', 'lname', 'city', 'state']) {
-        const head = (await page.locator(`.ag-header-cell[col-id="${col}"]`).boundingBox())!;
-        expect(head.x + head.width, col).toBeLessThanOrEqual(grid.x + grid.width + 1);
-      }
-      await page.getByTestId('tab-api').click();
-      // All three in the log before measuring, so no poll adds rows while the test reads them.
-      await expect.poll(() => page.getByTestId('request-row').count()).toBeGreaterThanOrEqual(3);
-      expect(
-        await overflows(
-          page,
-          PANELS.filter((p) => p !== '[data-testid="preview"]'),
-        ),
-      ).toEqual([]);
-      expect(await overflows(page, ['[data-testid="request-log"]', '[data-testid="request-log"] table'], true)).toEqual([]);
-      // The ms column is whole inside the panel.
-      const ms = (await page.getByTestId('request-ms').first().boundingBox())!;
-      const panel = (await page.getByTestId('canvas').boundingBox())!;
-      expect(ms.x + ms.width).toBeLessThanOrEqual(panel.x + panel.width);
-      // The field picker's options: long labels and type tags wrap inside the builder.
-      await page.getByTestId('field-search').fill('mail order');
-      await page.locator('[data-testid^="field-option-"]').first().waitFor();
-      expect(await overflows(page, ['[data-testid="builder"]', '[data-testid="field-results"]'])).toEqual([]);
-      expect(await clipped(page, '[data-testid^="field-option-"]')).toEqual([]);
-      await shot(page, `workspace-${width}x${height}`);
-      await page.getByTestId('field-search').fill('');
-      await page.getByTestId('tab-people').click();
-      expect(await overflows(page, PANELS)).toEqual([]);
-    });
-  }
+  for (const scheme of ['light', 'dark'] as const)
+    for (const [width, height] of [
+      [1024, 700],
+      [1440, 900],
+    ] as const) {
+      it(`keeps every panel inside a ${width}x${height} window (${scheme}), the grid's columns and the API's request log included`, async () => {
+        const { page } = desk;
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width, height });
+        // Some API traffic, so the request log has rows (with a long key name).
+        for (let i = 0; i < 3; i++) await api(desk, 'preview', { state: 'TX', limit: 1 });
+        // And a refused one, whose reason the log spells out under it.
+        expect((await api(desk, 'preview', { state: 'TX', limit: 1, filters: [['NO_SUCH_FIELD', ['1']]] })).status).toBe(400);
+        // Every grid column is in view, not scrolled off to the side.
+        await page.getByTestId('tab-people').click();
+        await page.locator('.ag-row [col-id="pid"]').first().waitFor();
+        expect(await overflows(page, PANELS)).toEqual([]);
+        const grid = (await page.getByTestId('preview-grid').boundingBox())!;
+        for (const col of ['row', 'pid', 'fname', 'lname', 'city', 'state']) {
+          const head = (await page.locator(`.ag-header-cell[col-id="${col}"]`).boundingBox())!;
+          expect(head.x + head.width, col).toBeLessThanOrEqual(grid.x + grid.width + 1);
+        }
+        await page.getByTestId('tab-api').click();
+        // All three in the log before measuring, so no poll adds rows while the test reads them.
+        await expect.poll(() => page.getByTestId('request-row').count()).toBeGreaterThanOrEqual(3);
+        expect(
+          await overflows(
+            page,
+            PANELS.filter((p) => p !== '[data-testid="preview"]'),
+          ),
+        ).toEqual([]);
+        expect(await overflows(page, ['[data-testid="request-log"]', '[data-testid="request-log"] table'], true)).toEqual([]);
+        await page.getByTestId('request-refusal').first().waitFor();
+        expect(await cutLabels(page, '[data-testid="request-refusal"] td, [data-testid="request-log"] th')).toEqual([]);
+        // The ms column is whole inside the panel.
+        const ms = (await page.getByTestId('request-ms').first().boundingBox())!;
+        const panel = (await page.getByTestId('canvas').boundingBox())!;
+        expect(ms.x + ms.width).toBeLessThanOrEqual(panel.x + panel.width);
+        // The field picker's options: long labels and type tags wrap inside the builder.
+        await page.getByTestId('field-search').fill('mail order');
+        await page.locator('[data-testid^="field-option-"]').first().waitFor();
+        expect(await overflows(page, ['[data-testid="builder"]', '[data-testid="field-results"]'])).toEqual([]);
+        expect(await clipped(page, '[data-testid^="field-option-"]')).toEqual([]);
+        await shot(page, `workspace-${width}x${height}-${scheme}`);
+        await page.getByTestId('field-search').fill('');
+        await page.getByTestId('tab-people').click();
+        expect(await overflows(page, PANELS)).toEqual([]);
+        expect(await pageOverflow(page)).toEqual({ x: 0, y: 0 });
+        await page.emulateMedia({ colorScheme: 'light' });
+      });
+    }
 
   it('follows the system’s dark mode, the grid included', async () => {
     const { page } = desk;

@@ -76,6 +76,27 @@ describe('filter builder', () => {
     expect(wrapper.get('[data-testid="field-results"]').text()).toContain(`type to search all ${FIELDS.length}`);
   });
 
+  it('opens the results on a click, on typing or on ↓, and not when focus is only given back to the search', async () => {
+    const input = wrapper.get('[data-testid="field-search"]');
+    const results = () => wrapper.find('[data-testid="field-results"]').exists();
+    await input.trigger('focus');
+    expect(results()).toBe(false);
+    await input.trigger('click');
+    expect(results()).toBe(true);
+    await input.trigger('blur');
+    expect(results()).toBe(false);
+    await input.trigger('keydown', { key: 'ArrowDown' });
+    expect(results()).toBe(true);
+    await input.trigger('keydown', { key: 'Escape' });
+    expect(results()).toBe(false);
+    // Focus given back by script (an editor closed with Done or Esc) leaves them closed.
+    (input.element as HTMLInputElement).blur();
+    (input.element as HTMLInputElement).focus();
+    await flushPromises();
+    expect(document.activeElement).toBe(input.element);
+    expect(results()).toBe(false);
+  });
+
   it('offers a coded field’s actual values with counts and makes checked ones a chip', async () => {
     await pickField('gend', 'GENDER');
     expect(bridge['audience/breakdown']).toHaveBeenCalledWith({ state: 'CA', filters: [], field: 'GENDER', max: 200 });

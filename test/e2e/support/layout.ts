@@ -61,3 +61,58 @@ export async function outsideWindow(page: Page, selector: string): Promise<strin
       .map((el) => `${el.dataset.testid ?? el.textContent.trim()}`);
   });
 }
+
+/**
+ * Menus (select elements) matching the selector whose chosen option's text does not fit: Chromium
+ * draws it cut, without an ellipsis or a wrap. Measured by Chromium itself: a copy of the menu holding
+ * only that option, sized to its content, must be no wider than the menu.
+ */
+export async function cutSelects(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((selects) => {
+    const bad: string[] = [];
+    for (const select of selects) {
+      if (select.selectedIndex < 0 || select.clientWidth === 0) continue;
+      const option = select.options[select.selectedIndex];
+      const copy = select.cloneNode(false);
+      copy.removeAttribute('id');
+      copy.style.cssText = 'width: auto; min-width: 0; max-width: none; position: absolute; visibility: hidden;';
+      copy.append(option.cloneNode(true));
+      select.parentElement.append(copy);
+      const needs = copy.getBoundingClientRect().width;
+      copy.remove();
+      const has = select.getBoundingClientRect().width;
+      if (needs > has + 0.5) bad.push(`"${option.text}" cut: ${Math.round(needs)} > ${Math.round(has)}`);
+    }
+    return bad;
+  });
+}
+
+/** How far the page itself scrolls, each way (0 and 0 when the window holds the whole page). */
+export async function pageOverflow(page: Page): Promise<{ x: number; y: number }> {
+  return page.locator('html').evaluate((html) => {
+    const root = html.ownerDocument.scrollingElement;
+    return { x: root.scrollWidth - root.clientWidth, y: root.scrollHeight - root.clientHeight };
+  });
+}
+
+/** The two windows and the two colour schemes every layout check runs in. */
+export const WINDOW_SIZES = [
+  { width: 1024, height: 700 },
+  { width: 1440, height: 900 },
+] as const;
+export const COLOR_SCHEMES = ['light', 'dark'] as const;
+
+/**
+ * Runs `check` in a 1024x700 and a 1440x900 window, in the light and the dark scheme, with a name
+ * for the messages ("1024x700 (dark)"); then puts the page back to 1440x900, light.
+ */
+export async function atEverySize(page: Page, check: (where: string) => Promise<void>): Promise<void> {
+  for (const scheme of COLOR_SCHEMES)
+    for (const size of WINDOW_SIZES) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize(size);
+      await check(`${size.width}x${size.height} (${scheme})`);
+    }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
