@@ -17,6 +17,7 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           readWorker: resolve('src/core/import/read/readWorker.ts'),
           orderWorker: resolve('src/core/import/order/orderWorker.ts'),
+          blockWorker: resolve('src/core/dataset/write/blockWorker.ts'),
           verifyWorker: resolve('src/core/dataset/verify/verifyWorker.ts'),
           scanWorker: resolve('src/core/query/scanWorker.ts'),
           pidOrderWorker: resolve('src/core/query/pidOrderWorker.ts'),

@@ -63,6 +63,12 @@ export function continuedHash(hash: number, more: string): number {
 
 const text = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
 
+// A household's members follow each other in a file and share its address (docs/dataset-format.md,
+// "Record order"): the last address's stored key is kept, sparing its normalisation for the next members.
+let lastAddress: string | undefined;
+let lastZip = '';
+let lastAddressKey = 0;
+
 /**
  * What the file stores for a record, key XOR base, for each field of LIST_KEY_FIELDS (into `out`, in
  * that order), from `value(index)`, the record's value of a catalog field.
@@ -76,7 +82,12 @@ export function storedListKeys(value: (index: number) => string | number | undef
   }
   const address = text(value(ADDRESS));
   const zip = text(value(ZIP));
-  out[4] = (listKey(normalizeAddress(address, zip)) ^ continuedHash(stringHash(address), `|${zip}`)) >>> 0;
+  if (address !== lastAddress || zip !== lastZip) {
+    lastAddressKey = (listKey(normalizeAddress(address, zip)) ^ continuedHash(stringHash(address), `|${zip}`)) >>> 0;
+    lastAddress = address;
+    lastZip = zip;
+  }
+  out[4] = lastAddressKey;
 }
 
 /** The name a list key chunk's CRC is computed under (vectorChunks.ts): its own, so it is never taken for a vector's chunk. */

@@ -13,7 +13,7 @@ import { ColumnSet, DICTIONARY_LIMIT } from './columnSet';
 import type { BuiltColumn } from '../codec/columnVector';
 import { asMillionths } from '../codec/coordinateVectors';
 import { HHID_COLLISIONS_KEY, HHID_SPLITS_KEY, HouseholdCollisions } from '../format/householdCollisions';
-import { encodeRecordBlock, RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from '../codec/blockCodec';
+import { RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from '../codec/blockCodec';
 import { ChunkLayout, VECTOR_CHUNK } from '../codec/vectorChunks';
 import { VectorSpill } from './vectorSpill';
 import { RANKED_ORDER, PID_ORDER, PidRankWriter, RECORD_ORDER_KEY } from '../format/pidRanks';
@@ -21,6 +21,7 @@ import { LIST_KEY_SOURCES, LIST_KEYS_KEY, ListKeyWriter, listKeysMeta } from '..
 import { parseStoredValues, type RecordValues } from '../codec/recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from '../format/schema';
 import { ZstdCompressor } from '../codec/zstdContext';
+import { BlockEncoder } from './blockEncoder';
 
 /** Records a transaction holds (a multiple of RECORDS_PER_BLOCK). */
 const BATCH = 160 * RECORDS_PER_BLOCK;
@@ -50,6 +51,8 @@ export class DatasetWriter {
   private waiting: string[] = [];
   /** One kept zstd context for every block (zstdContext.ts). */
   private readonly compressor: ZstdCompressor;
+  /** Compresses and inserts the blocks, on a second thread for a large file; flushed before any other insert. */
+  private readonly blocks: BlockEncoder;
   private columns: ColumnSet | undefined;
   private spill: VectorSpill | undefined;
   private readonly stateRanges: Array<{ state: string; first: number; count: number }> = [];
@@ -95,10 +98,18 @@ export class DatasetWriter {
     this.db.pragma('page_size = 2048');
     this.db.exec(DATASET_DDL);
     this.insertBlock = this.db.prepare('INSERT INTO record_blocks (block, crc, data) VALUES (?, ?, ?)');
+    this.blocks = new BlockEncoder(recordLevel, this.compressor, (block, crc, data) => this.insertBlock.run(block, crc, data));
+    // Every block before them is stored first: rows go into the file in the order they always have.
     const insertListKeys = this.db.prepare('INSERT INTO list_keys (name, chunk, crc, data) VALUES (?, ?, ?, ?)');
-    this.listKeys = new ListKeyWriter(this.vectorChunks, (field, chunk, crc, data) => insertListKeys.run(field, chunk, crc, data));
+    this.listKeys = new ListKeyWriter(this.vectorChunks, (field, chunk, crc, data) => {
+      this.blocks.flush();
+      insertListKeys.run(field, chunk, crc, data);
+    });
     const insertRanks = this.db.prepare('INSERT INTO pid_ranks (chunk, crc, data) VALUES (?, ?, ?)');
-    this.ranks = new PidRankWriter(this.vectorChunks, (chunk, crc, data) => insertRanks.run(chunk, crc, data));
+    this.ranks = new PidRankWriter(this.vectorChunks, (chunk, crc, data) => {
+      this.blocks.flush();
+      insertRanks.run(chunk, crc, data);
+    });
     this.db.exec('BEGIN');
   }
 
@@ -157,16 +168,17 @@ export class DatasetWriter {
     this.count++;
     if (this.waiting.length === RECORDS_PER_BLOCK) this.writeBlock();
     if (++this.pending >= BATCH) {
+      // Blocks still being compressed go into the next transaction: where a transaction ends changes
+      // nothing in the file (no journal, nothing freed), only the order of inserts does.
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;
     }
   }
 
-  /** Compresses the waiting records into the next block. */
+  /** Hands the waiting records on as the next block (blockEncoder.ts compresses and inserts it). */
   private writeBlock(): void {
     const block = (this.count - this.waiting.length) / RECORDS_PER_BLOCK;
-    const { data, crc } = encodeRecordBlock(block, this.waiting, this.compressor);
-    this.insertBlock.run(block, crc, data);
+    this.blocks.add(block, this.waiting);
     this.waiting = [];
   }
 
@@ -190,6 +202,8 @@ export class DatasetWriter {
   finish(columns?: Iterable<BuiltColumn>): { records: number; path: string } {
     if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
     if (this.waiting.length > 0) this.writeBlock();
+    this.blocks.flush();
+    this.blocks.close();
     this.listKeys.finish();
     if (this.ranked) this.ranks.finish();
     this.compressor.close();
@@ -244,6 +258,7 @@ export class DatasetWriter {
   abort(): void {
     if (this.done) return;
     this.done = true;
+    this.blocks.close();
     this.compressor.close();
     try {
       this.db.close();

@@ -23,8 +23,15 @@ const ZIP = fieldIndex('ZIP');
 const ADDRESS = fieldIndex('ADDRESS');
 const HHID = fieldIndex('HHID');
 
-/** 8 upper-case hexadecimal digits, as stage/pidFingerprints.ts's hex8 reads PIDs. */
-const hex8 = (n: number): string => (n >>> 0).toString(16).toUpperCase().padStart(8, '0');
+/** Every byte as 2 upper-case hexadecimal digits. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).toUpperCase().padStart(2, '0'));
+
+/**
+ * 8 upper-case hexadecimal digits, as stage/pidFingerprints.ts's hex8 reads PIDs: four table
+ * lookups, where toString(16), toUpperCase and padStart made three strings a number (three numbers a row).
+ */
+const hex8 = (n: number): string =>
+  HEX_BYTES[n >>> 24]! + HEX_BYTES[(n >>> 16) & 0xff]! + HEX_BYTES[(n >>> 8) & 0xff]! + HEX_BYTES[n & 0xff]!;
 
 /** The key of an accepted row (its values as the row checker leaves them: STATE and PID checked). */
 export function rowKey(values: RecordValues): string {

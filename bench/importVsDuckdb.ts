@@ -1,0 +1,193 @@
+// Issue 37's import target, side by side in one run: `cli import` (a child process, as a user runs it,
+// default settings) against DuckDB's own CSV load of the same files into a table (in this process,
+// @duckdb/node-api, a fresh database file each round, CHECKPOINT included), alternating, several rounds.
+// The input is vendor CSV as the app itself exports it: a few whole states of a generated bench file.
+//   npm run bench:import -- [--dataset bench/data/bench-1000000-1.sqlite] [--states FL,NY,PA,IL] [--rounds 3] [--inputs DIR]
+//     [--baseline DIR]
+// --baseline DIR: a copy of the project (its src/, node_modules linked) whose `cli import` also runs in
+// every round, after this tree's: a before-and-after of a change, measured in the same minutes.
+// Prints one JSON line a measurement and a summary: rows/s of each side, their ratio, the import's peak
+// RSS (the kernel's high-water mark of the import's node process, from /usr/bin/time) on all the files
+// and on half of them (memory flat: the two should be close), and the load average beside each figure.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { exportInChild } from './exportInChild';
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1]! : fallback;
+}
+
+const dataset = resolve(option('dataset', 'bench/data/bench-1000000-1.sqlite'));
+const states = option('states', 'FL,NY,PA,IL').split(',');
+const rounds = Number(option('rounds', '3'));
+const inputs = resolve(option('inputs', join(tmpdir(), 'audience-desk-bench-import-vs-duckdb')));
+const cli = resolve(import.meta.dirname, '../src/cli/index.ts');
+const baselineAt = process.argv.indexOf('--baseline');
+const baselineCli = baselineAt > 0 ? resolve(process.argv[baselineAt + 1]!, 'src/cli/index.ts') : undefined;
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+function exportStates(): string[] {
+  mkdirSync(inputs, { recursive: true });
+  return states.map((state) => {
+    const file = join(inputs, `${state}.csv`);
+    if (!existsSync(file)) {
+      const partial = `${file}.partial`;
+      exportInChild(dataset, state, partial);
+      execFileSync('mv', [partial, file]);
+    }
+    return file;
+  });
+}
+
+interface ImportRun {
+  rows: number;
+  seconds: number;
+  peakRssMB: number;
+  /** CPU-seconds of the import process, every thread (user + system): steadier than wall time on a shared machine. */
+  cpuSeconds: number;
+}
+
+/** `node --import tsx src/cli/index.ts import FILES --out HOME/dataset.sqlite`: what `npm run cli -- import` runs. */
+function cliImport(files: string[], entry = cli): ImportRun {
+  const home = mkdtempSync(join(tmpdir(), 'audience-desk-bench-import-home-'));
+  try {
+    const out = join(home, 'dataset.sqlite');
+    const timeFile = join(home, 'time.txt');
+    const started = performance.now();
+    const stdout = execFileSync(
+      '/usr/bin/time',
+      ['-f', '%M %U %S', '-o', timeFile, 'node', '--import', 'tsx', entry, 'import', ...files, '--out', out],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as { read: number; rejected: number };
+    if (summary.rejected !== 0) throw new Error(`the import rejected ${summary.rejected} rows of the app's own export`);
+    const [maxRssKb, user, system] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+    return { rows: summary.read, seconds, peakRssMB: Math.round((maxRssKb! * 1024) / 1e6), cpuSeconds: +(user! + system!).toFixed(2) };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const sqlString = (v: string): string => `'${v.replace(/'/g, "''")}'`;
+
+/**
+ * DuckDB's own CSV load of the same files into a table of a fresh database file. CPU-seconds: this
+ * process's, every thread (DuckDB's included), while it runs.
+ */
+async function duckdbLoad(files: string[]): Promise<{ rows: number; seconds: number; cpuSeconds: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'audience-desk-bench-duckdb-'));
+  try {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const instance = await DuckDBInstance.create(join(dir, 'load.duckdb'));
+    const connection = await instance.connect();
+    await connection.run(
+      `CREATE TABLE t AS SELECT * FROM read_csv([${files.map(sqlString).join(', ')}], header = true, all_varchar = false)`,
+    );
+    await connection.run('CHECKPOINT');
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const cpuSeconds = +((used.user + used.system) / 1e6).toFixed(2);
+    const reader = await connection.runAndReadAll('SELECT count(*) FROM t');
+    const rows = Number(reader.getRows()[0]![0]);
+    connection.closeSync();
+    instance.closeSync();
+    return { rows, seconds, cpuSeconds };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const files = exportStates();
+const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
+console.log(JSON.stringify({ dataset, states, files: files.length, inputMB: Math.round(bytes / 1e6), load: load() }));
+const importRates: number[] = [];
+const baselineRates: number[] = [];
+const cpuSeconds: Record<string, number[]> = { import: [], baseline: [], duckdb: [] };
+const duckRates: number[] = [];
+const peaks: number[] = [];
+for (let round = 1; round <= rounds; round++) {
+  // Alternate which side goes first, so neither always meets a warmer page cache or a quieter minute.
+  const sides = baselineCli ? ['import', 'baseline', 'duckdb'] : ['import', 'duckdb'];
+  const order = round % 2 === 1 ? sides : sides.reverse();
+  for (const side of order) {
+    const loadBefore = load();
+    if (side === 'import') {
+      const run = cliImport(files);
+      importRates.push(run.rows / run.seconds);
+      cpuSeconds.import!.push(run.cpuSeconds);
+      peaks.push(run.peakRssMB);
+      console.log(
+        JSON.stringify({
+          round,
+          side,
+          ...run,
+          seconds: +run.seconds.toFixed(2),
+          rowsPerSecond: Math.round(run.rows / run.seconds),
+          load: loadBefore,
+        }),
+      );
+    } else if (side === 'baseline') {
+      const run = cliImport(files, baselineCli);
+      baselineRates.push(run.rows / run.seconds);
+      cpuSeconds.baseline!.push(run.cpuSeconds);
+      console.log(
+        JSON.stringify({
+          round,
+          side,
+          ...run,
+          seconds: +run.seconds.toFixed(2),
+          rowsPerSecond: Math.round(run.rows / run.seconds),
+          load: loadBefore,
+        }),
+      );
+    } else {
+      const run = await duckdbLoad(files);
+      duckRates.push(run.rows / run.seconds);
+      cpuSeconds.duckdb!.push(run.cpuSeconds);
+      console.log(
+        JSON.stringify({
+          round,
+          side,
+          ...run,
+          seconds: +run.seconds.toFixed(2),
+          rowsPerSecond: Math.round(run.rows / run.seconds),
+          load: loadBefore,
+        }),
+      );
+    }
+  }
+}
+// Every other file: about half the rows (the states alternate large and small).
+const half = files.filter((_, i) => i % 2 === 0);
+const halfRun = cliImport(half);
+console.log(
+  JSON.stringify({ side: 'import of half the files', files: half.length, ...halfRun, seconds: +halfRun.seconds.toFixed(2), load: load() }),
+);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(
+  JSON.stringify({
+    date: new Date().toISOString(),
+    importRowsPerSecond: importRates.map(Math.round),
+    duckdbRowsPerSecond: duckRates.map(Math.round),
+    ...(baselineCli ? { baselineRowsPerSecond: baselineRates.map(Math.round) } : {}),
+    medianRatio: +(median(importRates) / median(duckRates)).toFixed(2),
+    // On a busy machine wall time follows the others' load; CPU-seconds (every thread) much less.
+    cpuSeconds,
+    importPeakRssMB: peaks,
+    halfFilesPeakRssMB: halfRun.peakRssMB,
+    load: load(),
+  }),
+);

@@ -1,0 +1,188 @@
+// Compresses the dataset writer's record blocks, on a worker thread (blockWorker.ts) once a file is
+// large enough to be worth one, so that compressing (the largest single cost of writing a block) runs
+// on the second core while the writer's thread gathers the next records. The blocks are stored in the
+// order and with the bytes they would have had on one thread: answers come back in order, and the
+// writer calls flush() before it inserts anything else, so the file is the same file.
+// The writer's code stays synchronous: an answer is taken with receiveMessageOnPort, and waited for
+// with Atomics.wait on a counter the worker raises. If the worker cannot start, fails, or goes
+// silent, the blocks it holds are compressed here, as when there is none. docs/import.md, "Write".
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { encodeRecordBlock, recordBlockCrc } from '../codec/blockCodec';
+import type { ZstdCompressor } from '../codec/zstdContext';
+import { startWorker } from '../../workers/startWorker';
+import type { BlockAnswer, BlockRequest, BlockWorkerData } from './blockMessages';
+
+/** Blocks written on this thread before a worker is started: small files are not worth a thread. */
+const BLOCKS_BEFORE_WORKER = 64;
+/** Blocks sent to the worker in one message. */
+const BLOCKS_A_MESSAGE = 8;
+/**
+ * Messages the worker may hold at once (bounds the texts waiting: ~16 MB of them, held twice while
+ * in flight). At the bound the writer waits until half are answered: on a busy machine every wait
+ * costs a wake-up, so it waits seldom and long rather than often.
+ */
+const MESSAGES_IN_FLIGHT = 48;
+/** How long the writer waits for an answer before it takes the worker for dead and compresses here. */
+const SILENT_WORKER_MS = 60_000;
+
+type Insert = (block: number, crc: number, data: Buffer) => void;
+/** A block handed on: its number, its record count and its text (kept until stored, for a fallback here). */
+interface Block {
+  block: number;
+  count: number;
+  text: string;
+}
+interface Sent {
+  id: number;
+  blocks: Block[];
+}
+
+export class BlockEncoder {
+  private worker: Worker | undefined;
+  private port: MessagePort | undefined;
+  private answered: Int32Array | undefined;
+  /** Whether a worker may still be started (not after one failed, nor after close()). */
+  private workerAllowed: boolean;
+  private written = 0;
+  /** The worker ended by itself (a crash): what it holds is compressed here. */
+  private exited = false;
+  private nextId = 0;
+  /** Blocks the worker compressed (a test's way to know the second thread did work). */
+  blocksOnWorker = 0;
+  /** Blocks not yet in a message. */
+  private gathering: Block[] = [];
+  /** Messages sent and not answered, oldest first (their texts kept until then, for a fallback here). */
+  private readonly inFlight: Sent[] = [];
+
+  constructor(
+    private readonly level: number,
+    /** The writer's compressor, for blocks compressed on this thread. */
+    private readonly compressor: ZstdCompressor,
+    private readonly insert: Insert,
+    useWorker = true,
+  ) {
+    this.workerAllowed = useWorker;
+  }
+
+  /** A block's texts; stored (insert) now or by a later call of this or flush(). */
+  add(block: number, texts: readonly string[]): void {
+    this.written++;
+    if (!this.worker && (!this.workerAllowed || this.written <= BLOCKS_BEFORE_WORKER || !this.start())) {
+      const { data, crc } = encodeRecordBlock(block, texts, this.compressor);
+      this.insert(block, crc, data);
+      return;
+    }
+    this.gathering.push({ block, count: texts.length, text: texts.join('\n') });
+    if (this.gathering.length >= BLOCKS_A_MESSAGE) this.send();
+    this.take(this.inFlight.length >= MESSAGES_IN_FLIGHT ? MESSAGES_IN_FLIGHT / 2 : 0);
+  }
+
+  /** Stores every block given so far. */
+  flush(): void {
+    if (this.gathering.length > 0) this.send();
+    this.take(this.inFlight.length);
+  }
+
+  /** Stops the worker; blocks not flushed are dropped (the writer is finishing or aborting). */
+  close(): void {
+    this.workerAllowed = false;
+    this.gathering = [];
+    this.inFlight.length = 0;
+    this.stopWorker();
+  }
+
+  private start(): boolean {
+    const answered = new SharedArrayBuffer(4);
+    const { port1, port2 } = new MessageChannel();
+    const workerData: BlockWorkerData & { port: MessagePort } = { level: this.level, answered, port: port2 };
+    const worker = startWorker('blockWorker', import.meta.url, { workerData, transferList: [port2] });
+    if (!worker) {
+      port1.close();
+      this.workerAllowed = false;
+      return false;
+    }
+    worker.unref();
+    worker.on('error', () => undefined); // followed by 'exit'
+    // Seen when this thread's event loop runs (the import lets it in between runs of records); a
+    // worker that dies while the writer runs on without a pause is caught by its silence instead.
+    worker.on('exit', () => {
+      if (this.worker === worker) this.exited = true;
+    });
+    this.worker = worker;
+    this.port = port1;
+    this.answered = new Int32Array(answered);
+    return true;
+  }
+
+  private send(): void {
+    const blocks = this.gathering;
+    this.gathering = [];
+    const sizes = blocks.map((b) => Buffer.byteLength(b.text, 'utf8'));
+    const bytes = Buffer.allocUnsafeSlow(sizes.reduce((n, size) => n + size, 0)); // its own memory, to transfer
+    let at = 0;
+    for (const b of blocks) at += bytes.write(b.text, at, 'utf8');
+    const request: BlockRequest = {
+      id: this.nextId++,
+      blocks: blocks.map((b) => b.block),
+      counts: blocks.map((b) => b.count),
+      sizes,
+      bytes,
+    };
+    this.inFlight.push({ id: request.id, blocks });
+    this.port!.postMessage(request, [bytes.buffer as ArrayBuffer]);
+  }
+
+  /** Stores the answers that have come, waiting until at least `atLeast` messages are answered. */
+  private take(atLeast: number): void {
+    let taken = 0;
+    while (this.inFlight.length > 0) {
+      const seen = Atomics.load(this.answered!, 0);
+      const received = receiveMessageOnPort(this.port!) as { message: BlockAnswer } | undefined;
+      if (received) {
+        this.store(received.message);
+        taken++;
+        continue;
+      }
+      if (taken >= atLeast) return;
+      if (this.exited) return this.compressHere();
+      if (Atomics.wait(this.answered!, 0, seen, SILENT_WORKER_MS) === 'timed-out' && Atomics.load(this.answered!, 0) === seen) {
+        this.compressHere();
+        return;
+      }
+    }
+  }
+
+  private store(answer: BlockAnswer): void {
+    const sent = this.inFlight.shift();
+    if (!sent || sent.id !== answer.id || 'error' in answer || answer.sizes.length !== sent.blocks.length) {
+      // Not the answer expected: everything still held is compressed here, in order.
+      if (sent) this.inFlight.unshift(sent);
+      this.compressHere();
+      return;
+    }
+    let at = answer.bytes.byteOffset;
+    answer.sizes.forEach((size, k) => {
+      this.insert(sent.blocks[k]!.block, answer.crcs[k]!, Buffer.from(answer.bytes.buffer, at, size));
+      at += size;
+    });
+    this.blocksOnWorker += sent.blocks.length;
+  }
+
+  /** The worker failed or went silent: it is dropped and the blocks it held are compressed on this thread. */
+  private compressHere(): void {
+    this.workerAllowed = false;
+    this.stopWorker();
+    const held = [...this.inFlight.splice(0).flatMap((r) => r.blocks), ...this.gathering.splice(0)];
+    for (const { block, count, text } of held) {
+      const data = this.compressor.compress(Buffer.from(text, 'utf8'));
+      this.insert(block, recordBlockCrc(block, count, data), data);
+    }
+  }
+
+  private stopWorker(): void {
+    this.port?.close();
+    void this.worker?.terminate();
+    this.worker = undefined;
+    this.port = undefined;
+  }
+}
