@@ -7,12 +7,14 @@
 // (benchDataset.ts; --rows default 1,000,000); the state: --state, or the file's largest.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { overrideSettings } from '../src/core/config';
 import { createCore } from '../src/core/createCore';
 import { Dataset } from '../src/core/dataset/read/dataset';
+import { normalizeAudienceRequest } from '../src/shared/audienceRequest';
+import { fieldIndex } from '../src/shared/fields';
 import { PROFILE_DEFAULT_FIELDS } from '../src/shared/profile';
 import { ApiServer } from '../src/server/apiServer';
 import { benchDataset } from './benchDataset';
@@ -95,6 +97,11 @@ async function profiles(fields: readonly string[]): Promise<{ first: number; lat
 
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1));
 console.log(`${summary.records} records (${datasetPath}); ${state}: ${people} people; ${repeat} asks after the first; ms`);
+console.log(
+  `load average at the start: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')} (${availableParallelism()} cores)`,
+);
 const three = await profiles(THREE);
 const all = await profiles(PROFILE_DEFAULT_FIELDS);
 
@@ -124,6 +131,24 @@ const later = summarize(likeLater);
 console.log(
   `| like top ${like.top}: first page (learning and scoring), then later pages | ${fmt(likeFirst)} | ${fmt(later.median)} | ${fmt(later.p95)} |`,
 );
+
+// The same counts in the server's process without HTTP: each audience's counts of every coded field
+// in one groupCountsMany (the profile's engine work, its bases kept), and the state's own (the base's).
+{
+  const engine = core.engine;
+  const indexes = PROFILE_DEFAULT_FIELDS.map((name) => fieldIndex(name));
+  const audience = (filters: Filters) => normalizeAudienceRequest({ state, filters });
+  const many: number[] = [];
+  for (let i = 0; i < repeat; i++)
+    many.push(await timeIt(() => engine.groupCountsMany(audience(AUDIENCES[(i % (AUDIENCES.length - 1)) + 1]!), indexes)));
+  const whole: number[] = [];
+  for (let i = 0; i < Math.min(repeat, 5); i++) whole.push(await timeIt(() => engine.groupCountsMany(audience([]), indexes)));
+  const m = summarize(many);
+  const w = summarize(whole);
+  console.log('| in the engine (no HTTP), counts of every coded field at once | median | p95 |\n|---|---|---|');
+  console.log(`| the audiences above | ${fmt(m.median)} | ${fmt(m.p95)} |`);
+  console.log(`| everyone in ${state} (a base, before it is kept) | ${fmt(w.median)} | ${fmt(w.p95)} |`);
+}
 
 if (values.reference) {
   const dataset = Dataset.open(datasetPath);

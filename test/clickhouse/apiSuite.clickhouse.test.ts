@@ -44,8 +44,7 @@ describeClickHouse('the API suite on ClickHouse', () => {
     () => inject('datasetPath'),
     async () => {
       await loadIntoClickHouse({ datasetPath: inject('datasetPath'), target: clickhouse().singleLoad });
-      // A small bookmark step, so deep pages of the 30,000-record dataset start from bookmarks.
-      return serve({ engine: await ClickHouseEngine.open(clickhouse().singleServe, { bookmarkStep: 128, queryBudgetSeconds: 120 }) });
+      return serve({ engine: await ClickHouseEngine.open(clickhouse().singleServe, { queryBudgetSeconds: 120 }) });
     },
   );
 });

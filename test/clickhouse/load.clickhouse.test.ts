@@ -106,19 +106,26 @@ describeClickHouse('loading a dataset into ClickHouse', () => {
     expect(await tables()).toEqual(['people', 'people_meta']);
   });
 
-  it('a complete load switches a running engine to the new records: its cached counts and page bookmarks are dropped', async () => {
-    // A bookmark every 2 matches, so a page from the 3rd match on starts at a cached bookmark (pidPages.ts).
-    const engine = await ClickHouseEngine.open(clickhouse().singleServe, { bookmarkStep: 2 });
+  it('a complete load switches a running engine to the new records: its cached counts and export bookmarks are dropped', async () => {
+    // An export chunk of 2 matches, so an export reads between cached bookmarks (pidPages.ts).
+    const engine = await ClickHouseEngine.open(clickhouse().singleServe, { exportChunk: 2 });
     const [before, after] = [new SqlOracle(inject('tinyDatasetPath')), new SqlOracle(small)];
     const audience: Audience = { state: 'CA', filters: [] };
     const page = async (skip: number, limit: number) => (await engine.previewPage(audience, skip, limit)).results.map((r) => r.pid);
+    const exported = async () => {
+      const pids: string[] = [];
+      for await (const batch of (await engine.records(audience)).batches(100))
+        pids.push(...batch.map((t) => String((JSON.parse(t) as unknown[])[0])));
+      return pids;
+    };
     try {
       // The two datasets differ where it is asked: 5 people in CA, then 356.
       expect(before.count('CA')).toBe(5);
       expect(after.count('CA')).toBe(356);
-      // Answered from the first dataset, and kept in the engine's cache: the count and the bookmarks of
-      // CA's matches (a page from the 4th match; one past its last, whose bookmarks are cached all the same).
+      // Answered from the first dataset, and kept in the engine's cache: the count and the export's
+      // bookmarks of CA's matches; pages by rank from the 4th match, and one past its last.
       expect(await engine.count(audience)).toBe(5);
+      expect(await exported()).toEqual(before.pids('CA', [], 5, 0));
       expect(await page(3, 2)).toEqual(before.pids('CA', [], 2, 3));
       expect(await page(40, 5)).toEqual([]);
 
@@ -130,7 +137,8 @@ describeClickHouse('loading a dataset into ClickHouse', () => {
       // its cache kept, it would answer 5 for good.
       await vi.waitFor(async () => expect(await engine.count(audience)).not.toBe(5), { timeout: FRESHNESS_MS + 10_000, interval: 100 });
       expect(await engine.count(audience)).toBe(after.count('CA'));
-      // Bookmarked deep pages read the new records, not from the old dataset's bookmarks.
+      // The export reads the new records, not between the old dataset's bookmarks; so do deep pages.
+      expect(await exported()).toEqual(after.pids('CA', [], 1000, 0));
       expect(await page(3, 2)).toEqual(after.pids('CA', [], 2, 3));
       expect(await page(40, 5)).toEqual(after.pids('CA', [], 5, 40));
       expect(await page(351, 10)).toEqual(after.pids('CA', [], 10, 351));

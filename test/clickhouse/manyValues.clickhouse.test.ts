@@ -38,7 +38,7 @@ describeClickHouse('many values in one request, and errors an API client may see
     const ch = clickhouse();
     const datasetPath = inject('datasetPath');
     await loadIntoClickHouse({ datasetPath, target: ch.singleLoad });
-    cores = await startTwoCores(datasetPath, ch.singleServe, { bookmarkStep: 97 });
+    cores = await startTwoCores(datasetPath, ch.singleServe);
   });
   afterAll(async () => {
     await cores?.close();

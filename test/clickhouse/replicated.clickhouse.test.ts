@@ -1,20 +1,26 @@
 // A replicated cluster (2 shards x 2 replicas with a ZooKeeper, ./support/replicatedCluster.ts):
 // `clickhouse load --cluster` creates ReplicatedMergeTree tables and the Distributed table on every
 // node with ON CLUSTER (and replaces a Distributed table that is missing or stale); any node answers as
-// the embedded engine does; and a replica stopped in the middle of 200 requests fails none of them.
+// the embedded engine does; a reload under traffic fails no request and holds none on its switch; a
+// replica stopped in the middle of 200 requests fails none of them; and an engine given several nodes
+// answers through another when its entry node stops.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { ClickHouseConnection, type ClickHouseTarget } from '../../src/core/clickhouse/connection';
+import { PASSWORD_ENV, USER_ENV } from '../../src/core/clickhouse/credentials';
 import { loadIntoClickHouse } from '../../src/core/clickhouse/load';
 import { SHARDING_KEY_SQL } from '../../src/core/clickhouse/sharding';
+import { cli } from '../support/cli';
 import { describeClickHouse } from './support/localClickHouse';
 import { LOADER, READER } from './support/localServers';
 import { REPLICATED_CLUSTER, startReplicatedCluster, type ReplicatedCluster } from './support/replicatedCluster';
 import { startTwoCores } from './support/twoCores';
 
 const DATABASE = 'replicated_tests';
+/** The issue's bound: no request made during a load and switch waits longer than this on the switch. */
+const LONGEST_WAIT_MS = 2_000;
 
 describeClickHouse('a replicated cluster (2 shards x 2 replicas, ZooKeeper)', () => {
   let root: string;
@@ -80,6 +86,69 @@ describeClickHouse('a replicated cluster (2 shards x 2 replicas, ZooKeeper)', ()
       });
   });
 
+  // Before the test that stops a replica: a load writes to every replica (insert_quorum, ON CLUSTER).
+  it('reloads under traffic: every request made during the load and its switch answers as before, none waiting on it', async () => {
+    const bodies = [
+      ['/api/audiences/preview', { state: 'CA', filters: [['GENDER', ['F']]], limit: 50, skip: 120 }],
+      ['/api/audiences/search', { state: 'TX', filters: [['AGE', ['30-49']]], limit: 20, skip: 7 }],
+      ['/api/audiences/search', { state: 'NY', limit: 100, skip: 40 }],
+    ] as const;
+    // No cache: every request reaches the cluster, during the load and across the switch.
+    const cores = await startTwoCores(inject('datasetPath'), target(cluster.nodes[0].url, READER), { cacheBytes: 0 });
+    try {
+      const expected = await Promise.all(bodies.map(async ([path, body]) => (await cores.embedded.post(path, body)).text()));
+      for (const [path, body] of bodies) expect((await cores.clickhouse.post(path, body)).status).toBe(200);
+      const answers: Array<{ at: number; ms: number; status: number; same: boolean }> = [];
+      let loading = true;
+      const traffic = async (offset: number): Promise<void> => {
+        // Until the load is done, and on for a moment after it, so the engine also notices the new load.
+        for (let i = offset, after = 0; loading || after++ < 20; i++) {
+          const [path, body] = bodies[i % bodies.length]!;
+          const at = Date.now();
+          const response = await cores.clickhouse.post(path, body);
+          const text = await response.text();
+          answers.push({ at, ms: Date.now() - at, status: response.status, same: text === expected[i % bodies.length] });
+        }
+      };
+      const clients = [traffic(0), traffic(1)];
+      // As it runs for real: `cli clickhouse load --cluster` in its own process.
+      const shardUrls = [cluster.nodes[0].url, cluster.nodes[2].url].join(',');
+      const loaded = await cli(
+        [
+          ...['clickhouse', 'load', '--db', inject('datasetPath'), '--url', cluster.nodes[0].url, '--database', DATABASE],
+          ...['--cluster', REPLICATED_CLUSTER, '--shard-urls', shardUrls],
+        ],
+        { env: { ...process.env, [USER_ENV]: LOADER.username, [PASSWORD_ENV]: LOADER.password } },
+      ).finally(() => (loading = false));
+      await Promise.all(clients);
+      expect(loaded.code, loaded.stderr).toBe(0);
+      const { loadId } = JSON.parse(loaded.stdout) as { loadId: string };
+
+      expect(answers.filter((a) => a.status !== 200 || !a.same)).toEqual([]);
+      // The switch as the entry node logged it: its RENAMEs ON CLUSTER (type 2: finished; times to the
+      // second), each answered once every node had run it.
+      const [[startedAt, finishedAt, switches]] = (await onNode(cluster.nodes[0].url, async (c) => {
+        await c.command('SYSTEM FLUSH LOGS');
+        return c.rows(
+          `SELECT min(toUnixTimestamp(query_start_time)), max(toUnixTimestamp(event_time)), count() FROM system.query_log ` +
+            `WHERE toUInt8(type) = 2 AND query LIKE 'RENAME TABLE%${loadId}% ON CLUSTER%'`,
+        );
+      })) as [[string, string, string]];
+      expect(Number(switches)).toBe(3);
+      const from = Number(startedAt) * 1000;
+      const to = (Number(finishedAt) + 1) * 1000;
+      // Requests were in flight across the switch, and none of them waited on it: the slowest of them took
+      // no longer than the slowest of the others (the machine's own load) and a margin.
+      const across = answers.filter((a) => a.at < to && a.at + a.ms > from);
+      const others = answers.filter((a) => !across.includes(a));
+      expect(across.length).toBeGreaterThan(0);
+      expect(others.some((a) => a.at >= to)).toBe(true);
+      expect(Math.max(...across.map((a) => a.ms))).toBeLessThan(Math.max(...others.map((a) => a.ms)) + LONGEST_WAIT_MS);
+    } finally {
+      await cores.close();
+    }
+  }, 600_000);
+
   it('answers through any node as the embedded engine does, and a replica stopped mid-way fails no request', async () => {
     const bodies = [
       ['/api/audiences/preview', { state: 'CA', filters: [['GENDER', ['F']]], limit: 50, skip: 120 }],
@@ -114,6 +183,43 @@ describeClickHouse('a replicated cluster (2 shards x 2 replicas, ZooKeeper)', ()
     } finally {
       await cores.close();
       await other.close();
+    }
+  }, 600_000);
+
+  // Last: it stops a second node (the first shard keeps nodes[0], the second nodes[3]).
+  it('answers through another node when its entry node stops, failing no request', async () => {
+    const bodies = [
+      ['/api/audiences/preview', { state: 'CA', filters: [['GENDER', ['F']]], limit: 50, skip: 120 }],
+      ['/api/audiences/search', { state: 'TX', filters: [['AGE', ['30-49']]], limit: 20, skip: 7 }],
+      ['/api/audiences/search', { state: 'NY', limit: 100, skip: 40 }],
+    ] as const;
+    const entry = cluster.nodes[2];
+    const cores = await startTwoCores(
+      inject('datasetPath'),
+      { ...target(entry.url, READER), fallbackUrls: [cluster.nodes[0].url] },
+      { cacheBytes: 0 },
+    );
+    try {
+      const expected = await Promise.all(bodies.map(async ([path, body]) => (await cores.embedded.post(path, body)).text()));
+      const failures: unknown[] = [];
+      let stopped: Promise<void> | null = null;
+      for (let i = 0; i < 100; i++) {
+        // Two requests at a time; after the 30th the entry node stops (SIGTERM).
+        if (i === 30) stopped = cluster.stopNode(entry);
+        const pair = [i, i + 50].map(async (k) => {
+          const [path, body] = bodies[k % bodies.length]!;
+          const response = await cores.clickhouse.post(path, body);
+          const text = await response.text();
+          if (response.status !== 200 || text !== expected[k % bodies.length])
+            failures.push({ k, status: response.status, text: text.slice(0, 300) });
+        });
+        await Promise.all(pair);
+        if (i === 50) await stopped;
+      }
+      expect(entry.process.exitCode !== null || entry.process.signalCode !== null).toBe(true);
+      expect(failures).toEqual([]);
+    } finally {
+      await cores.close();
     }
   }, 600_000);
 });

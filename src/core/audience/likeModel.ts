@@ -1,5 +1,5 @@
 // `like` (docs/insight.md): a naive-Bayes model of what sets a seed's people apart from the rest of
-// their state, learned from counts every engine gives alike (groupCounts), with whole-number weights
+// their state, learned from counts every engine gives alike (groupCountsMany), with whole-number weights
 // so that a person's score, the sum of their values' weights, is the same integer on every engine.
 // Per field (every coded field the engine does not hash, and AGE in its bands) and value v:
 //   weight(v) = round(SCALE * ln( (seed(v) + 1) / (S + K) ÷ (rest(v) + 1) / (R + K) ))
@@ -18,7 +18,7 @@ import { peopleAudience, peopleKey } from './peopleSets';
 /** Weights are natural-log odds times this, rounded: a thousandth of a log-odds unit is finer than any count can tell. */
 export const LIKE_WEIGHT_SCALE = 1000;
 
-export type LikeEngine = Pick<AudienceEngine, 'count' | 'groupCounts' | 'isHashed' | 'summary'>;
+export type LikeEngine = Pick<AudienceEngine, 'count' | 'groupCountsMany' | 'isHashed' | 'summary'>;
 
 const AGE = fieldIndex('AGE');
 
@@ -70,9 +70,12 @@ export async function learnWeights(engine: LikeEngine, seed: Audience, fields: r
   const restCount = (await engine.count({ state: seed.state, filters: [] })) - seedCount;
   const weights: ResolvedLike['weights'] = [];
   const traits: Trait[] = [];
-  for (const field of fields) {
-    const baseGroups = await baseOf(seed.state, field);
-    const seedCounts = tally(field, await engine.groupCounts(seed, [field]));
+  // The seed is found once for every field, and so is the state for the fields not kept yet.
+  const seedGroups = await engine.groupCountsMany(seed, fields);
+  const stateGroups = await baseOf(seed.state, fields);
+  for (const [f, field] of fields.entries()) {
+    const baseGroups = stateGroups[f]!;
+    const seedCounts = tally(field, seedGroups[f]!);
     const baseCounts = tally(field, baseGroups);
     const k = baseCounts.size;
     const weightOf = new Map<FieldValue, number>();

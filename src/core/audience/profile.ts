@@ -1,6 +1,7 @@
 // The profile of an audience (docs/insight.md): per field, how many of its people hold each value
-// against everyone in its state, drawn from the engine's group counts (so both engines answer the
-// same), AGE in its bands, codes in the codebook's natural order, only values held in the state.
+// against everyone in its state, drawn from the engine's group counts of many fields at once
+// (groupCountsMany, so both engines answer the same), AGE in its bands, codes in the codebook's
+// natural order, only values held in the state.
 import { countAgeBands } from '../../shared/ageBands';
 import { codeLabel, compareCodes } from '../../shared/codebook';
 import type { FieldValue } from '../../shared/contract';
@@ -72,14 +73,20 @@ export async function profileOf(
   for (const audience of counted) total += await engine.count(audience);
   for (const base of bases) baseTotal += await engine.count(base);
   const baseOf = await baseCounts(engine);
-  const out: ProfileField[] = [];
-  for (const name of fields) {
-    const index = fieldIndex(name);
-    const groups: GroupCount[] = [];
-    const base: GroupCount[] = [];
-    if (total > 0) for (const audience of counted) groups.push(...(await engine.groupCounts(audience, [index])));
-    for (const b of bases) base.push(...(await baseOf(b, index)));
-    out.push(profileField(name, groups, base, total, baseTotal));
-  }
+  const indexes = fields.map((name) => fieldIndex(name));
+  // Each part's audience is found once for every field (groupCountsMany), and so is each base not kept yet.
+  const groups: GroupCount[][][] = [];
+  if (total > 0) for (const audience of counted) groups.push(await engine.groupCountsMany(audience, indexes));
+  const base: GroupCount[][][] = [];
+  for (const b of bases) base.push(await baseOf(b, indexes));
+  const out = fields.map((name, f) =>
+    profileField(
+      name,
+      groups.flatMap((part) => part[f]!),
+      base.flatMap((part) => part[f]!),
+      total,
+      baseTotal,
+    ),
+  );
   return { total, base: { total: baseTotal }, fields: out };
 }

@@ -2,12 +2,13 @@
 // (src/core/query/predicates.ts, decisions.md): AND across filters, OR within one; a string filter
 // matches values exactly as stored (the request's values arrive upper-cased and "" asks for an
 // empty field), an integer filter matches inclusive bands (AGE's "25-29", "65+"), merged first so
-// that no request's number of values makes a query too big for the server. Values are literals
-// (sqlLiteral.ts); on a current server they would be query parameters.
+// that no request's number of values makes a query too big for the server. String values go through
+// the query's binder (sqlValues.ts): query parameters where the server has them, else literals.
 import type { IntBand, NormalizedFilter } from '../../shared/audienceRequest';
 import { FIELDS } from '../../shared/fields';
 import type { Audience } from '../audience/contract/engine';
-import { sqlIdentifier, sqlNumber, sqlString, sqlStringList } from './sqlLiteral';
+import { sqlIdentifier, sqlNumber } from './sqlLiteral';
+import { literalValues, type SqlValues } from './sqlValues';
 
 /** Ranges written one by one (`col >= a AND col <= b`); past this, as arrays or as values of a set. */
 const RANGES_INLINE = 8;
@@ -65,16 +66,16 @@ function integerFilterSql(column: string, bands: readonly IntBand[]): string {
   return `(${parts.join(' OR ')})`;
 }
 
-export function filterSql(filter: NormalizedFilter): string {
+export function filterSql(filter: NormalizedFilter, values: SqlValues = literalValues()): string {
   const column = sqlIdentifier(FIELDS[filter.index]!.name);
-  // A string list is a tuple of literals: one constant for the server's parser, however long.
-  if (filter.kind === 'string') return `${column} IN ${sqlStringList(filter.values)}`;
+  // A string list is one set: a tuple of literals (one constant for the server's parser, however long) or one parameter.
+  if (filter.kind === 'string') return `${column} IN ${values.stringSet(filter.values)}`;
   return integerFilterSql(column, filter.bands);
 }
 
-/** `STATE = 'XX'` and every filter. */
-export function audienceWhere(audience: Pick<Audience, 'state' | 'filters'>): string {
-  return [`STATE = ${sqlString(audience.state)}`, ...audience.filters.map(filterSql)].join(' AND ');
+/** `STATE = 'XX'` and every filter, the strings bound by the query's binder. */
+export function audienceWhere(audience: Pick<Audience, 'state' | 'filters'>, values: SqlValues = literalValues()): string {
+  return [`STATE = ${values.string(audience.state)}`, ...audience.filters.map((f) => filterSql(f, values))].join(' AND ');
 }
 
 /** contact's phone rule: a phone that is not empty and whose own DNC flag is empty (as query/listPrimitives.ts's callableTest). */

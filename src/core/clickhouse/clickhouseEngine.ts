@@ -2,8 +2,9 @@
 // into a ClickHouse server (load.ts), answering exactly as the embedded engine does.
 //
 // - Counts and group counts (what breakdowns and cross-tabs are drawn from) are SQL over the state's
-//   range of the (STATE, PID) key.
-// - Pages and exports read in PID order from bookmarks, never an OFFSET from the start (pidPages.ts).
+//   range of the (STATE, PID_RANK) key.
+// - Pages and exports read in PID order by ranges of the (STATE, PID_RANK) key, never an OFFSET from
+//   the start; a search reads each record's stored text from one column (pidPages.ts).
 // - List controls (extensions.md) run the audience layer's steps over the audience's rows
 //   (controlledList.ts), so the same people are chosen as on the embedded engine.
 import { audienceKey } from '../../shared/audienceRequest';
@@ -27,14 +28,24 @@ import { audienceWhere } from './audienceSql';
 import { ClickHouseConnection, clickhouseCode, shownAddress, type ClickHouseTarget } from './connection';
 import { ServingErrors, type ServingFailure } from './servingErrors';
 import { controlledList, type ControlledList } from './controlledList';
-import { BOOKMARK_STEP, EXPORT_CHUNK, PREVIEW_SQL, byPid, filteredRecords, pageSql, pidListRecords, previewOf } from './pidPages';
-import { COLUMN_PLANS, STORED_COLUMNS_SQL } from './schema';
-import { sqlIdentifier, sqlString } from './sqlLiteral';
-import { filteredRows, type Cached, type TableReads } from './tableReads';
+import {
+  EXPORT_CHUNK,
+  PREVIEW_SQL,
+  RECORD_SQL,
+  byRanks,
+  filteredRecords,
+  pageRows,
+  previewOf,
+  rankListRecords,
+  recordBytes,
+} from './pidPages';
+import { COLUMN_PLANS, TABLE_LAYOUT } from './schema';
+import { detectDialect, type ServerDialect } from './serverDialect';
+import { sqlIdentifier } from './sqlLiteral';
+import { SqlValues } from './sqlValues';
+import { filteredRows, type Cached, type Sql, type TableReads } from './tableReads';
 import { tsvUnescape } from './tsv';
-import { floatFromBits, recordJson, valueOf } from './values';
-
-export { BOOKMARK_STEP };
+import { floatFromBits, valueOf } from './values';
 
 const CACHE_BYTES = 128 * 1024 * 1024;
 /** How often the engine asks whether a new load replaced the dataset (its caches would be stale). */
@@ -62,8 +73,6 @@ export interface ClickHouseEngineOptions {
   queryBudgetSeconds?: number;
   /** Bytes of counts, bookmarks and PID lists kept for recent audiences; 0 turns caching off (benchmarks). */
   cacheBytes?: number;
-  /** Matches between two page bookmarks (BOOKMARK_STEP); small values exist for tests. */
-  bookmarkStep?: number;
   /** Records an export chunk reads (EXPORT_CHUNK); small values exist for tests. */
   exportChunk?: number;
 }
@@ -74,6 +83,9 @@ interface Meta {
   source: string;
   hashed: Set<string>;
 }
+
+/** Fields whose values groupCountsMany reads in one pass over an audience with list controls. */
+const FIELDS_READ_TOGETHER = 16;
 
 export class ClickHouseEngine implements AudienceEngine {
   private cache: LruCache<Cached>;
@@ -90,6 +102,8 @@ export class ClickHouseEngine implements AudienceEngine {
 
   private constructor(
     private readonly connection: ClickHouseConnection,
+    /** What the server's version offers: query parameters or literals for request values (serverDialect.ts). */
+    private readonly dialect: ServerDialect,
     meta: Meta,
     options: ClickHouseEngineOptions,
   ) {
@@ -114,7 +128,7 @@ export class ClickHouseEngine implements AudienceEngine {
     const connection = new ClickHouseConnection(target);
     try {
       const meta = await ClickHouseEngine.readMeta(connection);
-      return new ClickHouseEngine(connection, meta, options);
+      return new ClickHouseEngine(connection, await detectDialect(connection, connection.database), meta, options);
     } catch (error) {
       await connection.close();
       throw error;
@@ -138,6 +152,15 @@ export class ClickHouseEngine implements AudienceEngine {
       throw error;
     }
     const map = new Map(rows.map(([k, v]) => [tsvUnescape(k!), tsvUnescape(v ?? '')]));
+    // A table of an earlier layout lacks the rank and stored-text columns every page reads.
+    if (map.get('table_layout') !== TABLE_LAYOUT)
+      throw Object.assign(
+        new AppError(
+          'unavailable',
+          `The dataset in database ${connection.database} at ${shownAddress(connection.url)} was loaded by an earlier version: run \`cli clickhouse load\` again.`,
+        ),
+        { fromClickHouse: true },
+      );
     return {
       loadId: map.get('load_id') ?? '',
       createdAt: map.get('created_at') || null,
@@ -173,9 +196,12 @@ export class ClickHouseEngine implements AudienceEngine {
     }
   }
 
-  private rows(sql: string, budget = false): Promise<string[][]> {
+  /** A query's rows; its request values bound as query parameters where the server has them, else literals. */
+  private rows(sql: Sql, budget = false): Promise<string[][]> {
     const settings = budget && this.options.queryBudgetSeconds ? { max_execution_time: this.options.queryBudgetSeconds } : {};
-    return this.retrying(() => this.connection.rows(sql, settings)).catch((error: unknown) => {
+    const values = new SqlValues(this.dialect.queryParameters);
+    const text = typeof sql === 'string' ? sql : sql(values);
+    return this.retrying(() => this.connection.rows(text, settings, values.params)).catch((error: unknown) => {
       throw this.failures.neutral(error);
     });
   }
@@ -207,7 +233,7 @@ export class ClickHouseEngine implements AudienceEngine {
     const key = `count:${audienceKey(audience)}`;
     const hit = this.reads.cached<CountEntry>(key);
     if (hit) return hit.total;
-    const [[count]] = (await this.rows(`SELECT count() FROM ${this.table} WHERE ${audienceWhere(audience)}`)) as [[string]];
+    const [[count]] = (await this.rows((v) => `SELECT count() FROM ${this.table} WHERE ${audienceWhere(audience, v)}`)) as [[string]];
     const total = Number(count);
     this.reads.remember(key, { bytes: 64, total } as CountEntry);
     return total;
@@ -241,9 +267,10 @@ export class ClickHouseEngine implements AudienceEngine {
   ): AsyncIterable<{ pid: string; values: Array<string | number> }> {
     const plans = fields.map((name) => COLUMN_PLANS[fieldIndex(name)]!);
     const columns = ['PID', ...plans.map((p) => sqlIdentifier(p.stored))].join(', ');
-    const where = state === null ? '' : ` WHERE STATE = ${sqlString(state)}`;
+    const values = new SqlValues(this.dialect.queryParameters);
+    const where = state === null ? '' : ` WHERE STATE = ${values.string(state)}`;
     try {
-      for await (const rows of this.connection.streamRows(`SELECT ${columns} FROM ${this.table}${where}`)) {
+      for await (const rows of this.connection.streamRows(`SELECT ${columns} FROM ${this.table}${where}`, values.params)) {
         for (const row of rows) yield { pid: tsvUnescape(row[0]!), values: plans.map((p, i) => valueOf(p.field.type, row[i + 1]!)) };
       }
     } catch (error) {
@@ -278,7 +305,7 @@ export class ClickHouseEngine implements AudienceEngine {
     if (this.zipCentres.has(zip)) return this.zipCentres.get(zip);
     // Summed in (STATE, PID) order, as the embedded engine does, so the mean is the same double.
     const rows = await this.rows(
-      `SELECT LATITUDE_BITS, LONGITUDE_BITS FROM ${this.table} WHERE ZIP = ${sqlString(zip)} ORDER BY STATE, PID`,
+      (v) => `SELECT LATITUDE_BITS, LONGITUDE_BITS FROM ${this.table} WHERE ZIP = ${v.string(zip)} ORDER BY STATE, PID`,
     );
     let lat = 0;
     let lon = 0;
@@ -307,48 +334,40 @@ export class ClickHouseEngine implements AudienceEngine {
     skip: number,
     limit: number,
   ): Promise<{ total: number; rows: string[][] }> {
-    const step = this.options.bookmarkStep ?? BOOKMARK_STEP;
-    const [total, sql] = await Promise.all([
+    const [total, rows] = await Promise.all([
       this.filteredCount(audience),
-      limit > 0 ? pageSql(this.reads, audience, columns, skip, limit, step) : null,
+      limit > 0 ? pageRows(this.reads, audience, columns, skip, limit, columns === PREVIEW_SQL) : [],
     ]);
-    if (sql === null || skip >= total) return { total, rows: [] };
-    return { total, rows: await this.rows(sql, true) };
+    return { total, rows };
   }
 
-  /** The PIDs of one page of the audience (with its controls) and its total. */
-  private async pagePids(audience: Audience, skip: number, limit: number): Promise<{ total: number; pids: string[] }> {
+  /** Rows of `columns` of one page of the audience and its total: its list controls' people, or its matches. */
+  private async page(audience: Audience, columns: string, skip: number, limit: number): Promise<{ total: number; rows: string[][] }> {
     const list = await this.controlled(audience);
-    if (list) return { total: list.steps.total, pids: list.pids.slice(skip, skip + limit) };
-    const { total, rows } = await this.filteredPage(audience, 'PID', skip, limit);
-    return { total, pids: rows.map((r) => tsvUnescape(r[0]!)) };
+    if (!list) return this.filteredPage(audience, columns, skip, limit);
+    return { total: list.steps.total, rows: await byRanks(this.reads, audience.state, list.ranks.slice(skip, skip + limit), columns) };
   }
 
   async previewPage(audience: Audience, skip: number, limit: number): Promise<{ total: number; results: PreviewRecord[] }> {
     assertResolved(audience);
     await this.fresh();
-    if (!hasEffect(audience.controls)) {
-      const { total, rows } = await this.filteredPage(audience, PREVIEW_SQL, skip, limit);
-      return { total, results: rows.map(previewOf) };
-    }
-    const { total, pids } = await this.pagePids(audience, skip, limit);
-    return { total, results: (await byPid(this.reads, audience.state, pids, PREVIEW_SQL)).map(previewOf) };
+    const { total, rows } = await this.page(audience, PREVIEW_SQL, skip, limit);
+    return { total, results: rows.map(previewOf) };
   }
 
-  /** A search's records: the page's PIDs first, then their whole records by primary key. */
+  /** A search's records: each one's stored text, read from one column by primary key. */
   async recordPage(audience: Audience, skip: number, limit: number): Promise<{ total: number; records: Buffer[] }> {
     assertResolved(audience);
     await this.fresh();
-    const { total, pids } = await this.pagePids(audience, skip, limit);
-    const rows = await byPid(this.reads, audience.state, pids, STORED_COLUMNS_SQL);
-    return { total, records: rows.map((r) => Buffer.from(recordJson(r), 'utf8')) };
+    const { total, rows } = await this.page(audience, RECORD_SQL, skip, limit);
+    return { total, records: rows.map(recordBytes) };
   }
 
   async records(audience: Audience): Promise<RecordStream> {
     assertResolved(audience);
     await this.fresh();
     const list = await this.controlled(audience);
-    if (list) return pidListRecords(this.reads, audience.state, list.pids);
+    if (list) return rankListRecords(this.reads, audience.state, list.ranks);
     return filteredRecords(this.reads, audience, this.options.exportChunk ?? EXPORT_CHUNK);
   }
 
@@ -367,7 +386,9 @@ export class ClickHouseEngine implements AudienceEngine {
     const group = (texts: string[], count: number): GroupCount => ({ values: texts.map((t, i) => valueOf(defs[i]!.type, t)), count });
     const list = await this.controlled(audience);
     if (!list) {
-      const rows = await this.rows(`SELECT ${columns}, count() FROM ${this.table} WHERE ${audienceWhere(audience)} GROUP BY ${columns}`);
+      const rows = await this.rows(
+        (v) => `SELECT ${columns}, count() FROM ${this.table} WHERE ${audienceWhere(audience, v)} GROUP BY ${columns}`,
+      );
       return rows.map((row) => group(row.slice(0, -1), Number(row[row.length - 1])));
     }
     // The kept people's values, tallied here: the list is a shuffle's choice SQL cannot repeat.
@@ -379,6 +400,33 @@ export class ClickHouseEngine implements AudienceEngine {
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     return Array.from(counts, ([key, count]) => group(key.split('\t'), count));
+  }
+
+  /**
+   * Each field alone: a GROUP BY a field; with list controls, the kept people's values of several
+   * fields read in one pass (a few fields at a time, so a large state's rows are not all held at once).
+   */
+  async groupCountsMany(audience: Audience, fieldIndexes: readonly number[]): Promise<GroupCount[][]> {
+    assertResolved(audience);
+    await this.fresh();
+    const out: GroupCount[][] = [];
+    const list = await this.controlled(audience);
+    if (!list) {
+      for (const index of fieldIndexes) out.push(await this.groupCounts(audience, [index]));
+      return out;
+    }
+    const kept = new Set(list.pids);
+    for (let at = 0; at < fieldIndexes.length; at += FIELDS_READ_TOGETHER) {
+      const defs = fieldIndexes.slice(at, at + FIELDS_READ_TOGETHER).map((i) => FIELDS[i]!);
+      const counts = defs.map(() => new Map<string, number>());
+      const columns = defs.map((def) => sqlIdentifier(def.name)).join(', ');
+      for (const row of await filteredRows(this.reads, audience, `PID, ${columns}`)) {
+        if (!kept.has(tsvUnescape(row[0]!))) continue;
+        for (let f = 0; f < defs.length; f++) counts[f]!.set(row[f + 1]!, (counts[f]!.get(row[f + 1]!) ?? 0) + 1);
+      }
+      defs.forEach((def, f) => out.push(Array.from(counts[f]!, ([text, count]) => ({ values: [valueOf(def.type, text)], count }))));
+    }
+    return out;
   }
 
   close(): void {

@@ -9,6 +9,7 @@ import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHous
 import { AppError } from '../../shared/errors';
 import { TsvLineSplitter, tsvRows } from './tsv';
 import { isPlainIdentifier } from './sqlLiteral';
+import type { QueryParams } from './sqlValues';
 
 export interface ClickHouseCredentials {
   username: string;
@@ -26,11 +27,18 @@ export interface ClickHouseTarget {
    * (a company's own CA). Without it the certificate must chain to Node's bundled public roots.
    */
   caCertificate?: string;
+  /**
+   * Other nodes of the same cluster that answer the same way (each has the Distributed table and the
+   * metadata): a request the entry node does not answer at all goes to the next of these.
+   */
+  fallbackUrls?: string[];
 }
 
 export const DEFAULT_DATABASE = 'audience_desk';
 
 const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
+/** Node's codes for a server that does not answer at all (stopped, unreachable): another node is asked. */
+const NO_ANSWER = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNABORTED']);
 
 // A request's values are SQL literals (sqlLiteral.ts): a big IN list must fit in the query.
 const QUERY_SETTINGS: ClickHouseSettings = { max_query_size: '67108864' };
@@ -128,16 +136,28 @@ export function clickhouseCode(error: unknown): number | undefined {
 }
 
 export class ClickHouseConnection {
-  private readonly client: ClickHouseClient;
-  readonly url: string;
+  /** One client a node: the entry node's first, then the fallbacks'. */
+  private readonly clients: ClickHouseClient[];
+  private readonly urls: string[];
+  /** The node that answered last; requests go there first. */
+  private current = 0;
   readonly database: string;
 
   constructor(target: ClickHouseTarget, options: { requestTimeoutMs?: number; keepAlive?: boolean } = {}) {
-    checkTarget(target);
-    this.url = target.url;
+    this.urls = [target.url, ...(target.fallbackUrls ?? [])];
+    for (const url of this.urls) checkTarget({ ...target, url });
     this.database = target.database;
-    this.client = createClient({
-      url: target.url,
+    this.clients = this.urls.map((url) => this.newClient(target, url, options));
+  }
+
+  /** The address of the node requests go to now. */
+  get url(): string {
+    return this.urls[this.current]!;
+  }
+
+  private newClient(target: ClickHouseTarget, url: string, options: { requestTimeoutMs?: number; keepAlive?: boolean }): ClickHouseClient {
+    return createClient({
+      url,
       username: target.credentials?.username ?? 'default',
       password: target.credentials?.password ?? '',
       request_timeout: options.requestTimeoutMs ?? 300_000,
@@ -151,29 +171,41 @@ export class ClickHouseConnection {
     });
   }
 
-  private async run<T>(work: () => Promise<T>, retry = false): Promise<T> {
+  private async run<T>(work: (client: ClickHouseClient) => Promise<T>, retry = false, tried = 0): Promise<T> {
+    const node = this.current;
     try {
-      return await work();
+      return await work(this.clients[node]!);
     } catch (error) {
+      const code = (error as { code?: string })?.code ?? '';
+      // A node that does not answer at all: the next node is asked (a read, or any request before it was sent).
+      if (NO_ANSWER.has(code) && (retry || code === 'ECONNREFUSED') && tried + 1 < this.clients.length) {
+        if (this.current === node) this.current = (node + 1) % this.clients.length;
+        return this.run(work, retry, tried + 1);
+      }
       // A kept-alive socket the server closed while idle fails at once: a read is asked again on a new one.
-      if (retry && STALE_SOCKET.has((error as { code?: string })?.code ?? '')) return this.run(work);
-      throw failure(error, this.url);
+      if (retry && STALE_SOCKET.has(code) && this.clients.length === 1) return this.run(work);
+      throw failure(error, this.urls[node]!);
     }
   }
 
-  /** A query's TabSeparated answer as text. */
-  text(query: string, settings: ClickHouseSettings = {}): Promise<string> {
-    return this.run(async () => (await this.client.query({ query, format: 'TabSeparated', clickhouse_settings: settings })).text(), true);
+  /** A query's TabSeparated answer as text; `params`: the values of its placeholders (sqlValues.ts), if any. */
+  text(query: string, settings: ClickHouseSettings = {}, params: QueryParams = {}): Promise<string> {
+    const query_params = Object.keys(params).length ? params : undefined;
+    return this.run(
+      async (client) => (await client.query({ query, format: 'TabSeparated', clickhouse_settings: settings, query_params })).text(),
+      true,
+    );
   }
 
   /** A query's rows, fields still TSV-escaped. */
-  async rows(query: string, settings: ClickHouseSettings = {}): Promise<string[][]> {
-    return tsvRows(await this.text(query, settings));
+  async rows(query: string, settings: ClickHouseSettings = {}, params: QueryParams = {}): Promise<string[][]> {
+    return tsvRows(await this.text(query, settings, params));
   }
 
   /** A query's rows as they arrive, a chunk of rows at a time (fields still TSV-escaped). */
-  async *streamRows(query: string): AsyncIterable<string[][]> {
-    const result = await this.run(() => this.client.exec({ query: `${query} FORMAT TabSeparated` }), true);
+  async *streamRows(query: string, params: QueryParams = {}): AsyncIterable<string[][]> {
+    const query_params = Object.keys(params).length ? params : undefined;
+    const result = await this.run((client) => client.exec({ query: `${query} FORMAT TabSeparated`, query_params }), true);
     const splitter = new TsvLineSplitter();
     const decoder = new TextDecoder();
     try {
@@ -192,13 +224,13 @@ export class ClickHouseConnection {
 
   /** A statement without an answer (CREATE, RENAME, DROP). */
   async command(query: string, settings: ClickHouseSettings = {}): Promise<void> {
-    await this.run(() => this.client.command({ query, clickhouse_settings: settings }));
+    await this.run((client) => client.command({ query, clickhouse_settings: settings }));
   }
 
   /** Inserts TabSeparated lines (tsvLine.ts) into a table (qualified name), as one streamed request. */
   async insertTsv(table: string, lines: AsyncIterable<string>, settings: ClickHouseSettings = {}): Promise<void> {
     const stream = Readable.from(lines, { objectMode: false });
-    await this.run(() => this.client.insert({ table, values: stream, format: 'TabSeparated', clickhouse_settings: settings }));
+    await this.run((client) => client.insert({ table, values: stream, format: 'TabSeparated', clickhouse_settings: settings }));
   }
 
   /** Whether the server answers /ping and the credentials are accepted (a trivial query). */
@@ -207,7 +239,7 @@ export class ClickHouseConnection {
     return { version };
   }
 
-  close(): Promise<void> {
-    return this.client.close();
+  async close(): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.close()));
   }
 }

@@ -9,6 +9,8 @@ import type { Audience, Exclusion, ResolvedControls } from '../audience/contract
 import { runListSteps } from '../audience/contract/listSteps';
 import { CALLABLE_SQL, DELIVERABLE_SQL } from './audienceSql';
 import { likeScoreSql } from './likeScoreSql';
+import { RANK_COLUMN } from './schema';
+import { sqlIdentifier } from './sqlLiteral';
 import { filteredRows, type Cached, type TableReads } from './tableReads';
 import { tsvUnescape } from './tsv';
 import { floatFromBits } from './values';
@@ -16,6 +18,8 @@ import { floatFromBits } from './values';
 export interface ControlledList extends Cached {
   /** The people kept, in PID order. */
   pids: string[];
+  /** Their PID ranks in the state (the table's key, which pages read by). */
+  ranks: number[];
   steps: AudienceSteps;
 }
 
@@ -37,9 +41,11 @@ export async function controlledList(
   if (controls.contact.phone) columns.push(CALLABLE_SQL);
   if (controls.contact.mail) columns.push(DELIVERABLE_SQL);
   if (controls.households === 'one') columns.push('HHID');
-  const score = controls.like ? likeScoreSql(controls.like) : null;
-  if (score) columns.push(score);
-  const rows = await filteredRows(reads, audience, columns.join(', '));
+  const rankAt = columns.push(sqlIdentifier(RANK_COLUMN)) - 1;
+  // The score comes last: it is written with the query's binder (its values may be query parameters).
+  const like = controls.like;
+  const scoreAt = like ? columns.length : -1;
+  const rows = await filteredRows(reads, audience, (v) => [...columns, ...(like ? [likeScoreSql(like, v)] : [])].join(', '));
   const excluded: Array<Set<string>> = [];
   for (const exclusion of namedPeople(controls)) excluded.push(await excludedPids(exclusion, audience.state));
   // A candidate is its row's number; the rows are in PID order.
@@ -63,8 +69,7 @@ export async function controlledList(
       return (k) => set.has(pids[k]!);
     },
     likeScores: () => {
-      const c = at(score!);
-      return (k) => Number(rows[k]![c]);
+      return (k) => Number(rows[k]![scoreAt]);
     },
     households: () => {
       const c = at('HHID');
@@ -79,7 +84,8 @@ export async function controlledList(
     },
   });
   const keptPids = Array.from(kept, (k) => tsvUnescape(pids[k]!));
-  const list: ControlledList = { pids: keptPids, steps, bytes: 256 + keptPids.length * 80 };
+  const keptRanks = Array.from(kept, (k) => Number(rows[k]![rankAt]));
+  const list: ControlledList = { pids: keptPids, ranks: keptRanks, steps, bytes: 256 + keptPids.length * 88 };
   reads.remember(key, list);
   return list;
 }

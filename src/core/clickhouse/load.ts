@@ -12,7 +12,7 @@ import { DICTIONARY_LIMIT, HASHED_FIELDS } from '../dataset/write/columnSet';
 import { Dataset } from '../dataset/read/dataset';
 import { ClickHouseConnection, type ClickHouseCredentials, type ClickHouseTarget } from './connection';
 import { DATA_TABLE, META_TABLE } from './clickhouseEngine';
-import { createDistributedSql, createMetaSql, createTableSql } from './schema';
+import { createDistributedSql, createMetaSql, createTableSql, TABLE_LAYOUT } from './schema';
 import { detectDialect, dropTableSql, switchSql, type ServerDialect, type SwitchPair } from './serverDialect';
 import { sqlIdentifier, sqlString } from './sqlLiteral';
 import { storedRecordToClickHouseTsv } from './tsvLine';
@@ -29,11 +29,12 @@ export { LOCAL_TABLE };
  */
 export const RECORDS_PER_INSERT = 200_000;
 /**
- * INSERT requests a single node takes at once, alternate batches each. A request is parsed and
- * written on one server thread; a second lets the next part overlap the first (on one 18.16 server
- * the gain is small, measured: its allocations contend). A cluster takes one request a shard.
+ * INSERT requests a single node takes at once, alternate batches each. One: since each record also
+ * carries its stored text, two at once took longer than one after the other (measured on 18.16: their
+ * allocations contend) and held twice the server's memory (docs/clickhouse.md). A cluster takes one
+ * request a shard.
  */
-const SINGLE_NODE_STREAMS = 2;
+const SINGLE_NODE_STREAMS = 1;
 const BATCH = 2_000;
 /**
  * Settings of each INSERT: one block (so one part) a request, never squashed with the next; and the
@@ -93,18 +94,32 @@ async function hashedFields(connection: ClickHouseConnection, table: string): Pr
   return hashed;
 }
 
+/** Stored records of one state, with each one's PID rank in its state. */
+interface RecordBatch {
+  texts: string[];
+  ranks: Uint32Array;
+}
+
 /**
  * Every record of the dataset, state by state in code order and each state's in the file's order
- * (the table sorts by PID), a batch of stored records at a time.
+ * (the table sorts by rank), a batch of stored records at a time, each with its PID rank: the file's
+ * stored ranks (a file kept in household order), else its place in the state (a file in PID order).
  */
-async function* allRecords(dataset: Dataset): AsyncGenerator<string[]> {
+async function* allRecords(dataset: Dataset): AsyncGenerator<RecordBatch> {
   const states = dataset.stateCounts().sort((a, b) => (a.state < b.state ? -1 : 1));
-  for (const { first, count } of states)
+  for (const range of states) {
+    const { first, count } = range;
+    const stored = dataset.pidOrder(range)?.ranks ?? null;
     for (let from = first, end = first + count; from < end; from += BATCH) {
       const positions = new Uint32Array(Math.min(BATCH, end - from));
-      for (let k = 0; k < positions.length; k++) positions[k] = from + k;
-      yield dataset.recordTexts(positions);
+      const ranks = new Uint32Array(positions.length);
+      for (let k = 0; k < positions.length; k++) {
+        positions[k] = from + k;
+        ranks[k] = stored ? stored[from - first + k]! : from - first + k;
+      }
+      yield { texts: dataset.recordTexts(positions), ranks };
     }
+  }
 }
 
 /** Which of a round's INSERT requests takes a record (the record's text, its batch's number). */
@@ -145,13 +160,14 @@ async function insertAll(
           break;
         }
         const texts = targets.map(() => '');
-        for (const record of step.value) {
-          const i = route(record, batch);
-          texts[i] += storedRecordToClickHouseTsv(record);
+        const { texts: records, ranks } = step.value;
+        for (let k = 0; k < records.length; k++) {
+          const i = route(records[k]!, batch);
+          texts[i] += storedRecordToClickHouseTsv(records[k]!, ranks[k]!);
           sent[i]!++;
         }
         batch++;
-        onRecords(step.value.length);
+        onRecords(records.length);
         await Promise.all(bodies.map((body, i) => body.push(texts[i]!)));
       }
       for (const body of bodies) body.end();
@@ -272,6 +288,7 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
       ['created_at', dataset.meta.created_at ?? ''],
       ['records', String(total)],
       ['hashed_fields', JSON.stringify(hashed)],
+      ['table_layout', TABLE_LAYOUT],
     ];
     // Literals again (sqlLiteral.ts): a current server would take these as query parameters.
     // On a replicated cluster, answered once every node holds it: any node answers from the new load at once.

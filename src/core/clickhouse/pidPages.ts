@@ -1,33 +1,41 @@
-// Pages and exports of the ClickHouse engine, in PID order, never walking an OFFSET from the start:
-// an audience's PID at every BOOKMARK_STEP-th match is found once (one sorted array on the server,
-// cached), and a page at any depth starts at the bookmark before it (`PID >= bookmark`, a range
-// read) with an offset below BOOKMARK_STEP. A list of PIDs (a page of a controlled list, a search's
-// 100 records) is read by primary key (`STATE = … AND PID IN (…)`). An export streams
-// bookmark-bounded chunks of whole records, so memory stays flat.
+// Pages and exports of the ClickHouse engine, in PID order. The table is ordered by (STATE, PID_RANK)
+// (schema.ts), so a page is a short range of the primary key, found without walking an OFFSET of rows:
+// - a state without filters: its matches at skip S are the ranks S, S+1, …, read as one key range;
+// - with filters: the page's ranks first (only the matches' ranks are read and sorted on the server),
+//   then the page's columns over the key range those ranks span;
+// - a list of ranks (a page of a controlled list) likewise, by key.
+// A search reads one column (RECORD, each record's stored text) for its 100 records instead of 392.
+// An export streams ranges between bookmarks (the rank of every EXPORT_CHUNK-th match, found once),
+// so memory stays flat.
 import { AppError } from '../../shared/errors';
 import type { PreviewRecord } from '../../shared/contract';
 import { audienceKey } from '../../shared/audienceRequest';
 import type { Audience, RecordStream } from '../audience/contract/engine';
 import { audienceWhere } from './audienceSql';
-import { STORED_COLUMNS_SQL } from './schema';
-import { sqlIdentifier, sqlString, sqlStringList } from './sqlLiteral';
+import { RANK_COLUMN, RECORD_COLUMN } from './schema';
+import { sqlIdentifier, sqlNumber } from './sqlLiteral';
 import type { Cached, TableReads } from './tableReads';
 import { tsvUnescape } from './tsv';
-import { recordJson } from './values';
 
-/** Matches between two bookmarks: a deep page skips fewer than this many rows after a range read. */
-export const BOOKMARK_STEP = 10_000;
-/** Records a chunk of an export reads (one range of PIDs between two bookmarks). */
+/** Records a chunk of an export reads (one range of ranks between two bookmarks). */
 export const EXPORT_CHUNK = 5_000;
-/** PIDs one `PID IN (…)` read names. */
+/** Ranks one read names. */
 const IN_LIST_MAX = 2_000;
+/**
+ * Up to this many rows of a filtered audience's start, a page of narrow columns (a preview's five) is
+ * one query that sorts the matches' rows themselves; deeper, or for whole records, its ranks come first.
+ */
+const ONE_QUERY_DEPTH = 10_000;
+
+const RANK = sqlIdentifier(RANK_COLUMN);
+/** The column of each record's stored text. */
+export const RECORD_SQL = sqlIdentifier(RECORD_COLUMN);
+export const PREVIEW_SQL = ['PID', 'FNAME', 'LNAME', 'CITY', 'STATE'].map(sqlIdentifier).join(', ');
 
 interface BookmarkEntry extends Cached {
   total: number;
-  marks: string[];
+  marks: number[];
 }
-
-export const PREVIEW_SQL = ['PID', 'FNAME', 'LNAME', 'CITY', 'STATE'].map(sqlIdentifier).join(', ');
 
 export function previewOf(row: string[]): PreviewRecord {
   return {
@@ -39,57 +47,80 @@ export function previewOf(row: string[]): PreviewRecord {
   };
 }
 
-/** The elements of a ClickHouse array text of PIDs. */
-function parsePidArray(text: string): string[] {
-  return [...text.matchAll(/'((?:[^'\\]|\\.)*)'/g)].map((m) => tsvUnescape(m[1]!.replace(/\\'/g, "'")));
+/** A RECORD field of an answer as the stored text's UTF-8 bytes: what the embedded engine answers with. */
+export function recordBytes(row: string[]): Buffer {
+  return Buffer.from(tsvUnescape(row[0]!), 'utf8');
 }
 
-/** The PID of every `step`-th match (0, step, 2·step, …) of the state and filters, and their count. */
+/** The rank of every `step`-th match (0, step, 2·step, …) of the state and filters, and their count. */
 async function bookmarks(reads: TableReads, audience: Audience, step: number): Promise<BookmarkEntry> {
   const key = `marks:${step}:${audienceKey(audience)}`;
   const hit = reads.cached<BookmarkEntry>(key);
   if (hit) return hit;
-  // One sorted array of the matches' PIDs on the server, of which only every step-th comes back.
+  // One sorted array of the matches' ranks on the server, of which only every step-th comes back.
   const [[marks, total]] = (await reads.rows(
-    `SELECT arrayFilter((p, i) -> (i - 1) % ${step} = 0, s, arrayEnumerate(s)), length(s) ` +
-      `FROM (SELECT arraySort(groupArray(PID)) AS s FROM ${reads.table} WHERE ${audienceWhere(audience)})`,
+    (v) =>
+      `SELECT arrayFilter((r, i) -> (i - 1) % ${step} = 0, s, arrayEnumerate(s)), length(s) ` +
+      `FROM (SELECT arraySort(groupArray(${RANK})) AS s FROM ${reads.table} WHERE ${audienceWhere(audience, v)})`,
   )) as [[string, string]];
-  const entry: BookmarkEntry = { marks: parsePidArray(marks), total: Number(total), bytes: 64 + (Number(total) / step) * 48 };
+  const list = marks === '[]' ? [] : marks.slice(1, -1).split(',').map(Number);
+  const entry: BookmarkEntry = { marks: list, total: Number(total), bytes: 64 + list.length * 8 };
   reads.remember(key, entry);
   return entry;
 }
 
 /**
- * SQL for the matches skip .. skip+limit-1 of the state and filters, in PID order, selecting
- * `columns`: from the start for a shallow page, else from the bookmark before it; null past the end.
+ * Rows of `columns` of the matches skip .. skip+limit-1 of the state and filters, in PID order. Without
+ * filters those are the ranks skip .. skip+limit-1 themselves; with filters, their ranks are found first,
+ * unless the columns are `narrow` (cheap to read for every match) and the page is near the start.
  */
-export async function pageSql(
+export async function pageRows(
   reads: TableReads,
   audience: Audience,
   columns: string,
   skip: number,
   limit: number,
-  step: number,
-): Promise<string | null> {
-  let where = audienceWhere(audience);
-  let offset = skip;
-  if (skip >= step) {
-    const { marks } = await bookmarks(reads, audience, step);
-    const index = Math.floor(skip / step);
-    if (index >= marks.length) return null;
-    where += ` AND PID >= ${sqlString(marks[index]!)}`;
-    offset = skip - index * step;
-  }
-  return `SELECT ${columns} FROM ${reads.table} WHERE ${where} ORDER BY PID LIMIT ${offset}, ${limit}`;
+  narrow = false,
+): Promise<string[][]> {
+  if (audience.filters.length > 0 && narrow && skip + limit <= ONE_QUERY_DEPTH)
+    return reads.rows(
+      (v) =>
+        `SELECT ${columns} FROM ${reads.table} WHERE ${audienceWhere(audience, v)} ` +
+        `ORDER BY ${RANK} LIMIT ${sqlNumber(skip)}, ${sqlNumber(limit)}`,
+      true,
+    );
+  if (audience.filters.length === 0)
+    return reads.rows(
+      (v) =>
+        `SELECT ${columns} FROM ${reads.table} WHERE STATE = ${v.string(audience.state)} ` +
+        `AND ${RANK} >= ${sqlNumber(skip)} AND ${RANK} < ${sqlNumber(skip + limit)} ORDER BY ${RANK}`,
+      true,
+    );
+  const ranks = await reads.rows(
+    (v) =>
+      `SELECT ${RANK} FROM ${reads.table} WHERE ${audienceWhere(audience, v)} ORDER BY ${RANK} LIMIT ${sqlNumber(skip)}, ${sqlNumber(limit)}`,
+    true,
+  );
+  return byRanks(
+    reads,
+    audience.state,
+    ranks.map((r) => Number(r[0])),
+    columns,
+  );
 }
 
-/** Some columns of the records with these PIDs (ascending) in a state, in PID order. */
-export async function byPid(reads: TableReads, state: string, pids: readonly string[], columns: string): Promise<string[][]> {
+/** Some columns of the records of a state with these ranks (ascending, each once), in rank order. */
+export async function byRanks(reads: TableReads, state: string, ranks: readonly number[], columns: string): Promise<string[][]> {
   const out: string[][] = [];
-  for (let from = 0; from < pids.length; from += IN_LIST_MAX) {
-    const part = pids.slice(from, from + IN_LIST_MAX);
+  for (let from = 0; from < ranks.length; from += IN_LIST_MAX) {
+    const part = ranks.slice(from, from + IN_LIST_MAX);
+    // The range bounds the key; the set keeps only the ranks asked for within it (none needed without a gap).
+    const lo = part[0]!;
+    const hi = part[part.length - 1]!;
+    const span = `${RANK} >= ${sqlNumber(lo)} AND ${RANK} <= ${sqlNumber(hi)}`;
+    const only = hi - lo === part.length - 1 ? '' : ` AND ${RANK} IN (${part.map(sqlNumber).join(',')})`;
     const rows = await reads.rows(
-      `SELECT ${columns} FROM ${reads.table} WHERE STATE = ${sqlString(state)} AND PID IN ${sqlStringList(part)} ORDER BY PID`,
+      (v) => `SELECT ${columns} FROM ${reads.table} WHERE STATE = ${v.string(state)} AND ${span}${only} ORDER BY ${RANK}`,
       true,
     );
     if (rows.length !== part.length) throw new AppError('unavailable', 'The ClickHouse dataset changed while a page was read; try again.');
@@ -98,32 +129,34 @@ export async function byPid(reads: TableReads, state: string, pids: readonly str
   return out;
 }
 
-/** The whole records of a list of PIDs (a controlled list) in a state, read by primary key a batch at a time. */
-export function pidListRecords(reads: TableReads, state: string, pids: readonly string[]): RecordStream {
+/** The whole records of a list of ranks (a controlled list) in a state, read by primary key a batch at a time. */
+export function rankListRecords(reads: TableReads, state: string, ranks: readonly number[]): RecordStream {
   return {
-    total: pids.length,
+    total: ranks.length,
     async *batches(batchSize: number): AsyncIterable<string[]> {
       const size = Math.min(batchSize, IN_LIST_MAX);
-      for (let from = 0; from < pids.length; from += size)
-        yield (await byPid(reads, state, pids.slice(from, from + size), STORED_COLUMNS_SQL)).map(recordJson);
+      for (let from = 0; from < ranks.length; from += size)
+        yield (await byRanks(reads, state, ranks.slice(from, from + size), RECORD_SQL)).map((r) => tsvUnescape(r[0]!));
     },
   };
 }
 
-/** The whole records of the state and filters, a range of PIDs between two bookmarks `chunk` apart at a time. */
+/** The whole records of the state and filters, a range of ranks between two bookmarks `chunk` apart at a time. */
 export async function filteredRecords(reads: TableReads, audience: Audience, chunk: number): Promise<RecordStream> {
   const { marks, total } = await bookmarks(reads, audience, chunk);
-  const where = audienceWhere(audience);
   return {
     total,
     async *batches(batchSize: number): AsyncIterable<string[]> {
-      // Each chunk is the range of PIDs between two bookmarks: a range read of at most `chunk` records.
+      // Each chunk is the range of ranks between two bookmarks: a key range of at most `chunk` matches.
       for (let i = 0; i < marks.length; i++) {
-        const upper = i + 1 < marks.length ? ` AND PID < ${sqlString(marks[i + 1]!)}` : '';
+        const upper = i + 1 < marks.length ? ` AND ${RANK} < ${sqlNumber(marks[i + 1]!)}` : '';
+        // PREWHERE: the stored text is read only where a granule holds a match.
         const rows = await reads.rows(
-          `SELECT ${STORED_COLUMNS_SQL} FROM ${reads.table} WHERE ${where} AND PID >= ${sqlString(marks[i]!)}${upper} ORDER BY PID`,
+          (v) =>
+            `SELECT ${RECORD_SQL} FROM ${reads.table} PREWHERE ${audienceWhere(audience, v)} ` +
+            `WHERE ${RANK} >= ${sqlNumber(marks[i]!)}${upper} ORDER BY ${RANK}`,
         );
-        for (let from = 0; from < rows.length; from += batchSize) yield rows.slice(from, from + batchSize).map(recordJson);
+        for (let from = 0; from < rows.length; from += batchSize) yield rows.slice(from, from + batchSize).map((r) => tsvUnescape(r[0]!));
       }
     },
   };

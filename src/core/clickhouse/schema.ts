@@ -1,7 +1,10 @@
 // The ClickHouse table of a dataset, derived from the field catalog (src/shared/fields.ts): one
 // column per record field in catalog order, typed (integers Int64, coded strings LowCardinality,
-// other strings String), ordered by (STATE, PID) so a state is one range of the primary key and
-// its people come in PID order.
+// other strings String), and two more for reading whole records: PID_RANK, the record's place in its
+// state's PID order (0 = the lowest PID, as the dataset file stores it), and RECORD, the record's
+// stored JSON text exactly as the dataset file holds it. Ordered by (STATE, PID_RANK): a state is one
+// range of the primary key in PID order, the match at skip S of an unfiltered state is rank S, and a
+// page of whole records is one column read over a short range of the key instead of 392 columns.
 //
 // Coordinates are the exception, measured: ClickHouse 18.16 parses a decimal number in a data
 // format (CSV, TSV) with a fast routine that is not correctly rounded (1,255 of 200,000 random
@@ -49,8 +52,18 @@ function planOf(field: FieldDef): ColumnPlan {
 
 export const COLUMN_PLANS: readonly ColumnPlan[] = FIELDS.map(planOf);
 
-/** Every stored column in catalog order: what a record's CSV line fills and what a record read selects. */
+/** Every stored field column in catalog order: what a record's TabSeparated line fills first. */
 export const STORED_COLUMNS_SQL = COLUMN_PLANS.map((p) => sqlIdentifier(p.stored)).join(', ');
+
+/**
+ * The layout of the table, written to the metadata by each load: an engine refuses a table of another
+ * layout (an earlier load lacks the columns below) with words that say to load again.
+ */
+export const TABLE_LAYOUT = 'rank-and-record-1';
+/** The record's place in its state's PID order (UInt32): the second part of the primary key. */
+export const RANK_COLUMN = 'PID_RANK';
+/** The record's stored JSON text, whole: what a search or an export answers with, byte for byte. */
+export const RECORD_COLUMN = 'RECORD';
 
 /** The column definitions of a dataset's table (a local MergeTree table or a Distributed one alike). */
 export function columnsSql(): string {
@@ -60,16 +73,20 @@ export function columnsSql(): string {
     const a = plan.alias;
     if (a) lines.push(`${sqlIdentifier(a.name)} ${a.type} ALIAS ${a.expression}`);
   }
+  lines.push(`${sqlIdentifier(RANK_COLUMN)} UInt32`, `${sqlIdentifier(RECORD_COLUMN)} String`);
   return lines.join(',\n  ');
 }
 
 /**
- * A MergeTree table of records, ordered by (STATE, PID). Granules of 1,024 rows, not the default
- * 8,192: a search reads 100 whole records (392 columns) by primary key, and each one found costs
- * its whole granule, which at 8,192 rows made a page of 100 scattered records read most of a state.
+ * A MergeTree table of records, ordered by (STATE, PID_RANK). Granules of 1,024 rows, not the default
+ * 8,192: a page reads its records' RECORD over the key range its matches span, and each granule it
+ * touches is read whole.
  */
 export function createTableSql(qualifiedName: string, engine = 'MergeTree', onCluster = ''): string {
-  return `CREATE TABLE ${qualifiedName}${onCluster} (\n  ${columnsSql()}\n) ENGINE = ${engine} ORDER BY (STATE, PID) SETTINGS index_granularity = 1024`;
+  return (
+    `CREATE TABLE ${qualifiedName}${onCluster} (\n  ${columnsSql()}\n) ENGINE = ${engine} ` +
+    `ORDER BY (STATE, ${RANK_COLUMN}) SETTINGS index_granularity = 1024`
+  );
 }
 
 /** A Distributed table over a cluster's local tables, rows placed by a hash of PID (sharding.ts). */

@@ -8,7 +8,7 @@
 //   tables in one step; a plain `RENAME` elsewhere (an Ordinary database, 18.16's only kind).
 // - `DROP TABLE … SYNC` from 20.10, so an Atomic database frees the old data at once instead of minutes later.
 // - Server-side query parameters from 19.11 (`{name:Type}` with `param_name`); before, the literal
-//   encoder (sqlLiteral.ts).
+//   encoder (sqlLiteral.ts). sqlValues.ts writes each query's request values one way or the other.
 import type { ClickHouseConnection } from './connection';
 import { sqlIdentifier, sqlString } from './sqlLiteral';
 

@@ -1,8 +1,8 @@
-// The one way values reach ClickHouse SQL. Debian 12's ClickHouse 18.16 has no server-side query
-// parameters (`{name:String}` with `param_name` fails there with "Unknown setting param_…"), so
-// every value a request carries (states, filter values, PIDs of a page) is written into the SQL
-// text as a literal by these functions, and only by them. On a current server each call site
-// would pass the value as a query parameter instead; the call sites say so where they use these.
+// The one way values are written into ClickHouse SQL text. Debian 12's ClickHouse 18.16 has no
+// server-side query parameters (`{name:String}` with `param_name` fails there with "Unknown setting
+// param_…"), so there every string a request carries (states, filter values, ZIPs, lookalike values)
+// is written into the SQL as a literal by these functions, and only by them; a server that has
+// query parameters receives those strings as parameters instead (sqlValues.ts chooses, per query).
 
 const HEX = '0123456789ABCDEF';
 

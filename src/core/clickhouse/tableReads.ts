@@ -3,22 +3,32 @@
 // of recent answers, which the engine drops whenever a new load replaced the dataset.
 import type { Audience } from '../audience/contract/engine';
 import { audienceWhere } from './audienceSql';
+import { RANK_COLUMN } from './schema';
+import { sqlIdentifier } from './sqlLiteral';
+import type { SqlValues } from './sqlValues';
 
 /** An answer kept in the engine's cache, with what it costs. */
 export interface Cached {
   bytes: number;
 }
 
+/** A query's SQL, or a function that writes it with the query's binder for request values (sqlValues.ts). */
+export type Sql = string | ((values: SqlValues) => string);
+
 export interface TableReads {
   /** The data table, qualified by its database. */
   readonly table: string;
   /** The rows of a query's TSV answer; `budget`: within one preview's or search's time on the server. */
-  rows(sql: string, budget?: boolean): Promise<string[][]>;
+  rows(sql: Sql, budget?: boolean): Promise<string[][]>;
   cached<T extends Cached>(key: string): T | undefined;
   remember(key: string, entry: Cached): void;
 }
 
-/** Every match of the state and filters, in PID order, with some columns. */
-export function filteredRows(reads: TableReads, audience: Audience, columns: string): Promise<string[][]> {
-  return reads.rows(`SELECT ${columns} FROM ${reads.table} WHERE ${audienceWhere(audience)} ORDER BY PID`);
+/** Every match of the state and filters, in PID order (the order of their ranks), with some columns. */
+export function filteredRows(reads: TableReads, audience: Audience, columns: Sql): Promise<string[][]> {
+  return reads.rows(
+    (v) =>
+      `SELECT ${typeof columns === 'string' ? columns : columns(v)} FROM ${reads.table} WHERE ${audienceWhere(audience, v)} ` +
+      `ORDER BY ${sqlIdentifier(RANK_COLUMN)}`,
+  );
 }

@@ -35,6 +35,7 @@ import { startBackgroundVerify } from '../dataset/verify/verify';
 import type { VerifiedFiles } from '../dataset/verify/verifiedFiles';
 import { VerifyGate } from '../dataset/verify/verifyGate';
 import { groupCounts } from './groupCounts';
+import { ascendingPositions, countedPositions, countFields, sharedList } from './fieldCounts';
 import { pidOrderKey, warmPidOrders, type WarmupOptions } from './pidOrderWarmup';
 import { likeScoresOf } from './likeScores';
 import { callableTest, deliverableTest } from './listPrimitives';
@@ -398,6 +399,23 @@ export class EmbeddedEngine implements AudienceEngine {
     return this.verifyGate.hold(() => {
       // Only the audience's state is read: its positions are the selection's.
       return groupCounts(this.dataset, this.dataset.stateRange(audience.state), this.select(audience), fieldIndexes);
+    });
+  }
+
+  /** Each field's counts alone, the audience listed once for them all (fieldCounts.ts). */
+  groupCountsMany(audience: Audience, fieldIndexes: readonly number[]): GroupCount[][] {
+    return this.verifyGate.hold(() => {
+      assertResolved(audience);
+      const range = this.dataset.stateRange(audience.state);
+      const controlled = hasEffect(audience.controls);
+      // A whole state is its range: selecting it would build the state's PID order, which only a page needs.
+      if (audience.filters.length === 0 && !controlled)
+        return countFields(this.dataset, { range, list: null }, fieldIndexes, this.twoCores);
+      const selection = controlled ? this.select(audience) : this.cache.get(audienceKey(audience));
+      // Filters not asked for before: their scan lists them ascending already, with no PID order or rank set to build.
+      const listed = selection ? -1 : this.match(audience, range.first, range.first + range.count, false, () => undefined);
+      const list = selection ? ascendingPositions(selection, range) : sharedList(this.scratch, listed);
+      return countFields(this.dataset, countedPositions(range, list), fieldIndexes, this.twoCores);
     });
   }
 

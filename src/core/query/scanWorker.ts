@@ -7,6 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { claimPieces, type InflateJob } from '../dataset/read/inflateJob';
 import { WorkerSources } from '../dataset/read/pieceFetch';
 import { ZstdDecompressor } from '../dataset/codec/zstdContext';
+import { claimFields, type FieldCountJob } from './fieldCountJob';
 import { SCAN_WORKER_READY, scanPieces, type ScanJob } from './scanJob';
 import { warmUpScans } from './scanKernels';
 
@@ -14,7 +15,16 @@ import { warmUpScans } from './scanKernels';
 const decompressor = new ZstdDecompressor();
 const sources = new WorkerSources();
 
-parentPort!.on('message', (job: ScanJob | InflateJob) => {
+parentPort!.on('message', (job: ScanJob | InflateJob | FieldCountJob) => {
+  if ('kind' in job && job.kind === 'fieldCounts') {
+    // A unit of fields that fails is marked so; the calling thread tallies it again itself.
+    try {
+      claimFields(job, true);
+    } catch {
+      // Marked failed in claimFields.
+    }
+    return;
+  }
   if ('kind' in job && job.kind === 'inflate') {
     // A piece that fails is marked so; the reading thread reads it again and reports the damage. A
     // file the worker cannot read as the reader's, it leaves alone: the reader claims every piece.

@@ -9,6 +9,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { InflateJob } from '../dataset/read/inflateJob';
 import { startWorker } from '../workers/startWorker';
+import type { FieldCountJob } from './fieldCountJob';
 import { matchRange, type ScanPredicate } from './scanKernels';
 import {
   CONTROL_SLOTS,
@@ -46,7 +47,7 @@ export class TwoCoreScan {
    * handing a job to the worker and waking on its answer cost ~0.05-0.2 ms on the 2-core machine,
    * about what a one-core scan of 200,000 positions takes, so smaller states stay on one core).
    */
-  constructor(private readonly splitFrom: number) {}
+  constructor(readonly splitFrom: number) {}
 
   /**
    * Starts the worker, once: the engine asks when a state of its dataset is large enough to split
@@ -186,6 +187,13 @@ export class TwoCoreScan {
    * reading thread reads them all.
    */
   postInflate(job: InflateJob): boolean {
+    if (!this.ready || !this.worker) return false;
+    this.worker.postMessage(job);
+    return true;
+  }
+
+  /** Hands a many-field count (fieldCountJob.ts) to the worker, as postInflate does a read. */
+  postFieldCounts(job: FieldCountJob): boolean {
     if (!this.ready || !this.worker) return false;
     this.worker.postMessage(job);
     return true;

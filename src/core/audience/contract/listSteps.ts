@@ -91,7 +91,7 @@ export function keepMostAlike(list: Uint32Array, n: number, score: (id: number) 
   const scores = new Float64Array(n);
   for (let k = 0; k < n; k++) scores[k] = score(list[k]!);
   // The top-th highest score: everyone above it is kept, and of those equal to it the first ones.
-  const threshold = Float64Array.from(scores).sort()[n - top]!;
+  const threshold = nthSmallest(Float64Array.from(scores), n - top);
   let above = 0;
   for (let k = 0; k < n; k++) if (scores[k]! > threshold) above++;
   let atThreshold = top - above;
@@ -101,6 +101,34 @@ export function keepMostAlike(list: Uint32Array, n: number, score: (id: number) 
     if (s > threshold || (s === threshold && atThreshold-- > 0)) list[kept++] = list[k]!;
   }
   return kept;
+}
+
+/**
+ * The k-th smallest of `values` (0-based; reordered in place): what sorting them and taking [k] gives,
+ * found by quickselect instead, so a lookalike of a state of millions does not sort all its scores.
+ */
+export function nthSmallest(values: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    // Hoare's partition around the middle value: [lo, j] <= pivot <= [i, hi].
+    const pivot = values[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return values[k]!;
+  }
+  return values[k]!;
 }
 
 /** Keeps, in place, the first `n` ids of `list` that `keep` accepts; returns how many. */
