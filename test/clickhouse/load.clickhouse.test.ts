@@ -4,6 +4,7 @@
 // no message, log line or answer ever carries the password.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -193,8 +194,13 @@ describeClickHouse('loading a dataset into ClickHouse', () => {
     }
   }, 300_000);
 
-  it('serve --clickhouse answers the API from ClickHouse with the read-only user', async () => {
+  it('serve --clickhouse answers the API from ClickHouse with the read-only user, through a fallback node when the first does not answer', async () => {
     const home = join(dir, 'home');
+    // An address nobody listens on (a port just freed) named first: every request must go to the fallback.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const deadPort = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
     const child = spawn(
       process.execPath,
       [
@@ -203,6 +209,8 @@ describeClickHouse('loading a dataset into ClickHouse', () => {
         'src/cli/index.ts',
         'serve',
         '--clickhouse',
+        `http://127.0.0.1:${deadPort}`,
+        '--fallback-urls',
         clickhouse().singleServe.url,
         '--database',
         'load_tests',

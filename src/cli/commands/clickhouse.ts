@@ -14,15 +14,25 @@ const TARGET = {
   database: { type: 'string' },
   credentials: { type: 'string' },
   'ca-cert': { type: 'string' },
+  'fallback-urls': { type: 'string' },
 } as const;
 
-/** The server, database, credentials and CA of --url, --database, --credentials (or the environment) and --ca-cert. */
+/**
+ * The server, database, credentials and CA of --url, --database, --credentials (or the environment) and
+ * --ca-cert; --fallback-urls names other nodes of the same cluster, asked when the first does not answer.
+ */
 export function clickhouseTarget(values: Record<string, string | undefined>, urlOption = 'url'): ClickHouseTarget {
+  const fallbackUrls =
+    values['fallback-urls']
+      ?.split(',')
+      .map((u) => u.trim())
+      .filter(Boolean) ?? [];
   return {
     url: required(values, urlOption),
     database: values.database ?? DEFAULT_DATABASE,
     credentials: readCredentials(values.credentials),
     ...(values['ca-cert'] ? { caCertificate: resolve(values['ca-cert']) } : {}),
+    ...(fallbackUrls.length > 0 ? { fallbackUrls } : {}),
   };
 }
 
@@ -31,6 +41,8 @@ export async function clickhouseCommand(argv: string[]): Promise<void> {
   switch (action) {
     case 'load': {
       const { values } = parse(rest, { ...TARGET, db: { type: 'string' }, cluster: { type: 'string' }, 'shard-urls': { type: 'string' } });
+      // A load writes to the server named; another server is another copy, not a stand-in.
+      if (values['fallback-urls']) throw new UsageError('--fallback-urls is for serve and check, not load');
       const target = clickhouseTarget(values);
       const shardUrls = values['shard-urls']?.split(',').filter(Boolean) ?? [];
       if (values.cluster && shardUrls.length === 0)

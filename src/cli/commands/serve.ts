@@ -18,10 +18,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
     database: { type: 'string' },
     credentials: { type: 'string' },
     'ca-cert': { type: 'string' },
+    'fallback-urls': { type: 'string' },
   });
   const port = wholeNumber(values.port, 'port', 0);
   if (port > 65535) throw new UsageError('--port must be at most 65535');
   if (values.clickhouse && values.db) throw new UsageError('--db and --clickhouse name two data sources; give one');
+  if (values['fallback-urls'] && !values.clickhouse) throw new UsageError('--fallback-urls is for --clickhouse');
   const engine = values.clickhouse ? await ClickHouseEngine.open(clickhouseTarget(values, 'clickhouse')) : undefined;
   const core = createCore({
     homeDir: values.home,
