@@ -124,50 +124,20 @@ for (let round = 1; round <= rounds; round++) {
   const order = round % 2 === 1 ? sides : sides.reverse();
   for (const side of order) {
     const loadBefore = load();
-    if (side === 'import') {
-      const run = cliImport(files);
-      importRates.push(run.rows / run.seconds);
-      cpuSeconds.import!.push(run.cpuSeconds);
-      peaks.push(run.peakRssMB);
-      console.log(
-        JSON.stringify({
-          round,
-          side,
-          ...run,
-          seconds: +run.seconds.toFixed(2),
-          rowsPerSecond: Math.round(run.rows / run.seconds),
-          load: loadBefore,
-        }),
-      );
-    } else if (side === 'baseline') {
-      const run = cliImport(files, baselineCli);
-      baselineRates.push(run.rows / run.seconds);
-      cpuSeconds.baseline!.push(run.cpuSeconds);
-      console.log(
-        JSON.stringify({
-          round,
-          side,
-          ...run,
-          seconds: +run.seconds.toFixed(2),
-          rowsPerSecond: Math.round(run.rows / run.seconds),
-          load: loadBefore,
-        }),
-      );
-    } else {
-      const run = await duckdbLoad(files);
-      duckRates.push(run.rows / run.seconds);
-      cpuSeconds.duckdb!.push(run.cpuSeconds);
-      console.log(
-        JSON.stringify({
-          round,
-          side,
-          ...run,
-          seconds: +run.seconds.toFixed(2),
-          rowsPerSecond: Math.round(run.rows / run.seconds),
-          load: loadBefore,
-        }),
-      );
-    }
+    const run = side === 'duckdb' ? await duckdbLoad(files) : cliImport(files, side === 'baseline' ? baselineCli : undefined);
+    (side === 'import' ? importRates : side === 'baseline' ? baselineRates : duckRates).push(run.rows / run.seconds);
+    cpuSeconds[side]!.push(run.cpuSeconds);
+    if (side === 'import') peaks.push((run as ImportRun).peakRssMB);
+    console.log(
+      JSON.stringify({
+        round,
+        side,
+        ...run,
+        seconds: +run.seconds.toFixed(2),
+        rowsPerSecond: Math.round(run.rows / run.seconds),
+        load: loadBefore,
+      }),
+    );
   }
 }
 // Every other file: about half the rows (the states alternate large and small).

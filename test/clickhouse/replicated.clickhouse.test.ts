@@ -16,11 +16,11 @@ import { cli } from '../support/cli';
 import { describeClickHouse } from './support/localClickHouse';
 import { LOADER, READER } from './support/localServers';
 import { REPLICATED_CLUSTER, startReplicatedCluster, type ReplicatedCluster } from './support/replicatedCluster';
+import { expectNoWaitAcross, pairsWhileStopping, trafficDuring } from './support/traffic';
 import { startTwoCores } from './support/twoCores';
 
 const DATABASE = 'replicated_tests';
 /** The issue's bound: no request made during a load and switch waits longer than this on the switch. */
-const LONGEST_WAIT_MS = 2_000;
 
 describeClickHouse('a replicated cluster (2 shards x 2 replicas, ZooKeeper)', () => {
   let root: string;
@@ -98,33 +98,20 @@ describeClickHouse('a replicated cluster (2 shards x 2 replicas, ZooKeeper)', ()
     try {
       const expected = await Promise.all(bodies.map(async ([path, body]) => (await cores.embedded.post(path, body)).text()));
       for (const [path, body] of bodies) expect((await cores.clickhouse.post(path, body)).status).toBe(200);
-      const answers: Array<{ at: number; ms: number; status: number; same: boolean }> = [];
-      let loading = true;
-      const traffic = async (offset: number): Promise<void> => {
-        // Until the load is done, and on for a moment after it, so the engine also notices the new load.
-        for (let i = offset, after = 0; loading || after++ < 20; i++) {
-          const [path, body] = bodies[i % bodies.length]!;
-          const at = Date.now();
-          const response = await cores.clickhouse.post(path, body);
-          const text = await response.text();
-          answers.push({ at, ms: Date.now() - at, status: response.status, same: text === expected[i % bodies.length] });
-        }
-      };
-      const clients = [traffic(0), traffic(1)];
       // As it runs for real: `cli clickhouse load --cluster` in its own process.
       const shardUrls = [cluster.nodes[0].url, cluster.nodes[2].url].join(',');
-      const loaded = await cli(
-        [
-          ...['clickhouse', 'load', '--db', inject('datasetPath'), '--url', cluster.nodes[0].url, '--database', DATABASE],
-          ...['--cluster', REPLICATED_CLUSTER, '--shard-urls', shardUrls],
-        ],
-        { env: { ...process.env, [USER_ENV]: LOADER.username, [PASSWORD_ENV]: LOADER.password } },
-      ).finally(() => (loading = false));
-      await Promise.all(clients);
+      const { answers, result: loaded } = await trafficDuring(cores.clickhouse.post, bodies, expected, () =>
+        cli(
+          [
+            ...['clickhouse', 'load', '--db', inject('datasetPath'), '--url', cluster.nodes[0].url, '--database', DATABASE],
+            ...['--cluster', REPLICATED_CLUSTER, '--shard-urls', shardUrls],
+          ],
+          { env: { ...process.env, [USER_ENV]: LOADER.username, [PASSWORD_ENV]: LOADER.password } },
+        ),
+      );
       expect(loaded.code, loaded.stderr).toBe(0);
       const { loadId } = JSON.parse(loaded.stdout) as { loadId: string };
 
-      expect(answers.filter((a) => a.status !== 200 || !a.same)).toEqual([]);
       // The switch as the entry node logged it: its RENAMEs ON CLUSTER (type 2: finished; times to the
       // second), each answered once every node had run it.
       const [[startedAt, finishedAt, switches]] = (await onNode(cluster.nodes[0].url, async (c) => {
@@ -135,15 +122,7 @@ describeClickHouse('a replicated cluster (2 shards x 2 replicas, ZooKeeper)', ()
         );
       })) as [[string, string, string]];
       expect(Number(switches)).toBe(3);
-      const from = Number(startedAt) * 1000;
-      const to = (Number(finishedAt) + 1) * 1000;
-      // Requests were in flight across the switch, and none of them waited on it: the slowest of them took
-      // no longer than the slowest of the others (the machine's own load) and a margin.
-      const across = answers.filter((a) => a.at < to && a.at + a.ms > from);
-      const others = answers.filter((a) => !across.includes(a));
-      expect(across.length).toBeGreaterThan(0);
-      expect(others.some((a) => a.at >= to)).toBe(true);
-      expect(Math.max(...across.map((a) => a.ms))).toBeLessThan(Math.max(...others.map((a) => a.ms)) + LONGEST_WAIT_MS);
+      expectNoWaitAcross(answers, Number(startedAt) * 1000, (Number(finishedAt) + 1) * 1000);
     } finally {
       await cores.close();
     }
@@ -163,21 +142,13 @@ describeClickHouse('a replicated cluster (2 shards x 2 replicas, ZooKeeper)', ()
       const expected = await Promise.all(bodies.map(async ([path, body]) => (await cores.embedded.post(path, body)).text()));
       for (const [i, [path, body]] of bodies.entries()) expect(await (await other.clickhouse.post(path, body)).text()).toBe(expected[i]);
 
-      const failures: unknown[] = [];
-      let stopped: Promise<void> | null = null;
-      for (let i = 0; i < 200; i++) {
-        // Two requests at a time; after the 50th the first shard's second replica stops (SIGTERM).
-        if (i === 50) stopped = cluster.stopNode(cluster.nodes[1]);
-        const pair = [i, i + 100].map(async (k) => {
-          const [path, body] = bodies[k % bodies.length]!;
-          const response = await cores.clickhouse.post(path, body);
-          const text = await response.text();
-          if (response.status !== 200 || text !== expected[k % bodies.length])
-            failures.push({ k, status: response.status, text: text.slice(0, 300) });
-        });
-        await Promise.all(pair);
-        if (i === 100) await stopped;
-      }
+      // Two requests at a time; after the 50th round the first shard's second replica stops (SIGTERM).
+      const failures = await pairsWhileStopping(cores.clickhouse.post, bodies, expected, {
+        rounds: 200,
+        stopAt: 50,
+        awaitAt: 100,
+        stop: () => cluster.stopNode(cluster.nodes[1]),
+      });
       expect(cluster.nodes[1].process.exitCode !== null || cluster.nodes[1].process.signalCode !== null).toBe(true);
       expect(failures).toEqual([]);
     } finally {
@@ -201,21 +172,13 @@ describeClickHouse('a replicated cluster (2 shards x 2 replicas, ZooKeeper)', ()
     );
     try {
       const expected = await Promise.all(bodies.map(async ([path, body]) => (await cores.embedded.post(path, body)).text()));
-      const failures: unknown[] = [];
-      let stopped: Promise<void> | null = null;
-      for (let i = 0; i < 100; i++) {
-        // Two requests at a time; after the 30th the entry node stops (SIGTERM).
-        if (i === 30) stopped = cluster.stopNode(entry);
-        const pair = [i, i + 50].map(async (k) => {
-          const [path, body] = bodies[k % bodies.length]!;
-          const response = await cores.clickhouse.post(path, body);
-          const text = await response.text();
-          if (response.status !== 200 || text !== expected[k % bodies.length])
-            failures.push({ k, status: response.status, text: text.slice(0, 300) });
-        });
-        await Promise.all(pair);
-        if (i === 50) await stopped;
-      }
+      // Two requests at a time; after the 30th round the entry node stops (SIGTERM).
+      const failures = await pairsWhileStopping(cores.clickhouse.post, bodies, expected, {
+        rounds: 100,
+        stopAt: 30,
+        awaitAt: 50,
+        stop: () => cluster.stopNode(entry),
+      });
       expect(entry.process.exitCode !== null || entry.process.signalCode !== null).toBe(true);
       expect(failures).toEqual([]);
     } finally {
