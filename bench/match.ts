@@ -5,9 +5,10 @@
 // before and after, so a flat memory shows. Also times a count with consumer opt-outs of N people
 // beside the same count with an `exclude` of a list of the same people (docs/optouts.md), then the
 // match again with those opt-outs in force.
-// Usage: npx tsx bench/match.ts FILE [--rows N]
+// Usage: npx tsx bench/match.ts FILE [--rows N] [--match-only]
+// (--match-only: the match alone, without the opt-out counts and the second match)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore } from '../src/core/createCore';
@@ -16,9 +17,12 @@ import { csvField } from '../src/core/dataset/codec/recordFormat';
 import { fieldIndex } from '../src/shared/fields';
 import { normalizeAudience } from '../src/shared/audienceRequest';
 
-const { values, positionals } = parseArgs({ options: { rows: { type: 'string', default: '100000' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { rows: { type: 'string', default: '100000' }, 'match-only': { type: 'boolean', default: false } },
+  allowPositionals: true,
+});
 const path = positionals[0];
-if (!path) throw new Error('usage: npx tsx bench/match.ts FILE [--rows N]');
+if (!path) throw new Error('usage: npx tsx bench/match.ts FILE [--rows N] [--match-only]');
 const wanted = Number(values.rows);
 
 const NAMES = ['PID', 'FNAME', 'LNAME', 'ADDRESS', 'ZIP', 'PHONE'] as const;
@@ -26,52 +30,73 @@ const indexes = NAMES.map(fieldIndex);
 const ascending = [...indexes].sort((a, b) => a - b);
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-// People spread evenly over the file's positions, every state included.
-const dataset = Dataset.open(path);
-const total = dataset.stateCounts().reduce((n, r) => n + r.count, 0);
-const firsts = dataset.stateCounts().map((r) => r.first);
-const spread = Array.from({ length: Math.min(wanted, total) }, (_, k) => Math.floor((k * total) / Math.min(wanted, total)));
-// Positions run over the states' ranges in order: map each k-th of the total into them.
-const ranges = dataset.stateCounts();
-const positions = spread.map((k) => {
-  let at = k;
-  for (const r of ranges) {
-    if (at < r.count) return r.first + at;
-    at -= r.count;
-  }
-  return firsts[0]!;
-});
-const records: Array<Array<string | number>> = [];
-for (let from = 0; from < positions.length; from += 4096)
-  for (const r of dataset.valuesOf(positions.slice(from, from + 4096), ascending))
-    records.push(indexes.map((i) => r[ascending.indexOf(i)]!));
-dataset.close();
+/**
+ * Writes the customer file of people spread evenly over the file's positions, every state included.
+ * Returns only the opt-out rows of every tenth person, so the people read here are garbage before the
+ * match and the memory measured is the match's.
+ */
+function writeCustomerFile(csv: string): { rows: number; optOutRows: string[] } {
+  const dataset = Dataset.open(path!);
+  const ranges = dataset.stateCounts();
+  const total = ranges.reduce((n, r) => n + r.count, 0);
+  const count = Math.min(wanted, total);
+  // Positions run over the states' ranges in order: map each k-th of the total into them.
+  const positions = Array.from({ length: count }, (_, k) => {
+    let at = Math.floor((k * total) / count);
+    for (const r of ranges) {
+      if (at < r.count) return r.first + at;
+      at -= r.count;
+    }
+    return ranges[0]!.first;
+  });
+  const lines = ['Customer,First Name,Last Name,Address,ZIP,Phone,PID'];
+  const optOutRows: string[] = [];
+  let k = 0;
+  for (let from = 0; from < positions.length; from += 4096)
+    for (const r of dataset.valuesOf(positions.slice(from, from + 4096), ascending)) {
+      const [pid, first, last, address, zip, phone] = indexes.map((i) => r[ascending.indexOf(i)]!);
+      const cells = [`C${k}`, String(first).toLowerCase(), String(last), '', '', '', ''];
+      if (k % 3 === 0) cells[6] = String(pid).toLowerCase();
+      else if (k % 3 === 1 || phone === '') [cells[3], cells[4]] = [String(address).toLowerCase(), `${String(zip)}-0001`];
+      else cells[5] = `(${String(phone).slice(0, 3)}) ${String(phone).slice(3, 6)}-${String(phone).slice(6)}`;
+      lines.push(cells.map(csvField).join(','));
+      if (k % 10 === 0) optOutRows.push(`${String(pid)},${String(phone)}`);
+      k++;
+    }
+  dataset.close();
+  writeFileSync(csv, lines.join('\n') + '\n');
+  return { rows: k, optOutRows };
+}
 
 const home = mkdtempSync(join(tmpdir(), 'audience-desk-match-bench-'));
 try {
   const csv = join(home, 'customers.csv');
-  const lines = ['Customer,First Name,Last Name,Address,ZIP,Phone,PID'];
-  records.forEach(([pid, first, last, address, zip, phone], k) => {
-    const cells = [`C${k}`, String(first).toLowerCase(), String(last), '', '', '', ''];
-    if (k % 3 === 0) cells[6] = String(pid).toLowerCase();
-    else if (k % 3 === 1 || phone === '') [cells[3], cells[4]] = [String(address).toLowerCase(), `${String(zip)}-0001`];
-    else cells[5] = `(${String(phone).slice(0, 3)}) ${String(phone).slice(3, 6)}-${String(phone).slice(6)}`;
-    lines.push(cells.map(csvField).join(','));
-  });
-  writeFileSync(csv, lines.join('\n') + '\n');
+  const { optOutRows } = writeCustomerFile(csv);
   const core = createCore({ homeDir: home, datasetPath: path });
   const before = process.memoryUsage().rss;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const summary = await core.match.match({ file: csv, out: join(home, 'matched.csv'), fields: ['GENDER', 'AGE', 'CITY'] });
   const seconds = (performance.now() - started) / 1000;
   const after = process.resourceUsage().maxRSS * 1024;
+  // CPU seconds of every thread: on a shared machine, what the run would take with its cores to itself.
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   console.log(
     `${path}: ${summary.rows} rows matched in ${seconds.toFixed(2)} s: ${Math.round(summary.rows / seconds)} rows/s; ` +
       `${summary.matched} matched (${JSON.stringify(summary.byMethod)}), ${summary.ambiguous} ambiguous; ` +
-      `memory ${mb(before)} before, peak ${mb(after)}`,
+      `memory ${mb(before)} before, peak ${mb(after)}; ${cpuSeconds.toFixed(2)} CPU-s (${Math.round(summary.rows / cpuSeconds)} rows a CPU-second), ` +
+      `load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
   await core.shutdown();
-  const optHome = await optOutCost(records);
+  if (!values['match-only']) await matchWithOptOuts(csv, optOutRows);
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
+
+/** The match again with opt-outs of a tenth of the bench people in force (after timing counts with them). */
+async function matchWithOptOuts(csv: string, optOutRows: string[]): Promise<void> {
+  const optHome = await optOutCost(optOutRows);
   // The same match with those opt-outs in force: the people about to be matched are read and asked (docs/match.md).
   const withOptOuts = createCore({ homeDir: optHome, datasetPath: path });
   const t = performance.now();
@@ -79,12 +104,10 @@ try {
   const s = (performance.now() - t) / 1000;
   // No memory figure: the process's peak by now is the earlier cores'.
   console.log(
-    `with opt-outs of ${Math.ceil(records.length / 10)} people in force: ${again.rows} rows in ${s.toFixed(2)} s: ` +
+    `with opt-outs of ${optOutRows.length} people in force: ${again.rows} rows in ${s.toFixed(2)} s: ` +
       `${Math.round(again.rows / s)} rows/s; ${again.matched} matched`,
   );
   await withOptOuts.shutdown();
-} finally {
-  rmSync(home, { recursive: true, force: true });
 }
 
 /**
@@ -92,9 +115,8 @@ try {
  * beside the same count with an `exclude` of a suppression list of the same file, each on a fresh core
  * (the first use, when the people are found), then again (kept).
  */
-async function optOutCost(people: Array<Array<string | number>>): Promise<string> {
+async function optOutCost(rows: string[]): Promise<string> {
   const file = join(home, 'optouts.csv');
-  const rows = people.filter((_, k) => k % 10 === 0).map(([pid, , , , , phone]) => `${String(pid)},${String(phone)}`);
   writeFileSync(file, ['PID,PHONE', ...rows].join('\n') + '\n');
   const time = async (ask: () => Promise<unknown>): Promise<string> => {
     const t = performance.now();

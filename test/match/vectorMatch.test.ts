@@ -35,10 +35,10 @@ const row = (cells: Partial<Record<'first' | 'last' | 'address' | 'zip' | 'phone
   '',
 ];
 
-function customerRows(name: string, lines: string[][]): CustomerRow[] {
+async function customerRows(name: string, lines: string[][]): Promise<CustomerRow[]> {
   const path = join(dir, name);
   writeFileSync(path, [HEADER, ...lines].map((cells) => cells.map(csvCell).join(',')).join('\n') + '\n');
-  return readCustomerFile(path).rows;
+  return (await readCustomerFile(path)).rows;
 }
 
 beforeAll(() => {
@@ -99,7 +99,7 @@ describe('match from vectors', () => {
       ...some.slice(20, 40).map((p) => row({ first: p.FNAME, last: p.LNAME, address: p.ADDRESS, zip: p.ZIP, phone: p.PHONE, pid: p.PID })),
       ...some.slice(40, 60).map((p) => row({ first: p.FNAME, last: p.LNAME, address: p.ADDRESS, zip: '00001', phone: p.PHONE2 })),
     ];
-    const rows = customerRows('mixed.csv', lines);
+    const rows = await customerRows('mixed.csv', lines);
     const fromVectors = await matchPeople(engine, rows, FIELDS, null, true);
     const fromRecords = await readingRecords(() => matchPeople(engine, rows, FIELDS, null, true));
     expect(fromVectors).toEqual(fromRecords);
@@ -114,7 +114,7 @@ describe('match from vectors', () => {
   });
 
   it('leaves opted-out people unmatched as the record-reading matcher does, reading only those who could be', async () => {
-    const rows = customerRows(
+    const rows = await customerRows(
       'optouts.csv',
       buildCustomers(people).map((s) => s.cells),
     );
@@ -156,7 +156,7 @@ describe('match from vectors', () => {
   });
 
   it('reads no record where the vectors hold the names and the appended fields', async () => {
-    const rows = customerRows(
+    const rows = await customerRows(
       'real.csv',
       buildCustomers(people)
         .filter((s) => s.expect !== null)

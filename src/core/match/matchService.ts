@@ -1,18 +1,19 @@
 // Match and append (docs/match.md): reads a customer file, finds each row's person in the current
 // dataset, writes the file back with MATCH and the asked fields, and can keep the matched people as a
 // suppression list (keyed hashes of their PIDs), named in `exclude` as `list:<id>` like any list.
+// The file is read, matched and written a chunk of rows at a time, so memory does not grow with it.
 // The summary holds counts only: no value of the file or of a record.
 import { basename, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { fieldByName } from '../../shared/fields';
 import type { AudienceEngine } from '../audience/contract/engine';
 import type { SuppressionLists } from '../lists/suppressionLists';
-import { readCustomerFile } from './customerFile';
+import { CUSTOMER_REJECTS_KEPT, readCustomerChunks } from './customerFile';
 import type { MatchSummary } from '../../shared/customerFiles';
 import { byMethod, matchPeople, type Withheld } from './matchPeople';
+import { MatchedFileWriter, type ValueStyle } from './writeMatched';
 
 export type { MatchSummary };
-import { writeMatchedFile, type ValueStyle } from './writeMatched';
 
 /** Fields one match may append. */
 export const MATCH_FIELDS_MAX = 64;
@@ -26,6 +27,10 @@ export interface MatchRequest {
   keepAs?: string;
   /** Follow a symbolic link named as the file (the CLI, whose user typed the path). */
   followLinks?: boolean;
+  /** Rows matched at a time (customerFile.ts, CUSTOMER_CHUNK_ROWS); tests make it small. */
+  chunkRows?: number;
+  /** Characters parsed at a time (customerFile.ts); tests make it small to cut rows anywhere. */
+  parseBlock?: number;
 }
 
 /** The catalog names of the asked fields, checked: unknown or repeated names are a 400 naming `fields`. */
@@ -75,29 +80,58 @@ export class MatchService {
     if (request.keepAs !== undefined) this.lists.checkName(request.keepAs);
     const engine = this.engine();
     if (!engine) throw new AppError('invalid_request', 'No dataset is open to match against.', 'dataset');
-    const file = readCustomerFile(resolve(request.file), request.followLinks === true);
-    const { matches, refused } = await matchPeople(engine, file.rows, fields, this.withheld(), request.keepAs !== undefined);
-    writeMatchedFile(request.out, file, matches, fields, style);
-    const matched = matches.filter((m) => m !== undefined);
-    let list: string | null = null;
-    if (request.keepAs !== undefined && matched.length > 0) {
-      const pids = new Set(matched.map((m) => m.pid));
+    const withheld = this.withheld();
+    const keep = request.keepAs !== undefined;
+    const summary: MatchSummary = {
+      rows: 0,
+      matched: 0,
+      byMethod: { pid: 0, address: 0, phone: 0 },
+      ambiguous: 0,
+      rejected: 0,
+      refused: 0,
+      rejects: [],
+      list: null,
+    };
+    // The matched people's PIDs, over all chunks (a list is kept of them).
+    const pids = new Set<string>();
+    let writer: MatchedFileWriter | null = null;
+    try {
+      // A chunk of rows at a time: read, matched and appended to the partial file, published at the end.
+      const chunks = readCustomerChunks(resolve(request.file), {
+        followLinks: request.followLinks === true,
+        chunkRows: request.chunkRows,
+        parseBlock: request.parseBlock,
+      });
+      for await (const chunk of chunks) {
+        const { matches, refused } = await matchPeople(engine, chunk.rows, fields, withheld, keep);
+        writer ??= MatchedFileWriter.create(request.out, fields, style);
+        writer.write(chunk, matches);
+        const counts = byMethod(matches);
+        for (const method of ['pid', 'address', 'phone'] as const) summary.byMethod[method] += counts[method];
+        for (const m of matches) {
+          if (m === undefined) continue;
+          summary.matched++;
+          if (m.tied) summary.ambiguous++;
+          if (keep) pids.add(m.pid);
+        }
+        summary.rows += chunk.rows.length;
+        summary.rejected += chunk.rejected;
+        summary.refused += refused;
+        summary.rejects.push(...chunk.rejects.slice(0, CUSTOMER_REJECTS_KEPT - summary.rejects.length));
+      }
+      writer!.publish();
+    } catch (e) {
+      writer?.discard();
+      throw e;
+    }
+    if (request.keepAs !== undefined && pids.size > 0) {
       const info = await this.lists.importContent(
         request.keepAs,
         { rows: pids.size, pids, phones: new Set(), addresses: new Set(), rejected: 0, rejects: [] },
         basename(request.file),
       );
-      list = info.id;
+      summary.list = info.id;
     }
-    return {
-      rows: file.rows.length,
-      matched: matched.length,
-      byMethod: byMethod(matches),
-      ambiguous: matched.filter((m) => m.tied).length,
-      rejected: file.rejected,
-      refused,
-      rejects: file.rejects,
-      list,
-    };
+    return summary;
   }
 }

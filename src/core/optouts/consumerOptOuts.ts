@@ -103,7 +103,7 @@ export class ConsumerOptOuts {
    * stores their hashes as one import, all or nothing, and counts whom it names in the current dataset.
    */
   async import(path: string, followLinks = false): Promise<OptOutImport> {
-    const file = readCustomerFile(resolve(path), followLinks, 'optouts');
+    const file = await readCustomerFile(resolve(path), followLinks, 'optouts');
     const pids = new Set<string>();
     const phones = new Set<string>();
     const people = new Set<string>();
