@@ -9,6 +9,8 @@ import { loadIntoClickHouse } from '../../src/core/clickhouse/load';
 import { SHARDING_KEY_SQL } from '../../src/core/clickhouse/sharding';
 import { ClickHouseConnection } from '../../src/core/clickhouse/connection';
 import { normalizeAudience, type AudienceInput } from '../../src/shared/audienceRequest';
+import type { GroupCount } from '../../src/core/audience/contract/engine';
+import { FIELDS, fieldIndex } from '../../src/shared/fields';
 import { SqlOracle } from '../support/oracle';
 import { readPeople, writeMessyList } from '../lists/listData';
 import { describeClickHouse, useLocalClickHouse } from './support/localClickHouse';
@@ -131,6 +133,24 @@ for (const topology of ['single node', 'two shards'] as const) {
         ])
           expect(strip(await b.crossTab(query, rows!, columns!, 30))).toEqual(strip(await a.crossTab(query, rows!, columns!, 30)));
         await expect(b.crossTab(query, 'PID', 'GENDER')).rejects.toThrow(/different value for nearly everyone/);
+      }
+    }, 300_000);
+
+    it('counts many fields in one query as it counts each alone (strings, integers, numbers)', async () => {
+      const indexes = ['AGE', 'GENDER', 'EHI', 'ZIP', 'LOR', 'FNAME', 'HOMEOWNERC', 'LATITUDE'].map(fieldIndex);
+      const byValue = (groups: readonly GroupCount[]) => [...groups].sort((x, y) => String(x.values[0]).localeCompare(String(y.values[0])));
+      // Plain audiences (no list controls): the one-query path.
+      for (const input of audiences.filter((a) => Object.keys(a).every((k) => k === 'state' || k === 'filters'))) {
+        const audience = { state: input.state, filters: normalizeAudience(input).filters };
+        const [embedded, clickhouse] = [cores.embedded.core.engine, cores.clickhouse.core.engine];
+        const many = await clickhouse.groupCountsMany(audience, indexes);
+        expect(many).toHaveLength(indexes.length);
+        for (const [k, index] of indexes.entries()) {
+          const alone = await clickhouse.groupCounts(audience, [index]);
+          expect(byValue(many[k]!)).toEqual(byValue(alone));
+          // The embedded engine counts coded fields only (a number's vector is not a list of values).
+          if (FIELDS[index]!.type !== 'number') expect(byValue(many[k]!)).toEqual(byValue(await embedded.groupCounts(audience, [index])));
+        }
       }
     }, 300_000);
 

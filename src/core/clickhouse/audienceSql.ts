@@ -82,3 +82,17 @@ export function audienceWhere(audience: Pick<Audience, 'state' | 'filters'>, val
 export const CALLABLE_SQL = "((PHONE != '' AND DNC = '') OR (PHONE2 != '' AND DNC2 = '') OR (PHONE3 != '' AND DNC3 = ''))";
 /** contact's mail rule: DPV is Y and VACANT is not. */
 export const DELIVERABLE_SQL = "(DPV = 'Y' AND VACANT != 'Y')";
+
+/**
+ * Counts by value of several columns (quoted) in one scan: each matching row gives one (field's place, value)
+ * pair a field, grouped together. toString keeps each type's text as the server writes the column
+ * itself, so the engine reads the values back as it reads a GROUP BY of the column.
+ */
+export function manyFieldCountsSql(table: string, columns: readonly string[], where: string): string {
+  const pairs = columns.map((column, f) => `(toUInt16(${f}), toString(${column}))`).join(', ');
+  return (
+    `SELECT tupleElement(fv, 1), tupleElement(fv, 2), count() FROM ` +
+    `(SELECT arrayJoin([${pairs}]) AS fv FROM ${table} WHERE ${where}) ` +
+    `GROUP BY tupleElement(fv, 1), tupleElement(fv, 2)`
+  );
+}

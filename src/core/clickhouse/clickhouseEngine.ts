@@ -24,7 +24,7 @@ import type {
 } from '../audience/contract/engine';
 import { DEFAULT_QUERY_BUDGET_MS } from '../audience/contract/queryDefaults';
 import { LruCache } from '../cache/lruCache';
-import { audienceWhere } from './audienceSql';
+import { audienceWhere, manyFieldCountsSql } from './audienceSql';
 import { ClickHouseConnection, clickhouseCode, shownAddress, type ClickHouseTarget } from './connection';
 import { ServingErrors, type ServingFailure } from './servingErrors';
 import { controlledList, type ControlledList } from './controlledList';
@@ -39,7 +39,7 @@ import {
   rankListRecords,
   recordBytes,
 } from './pidPages';
-import { COLUMN_PLANS, TABLE_LAYOUT } from './schema';
+import { COLUMN_PLANS, storedColumn, storedColumns, TABLE_LAYOUT } from './schema';
 import { detectDialect, type ServerDialect } from './serverDialect';
 import { sqlIdentifier } from './sqlLiteral';
 import { SqlValues } from './sqlValues';
@@ -382,7 +382,7 @@ export class ClickHouseEngine implements AudienceEngine {
     assertResolved(audience);
     await this.fresh();
     const defs = fieldIndexes.map((i) => FIELDS[i]!);
-    const columns = defs.map((def) => sqlIdentifier(def.name)).join(', ');
+    const columns = storedColumns(fieldIndexes);
     const group = (texts: string[], count: number): GroupCount => ({ values: texts.map((t, i) => valueOf(defs[i]!.type, t)), count });
     const list = await this.controlled(audience);
     if (!list) {
@@ -403,8 +403,10 @@ export class ClickHouseEngine implements AudienceEngine {
   }
 
   /**
-   * Each field alone: a GROUP BY a field; with list controls, the kept people's values of several
-   * fields read in one pass (a few fields at a time, so a large state's rows are not all held at once).
+   * Each field alone. Without list controls, one query: every matching row gives a (field, value) pair
+   * a field, grouped together, so a profile of a hundred fields is one scan, not a hundred round trips.
+   * With list controls, the kept people's values of several fields read in one pass (a few fields at a
+   * time, so a large state's rows are not all held at once).
    */
   async groupCountsMany(audience: Audience, fieldIndexes: readonly number[]): Promise<GroupCount[][]> {
     assertResolved(audience);
@@ -412,14 +414,22 @@ export class ClickHouseEngine implements AudienceEngine {
     const out: GroupCount[][] = [];
     const list = await this.controlled(audience);
     if (!list) {
-      for (const index of fieldIndexes) out.push(await this.groupCounts(audience, [index]));
+      const defs = fieldIndexes.map((i) => FIELDS[i]!);
+      if (defs.length === 0) return out;
+      const rows = await this.rows((v) => manyFieldCountsSql(this.table, fieldIndexes.map(storedColumn), audienceWhere(audience, v)));
+      for (let f = 0; f < defs.length; f++) out.push([]);
+      for (const [f, text, count] of rows) {
+        const at = Number(f);
+        out[at]!.push({ values: [valueOf(defs[at]!.type, text!)], count: Number(count) });
+      }
       return out;
     }
     const kept = new Set(list.pids);
     for (let at = 0; at < fieldIndexes.length; at += FIELDS_READ_TOGETHER) {
-      const defs = fieldIndexes.slice(at, at + FIELDS_READ_TOGETHER).map((i) => FIELDS[i]!);
+      const slice = fieldIndexes.slice(at, at + FIELDS_READ_TOGETHER);
+      const defs = slice.map((i) => FIELDS[i]!);
       const counts = defs.map(() => new Map<string, number>());
-      const columns = defs.map((def) => sqlIdentifier(def.name)).join(', ');
+      const columns = storedColumns(slice);
       for (const row of await filteredRows(this.reads, audience, `PID, ${columns}`)) {
         if (!kept.has(tsvUnescape(row[0]!))) continue;
         for (let f = 0; f < defs.length; f++) counts[f]!.set(row[f + 1]!, (counts[f]!.get(row[f + 1]!) ?? 0) + 1);

@@ -52,6 +52,10 @@ function planOf(field: FieldDef): ColumnPlan {
 
 export const COLUMN_PLANS: readonly ColumnPlan[] = FIELDS.map(planOf);
 
+/** A field's column as stored (a number's 64 bits, which values.ts reads back exactly), quoted. */
+export const storedColumn = (index: number): string => sqlIdentifier(COLUMN_PLANS[index]!.stored);
+export const storedColumns = (indexes: readonly number[]): string => indexes.map(storedColumn).join(', ');
+
 /** Every stored field column in catalog order: what a record's TabSeparated line fills first. */
 export const STORED_COLUMNS_SQL = COLUMN_PLANS.map((p) => sqlIdentifier(p.stored)).join(', ');
 
