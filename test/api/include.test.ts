@@ -5,39 +5,19 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { useApiWithOracle, type ApiHarness } from '../support/apiHarness';
+import { audiencePages } from '../support/audiencePages';
 import type { SqlOracle } from '../support/oracle';
 
 const harness = useApiWithOracle(() => inject('datasetPath'));
 let api: ApiHarness;
 let oracle: SqlOracle;
+const { post, allPids } = audiencePages(() => api);
 beforeAll(() => {
   api = harness.api();
   oracle = harness.oracle();
 });
 
 type Filters = Array<[string, Array<string | number>]>;
-
-async function post(body: unknown, op = 'preview'): Promise<{ status: number; body: any }> {
-  const r = await api.post(`/api/audiences/${op}`, body);
-  return { status: r.status, body: await r.json() };
-}
-
-/** Every PID of a request, paged 400 at a time, checking the pages agree on the total and come in PID order. */
-async function allPids(request: Record<string, unknown>): Promise<string[]> {
-  const first = await post({ ...request, limit: 0 });
-  expect(first.status, JSON.stringify(first.body)).toBe(200);
-  const total = first.body.total as number;
-  const pids: string[] = [];
-  for (let skip = 0; skip < total; skip += 400) {
-    const page = await post({ ...request, limit: 400, skip });
-    expect(page.body.total).toBe(total);
-    pids.push(...page.body.results.map((r: { pid: string }) => r.pid));
-  }
-  expect(pids).toHaveLength(total);
-  expect([...pids].sort()).toEqual(pids);
-  expect(new Set(pids).size).toBe(pids.length);
-  return pids;
-}
 
 const SEED: Filters = [['GENDER', ['F']]];
 const inBoth = (a: readonly string[], b: Iterable<string>) => {

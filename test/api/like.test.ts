@@ -5,11 +5,13 @@
 // exclude and before households and the sample, and a small or unknown seed is a 400 naming `like`.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { useApiWithOracle, type ApiHarness } from '../support/apiHarness';
+import { audiencePages } from '../support/audiencePages';
 import type { SqlOracle } from '../support/oracle';
 
 const harness = useApiWithOracle(() => inject('datasetPath'));
 let api: ApiHarness;
 let oracle: SqlOracle;
+const { post, allPids } = audiencePages(() => api);
 beforeAll(() => {
   api = harness.api();
   oracle = harness.oracle();
@@ -21,28 +23,6 @@ const TRAIT: Filters = [
   ['HOMEOWNERC', ['H']],
   ['AGE', ['45+']],
 ];
-
-async function post(body: unknown, op = 'preview'): Promise<{ status: number; body: any }> {
-  const r = await api.post(`/api/audiences/${op}`, body);
-  return { status: r.status, body: await r.json() };
-}
-
-/** Every PID of a request, paged 300 at a time: pages agree on the total, are disjoint, and come in PID order. */
-async function allPids(request: Record<string, unknown>): Promise<string[]> {
-  const first = await post({ ...request, limit: 0 });
-  expect(first.status, JSON.stringify(first.body)).toBe(200);
-  const total = first.body.total as number;
-  const pids: string[] = [];
-  for (let skip = 0; skip < total; skip += 300) {
-    const page = await post({ ...request, limit: 300, skip });
-    expect(page.body.total).toBe(total);
-    pids.push(...page.body.results.map((r: { pid: string }) => r.pid));
-  }
-  expect(pids).toHaveLength(total);
-  expect([...pids].sort()).toEqual(pids);
-  expect(new Set(pids).size).toBe(total);
-  return pids;
-}
 
 describe('like', () => {
   it('finds people who share a trait the seed shares and the model is not told; never the seed; the same twice', async () => {

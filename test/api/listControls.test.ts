@@ -3,37 +3,19 @@
 // 400 naming the key for every bad value.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { useApiWithOracle, type ApiHarness } from '../support/apiHarness';
+import { audiencePages } from '../support/audiencePages';
 import type { SqlOracle } from '../support/oracle';
 
 const harness = useApiWithOracle(() => inject('datasetPath'));
 let api: ApiHarness;
 let oracle: SqlOracle;
+const { post, allPids } = audiencePages(() => api);
 beforeAll(() => {
   api = harness.api();
   oracle = harness.oracle();
 });
 
 type Filters = Array<[string, Array<string | number>]>;
-
-async function post(body: unknown, op: 'preview' | 'search' = 'preview'): Promise<{ status: number; body: any }> {
-  const r = await api.post(`/api/audiences/${op}`, body);
-  return { status: r.status, body: await r.json() };
-}
-
-/** Every PID of a request, paged 500 at a time, checking the pages agree on the total. */
-async function allPids(request: Record<string, unknown>): Promise<string[]> {
-  const first = await post({ ...request, limit: 0 });
-  expect(first.status, JSON.stringify(first.body)).toBe(200);
-  const total = first.body.total as number;
-  const pids: string[] = [];
-  for (let skip = 0; skip < total; skip += 500) {
-    const page = await post({ ...request, limit: 500, skip });
-    expect(page.body.total).toBe(total);
-    pids.push(...page.body.results.map((r: { pid: string }) => r.pid));
-  }
-  expect(pids).toHaveLength(total);
-  return pids;
-}
 
 const SEED: Filters = [
   ['GENDER', ['F']],
