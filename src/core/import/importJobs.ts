@@ -5,6 +5,7 @@
 // so; either way the new dataset joins the dataset history, which keeps the previous ones (README
 // "Nothing lost"); every import is an audit entry. The reading and writing are
 // importFiles'; the job bookkeeping is jobs/jobRegistry.ts'. docs/import.md, "From the app".
+import { PickedFiles } from '../fs/pickedFiles';
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -65,7 +66,7 @@ function newDatasetName(now = new Date()): string {
 }
 
 export class ImportJobs {
-  private readonly picked = new Set<string>();
+  private readonly picked = new PickedFiles('"Choose files"; only chosen files can be imported.', 'files');
   private readonly rejectFiles = new Set<string>();
   private readonly jobs = new JobRegistry<ImportJob, ImportRunState>({
     noun: 'import',
@@ -88,9 +89,7 @@ export class ImportJobs {
    * regular files reached without a link (importFiles' followLinks is left unset).
    */
   allow(paths: readonly string[]): string[] {
-    const resolved = paths.map((p) => resolve(p));
-    for (const p of resolved) this.picked.add(p);
-    return resolved;
+    return this.picked.allow(paths);
   }
 
   /** Each file recognised and its header mapped, without reading its rows or writing anything. */
@@ -187,14 +186,7 @@ export class ImportJobs {
   }
 
   private checkPicked(files: readonly string[]): string[] {
-    const resolved = files.map((f) => resolve(f));
-    const foreign = resolved.find((f) => !this.picked.has(f));
-    if (foreign !== undefined)
-      throw new AppError(
-        'forbidden',
-        `${basename(foreign)} was not chosen with "Choose files"; only chosen files can be imported.`,
-        'files',
-      );
+    const resolved = this.picked.assert(files);
     if (new Set(resolved).size !== resolved.length) throw new AppError('invalid_request', 'A file is named twice.', 'files');
     return resolved;
   }

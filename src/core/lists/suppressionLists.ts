@@ -2,6 +2,7 @@
 // ["list:<id>"]` leaves those people out. App state keeps a name, counts, the rejects' line numbers
 // and reasons, and a keyed hash of each normalised value (listHash.ts), never a value. An import is
 // one transaction: a file that cannot be read or names nobody stores nothing.
+import { PickedFiles } from '../fs/pickedFiles';
 import { randomBytes } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import type { SuppressionListInfo } from '../../shared/contract';
@@ -33,7 +34,7 @@ export class SuppressionLists {
   private readonly stmt: Record<string, Statement>;
   private readonly hasher: ListHasher;
   /** Files the user picked in the app (lists/pick); only these may the app import. */
-  private readonly picked = new Set<string>();
+  private readonly picked = new PickedFiles('"Choose file"; only chosen files can be imported.');
   /** matched, by list id and dataset source: listing is cheap after the first count. */
   private readonly matchedCache = new Map<string, number>();
 
@@ -66,15 +67,12 @@ export class SuppressionLists {
 
   /** Files the user chose in the app (dialog or inbox): the app imports only these. */
   allow(paths: readonly string[]): string[] {
-    const resolved = paths.map((p) => resolve(p));
-    for (const p of resolved) this.picked.add(p);
-    return resolved;
+    return this.picked.allow(paths);
   }
 
   /** import, for the app: only a file lists/pick handed out, and not through a link. */
   importPicked(path: string, name: string): Promise<SuppressionListInfo> {
-    if (!this.picked.has(resolve(path)))
-      throw new AppError('forbidden', `${basename(path)} was not chosen with "Choose file"; only chosen files can be imported.`, 'file');
+    this.picked.assert([path]);
     return this.import(path, name);
   }
 

@@ -3,6 +3,7 @@
 // suppression list (keyed hashes of their PIDs), named in `exclude` as `list:<id>` like any list.
 // The file is read, matched and written a chunk of rows at a time, so memory does not grow with it.
 // The summary holds counts only: no value of the file or of a record.
+import { PickedFiles } from '../fs/pickedFiles';
 import { basename, resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { fieldByName } from '../../shared/fields';
@@ -49,7 +50,7 @@ export function matchFields(fields: readonly string[]): string[] {
 
 export class MatchService {
   /** Files the user picked in the app (match/pick). */
-  private readonly picked = new Set<string>();
+  private readonly picked = new PickedFiles('"Choose a file"; only chosen files can be read.');
 
   constructor(
     private readonly engine: () => AudienceEngine | null,
@@ -60,15 +61,12 @@ export class MatchService {
 
   /** Files the user chose in the app (dialog or inbox): the app reads only these. */
   allow(paths: readonly string[]): string[] {
-    const resolved = paths.map((p) => resolve(p));
-    for (const p of resolved) this.picked.add(p);
-    return resolved;
+    return this.picked.allow(paths);
   }
 
   /** Refuses a file the app did not hand out by a pick. */
   assertPicked(path: string): void {
-    if (!this.picked.has(resolve(path)))
-      throw new AppError('forbidden', `${basename(path)} was not chosen with "Choose a file"; only chosen files can be read.`, 'file');
+    this.picked.assert([path]);
   }
 
   async match(request: MatchRequest): Promise<MatchSummary> {

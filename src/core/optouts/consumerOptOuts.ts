@@ -5,6 +5,7 @@
 // page, export, profile, lookalike, breakdown, cross-tab, map or match shows an opted-out person, on
 // either engine, in whichever dataset is current. The matcher's key names the imports in force, so a
 // new or removed import (from this process or another on the same home) takes effect at the next request.
+import { PickedFiles } from '../fs/pickedFiles';
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import type { OptOutImport } from '../../shared/customerFiles';
@@ -47,7 +48,7 @@ export class ConsumerOptOuts {
   /** Changed by a restore: the same imports' ids may come back with another home's secret. */
   private epoch = randomBytes(4).toString('hex');
   /** Files the user picked in the app (optouts/pick); only these may the app import. */
-  private readonly picked = new Set<string>();
+  private readonly picked = new PickedFiles('"Choose a file"; only chosen files can be read.');
 
   constructor(
     private readonly db: Db,
@@ -74,15 +75,12 @@ export class ConsumerOptOuts {
 
   /** Files the user chose in the app (dialog or inbox): the app reads only these. */
   allow(paths: readonly string[]): string[] {
-    const resolved = paths.map((p) => resolve(p));
-    for (const p of resolved) this.picked.add(p);
-    return resolved;
+    return this.picked.allow(paths);
   }
 
   /** Refuses a file the app did not hand out by a pick. */
   assertPicked(path: string): void {
-    if (!this.picked.has(resolve(path)))
-      throw new AppError('forbidden', `${basename(path)} was not chosen with "Choose a file"; only chosen files can be read.`, 'file');
+    this.picked.assert([path]);
   }
 
   /** import, for the app: only a file optouts/pick handed out, and not through a link. */
