@@ -180,7 +180,9 @@ async function waitForPing(url: string, child: ChildProcess, dir: string, timeou
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
-      const res = await fetch(`${url}/ping`);
+      // Bounded: a port another process took between freePort and the server's bind may hold a
+      // listener that never answers HTTP (a native-protocol port), and an unbounded fetch waits forever.
+      const res = await fetch(`${url}/ping`, { signal: AbortSignal.timeout(2_000) });
       if (res.ok) return;
     } catch {
       // Not listening yet.

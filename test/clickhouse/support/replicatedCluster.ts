@@ -88,6 +88,19 @@ export async function startReplicatedCluster(root: string): Promise<ReplicatedCl
     throw new Error(
       'ZooKeeper is not installed, so the replicated cluster cannot start: `apt-get install -y zookeeperd` (.ci/run does it).',
     );
+  // As startLocalClickHouse does: a port found free can be taken by another test file's server before
+  // ClickHouse binds it; then the whole cluster starts again on new ports (each node's port is in every
+  // node's remote_servers, so one cannot move alone).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startCluster(join(root, `attempt-${attempt}`));
+    } catch (error) {
+      if (attempt === 3 || !/Address already in use/.test(String((error as Error)?.message))) throw error;
+    }
+  }
+}
+
+async function startCluster(root: string): Promise<ReplicatedCluster> {
   const zookeeper = await startZooKeeper(join(root, 'zookeeper'));
   const tcp = [await freePort(), await freePort(), await freePort(), await freePort()];
   const replica = (port: number) =>
@@ -105,7 +118,7 @@ export async function startReplicatedCluster(root: string): Promise<ReplicatedCl
   };
   try {
     const names = ['s1r1', 's1r2', 's2r1', 's2r2'];
-    const nodes = await Promise.all(
+    const results = await Promise.allSettled(
       names.map((name, i) =>
         startServer(root, name, null, tcp[i]!, false, {
           remoteServers,
@@ -115,6 +128,9 @@ export async function startReplicatedCluster(root: string): Promise<ReplicatedCl
         }).then((server) => (started.push(server), server)),
       ),
     );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const nodes = results.map((r) => (r as PromiseFulfilledResult<LocalServer>).value);
     return { nodes: nodes as ReplicatedCluster['nodes'], stopNode: stopServer, stop: stopAll };
   } catch (error) {
     await stopAll();
