@@ -9,9 +9,9 @@
 // All three get the same flags; none of @sparticuz/chromium's own serverless flags (they turn off web
 // security and site isolation, which the security tests rely on) is needed to run it here.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { arch, platform } from 'node:os';
+import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -48,14 +48,26 @@ export function chooseBrowser(): Promise<BrowserChoice> {
   return choice;
 }
 
-/** Launches the chosen Chromium headless with BROWSER_FLAGS and `extraArgs`. */
+/**
+ * Launches the chosen Chromium headless with BROWSER_FLAGS and `extraArgs`. Its scratch files
+ * (.org.chromium.Chromium.*) go to a folder of its own, removed once the browser is gone: a helper
+ * process that Chromium ends abruptly at close leaves its file behind, which is Chromium's, not a test's.
+ */
 export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const { executablePath, env } = await chooseBrowser();
-  return chromium.launch({
-    executablePath,
-    args: [...BROWSER_FLAGS, ...extraArgs],
-    ...(Object.keys(env).length ? { env: { ...process.env, ...env } } : {}),
-  });
+  const scratch = mkdtempSync(join(tmpdir(), 'chromium-scratch-'));
+  try {
+    const browser = await chromium.launch({
+      executablePath,
+      args: [...BROWSER_FLAGS, ...extraArgs],
+      env: { ...process.env, ...env, TMPDIR: scratch },
+    });
+    browser.on('disconnected', () => rmSync(scratch, { recursive: true, force: true }));
+    return browser;
+  } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 async function pick(): Promise<BrowserChoice> {
