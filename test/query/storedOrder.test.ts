@@ -7,12 +7,15 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import Database from 'better-sqlite3';
+import { PID_ORDER_KEY } from '../../src/core/dataset/format/pidRanks';
 import { Dataset } from '../../src/core/dataset/read/dataset';
 import { DatasetWriter } from '../../src/core/dataset/write/datasetWriter';
 import { generateDataset, generateRecords } from '../../src/core/generate';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { fieldIndex } from '../../src/shared/fields';
 import { engineAudience } from '../support/audienceQueries';
+import { copyWithMeta } from '../support/datasetMeta';
 
 const ROWS = 24_000;
 const SEED = 61;
@@ -23,8 +26,11 @@ let householdPath: string;
 let pidPath: string;
 let stored: EmbeddedEngine;
 let inPidOrder: EmbeddedEngine;
+/** The household file with every state's whole PID order kept (the warm-up's), and a copy written before orders were stored. */
+let warmed: EmbeddedEngine;
+let writtenBefore: EmbeddedEngine;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-order-'));
   householdPath = join(dir, 'household.sqlite');
   pidPath = join(dir, 'pid.sqlite');
@@ -36,10 +42,17 @@ beforeAll(() => {
   const options = { backgroundVerify: false, selectionCacheBytes: 0, scanSplitFrom: 0 };
   stored = new EmbeddedEngine(Dataset.open(householdPath), options);
   inPidOrder = new EmbeddedEngine(Dataset.open(pidPath), options);
+  const beforePath = copyWithMeta(householdPath, join(dir, 'before.sqlite'), { [PID_ORDER_KEY]: null });
+  const db = new Database(beforePath);
+  db.exec('DROP TABLE pid_order');
+  db.close();
+  writtenBefore = new EmbeddedEngine(Dataset.open(beforePath), { ...options, pidOrderWarmup: false });
+  await new Promise<void>((done) => {
+    warmed = new EmbeddedEngine(Dataset.open(householdPath), { ...options, pidOrderWarmup: { from: 0, onFinished: done } });
+  });
 }, 180_000);
 afterAll(() => {
-  stored?.close();
-  inPidOrder?.close();
+  for (const engine of [stored, inPidOrder, warmed, writtenBefore]) engine?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -93,24 +106,35 @@ describe('records stored in household order', () => {
     for (const request of REQUESTS) {
       const expected = await answers(inPidOrder, request);
       expect(expected.total, JSON.stringify(request)).toBeGreaterThan(0);
-      expect(await answers(stored, request), JSON.stringify(request)).toEqual(expected);
+      // Through the stored order, through the whole order the warm-up keeps, and through one built from the ranks.
+      for (const engine of [stored, warmed, writtenBefore])
+        expect(await answers(engine, request), JSON.stringify(request)).toEqual(expected);
     }
   });
 
-  it('count a state, whole or filtered, without building its PID order, which only a page needs', async () => {
+  it('count a state, whole or filtered, without its PID order; a page reads only the chunk of the stored order it needs', async () => {
     const dataset = Dataset.open(householdPath);
     const engine = new EmbeddedEngine(dataset, { backgroundVerify: false, selectionCacheBytes: 0, scanSplitFrom: 0 });
     try {
       const builds = vi.spyOn(dataset, 'pidOrder');
+      const reads = vi.spyOn(dataset, 'pidOrderChunk');
       for (const request of [REQUESTS[0]!, REQUESTS[2]!, REQUESTS[9]!]) {
         const audience = await engineAudience(engine, request);
         const expected = await engineAudience(inPidOrder, request);
         expect(engine.count(audience), JSON.stringify(request)).toBe(inPidOrder.count(expected));
       }
+      expect(reads).not.toHaveBeenCalled();
+      // California lies in one chunk of the order: its first pages, whole and filtered, read that chunk once.
+      const california = dataset.stateRange('CA');
+      expect(Math.floor(california.first / dataset.pidOrderChunkSize)).toBe(
+        Math.floor((california.first + california.count - 1) / dataset.pidOrderChunkSize),
+      );
+      for (const request of [REQUESTS[0]!, REQUESTS[2]!]) {
+        const audience = await engineAudience(engine, request);
+        expect(engine.previewPage(audience, 0, 5).total).toBe(engine.count(audience));
+      }
+      expect(reads).toHaveBeenCalledTimes(1);
       expect(builds).not.toHaveBeenCalled();
-      const california = await engineAudience(engine, REQUESTS[0]!);
-      expect(engine.previewPage(california, 0, 5).total).toBe(engine.count(california));
-      expect(builds).toHaveBeenCalledTimes(1);
     } finally {
       engine.close();
     }

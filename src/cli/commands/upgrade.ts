@@ -2,6 +2,7 @@
 // and atomically (docs/dataset-format.md, "Version history"). Prints one line; exit 0 when the file
 // was upgraded or was current already, 1 when it cannot be.
 import { resolve } from 'node:path';
+import { addStoredPidOrder, fileLacksStoredPidOrder } from '../../core/dataset/legacy/addPidOrder';
 import { isCurrentFormat, upgradeDataset } from '../../core/dataset/legacy/upgradeDataset';
 import { DATASET_FORMAT_VERSION } from '../../core/dataset/format/schema';
 import { parse, required } from '../args';
@@ -11,6 +12,12 @@ export function upgradeCommand(argv: string[]): void {
   const path = resolve(required(values, 'db'));
   // Failures (damaged, not a dataset, unknown format) are AppErrors: one line and exit 1 (cli/index.ts).
   if (isCurrentFormat(path)) {
+    // A current file written before PID orders were stored gains one in place (addPidOrder.ts).
+    if (fileLacksStoredPidOrder(path)) {
+      const records = addStoredPidOrder(path);
+      console.log(`upgraded: ${path}: ${records} records, stored PID order added (format ${DATASET_FORMAT_VERSION}).`);
+      return;
+    }
     console.log(`current: ${path} is in format ${DATASET_FORMAT_VERSION} already.`);
     return;
   }

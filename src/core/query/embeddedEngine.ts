@@ -28,7 +28,6 @@ import { LruCache } from '../cache/lruCache';
 import { availableParallelism } from 'node:os';
 import { settings } from '../config';
 import type { Dataset, StateRange } from '../dataset/read/dataset';
-import type { StateOrder } from '../dataset/format/pidRanks';
 import { stringHash } from '../dataset/codec/columnVector';
 import { uint32Set } from '../collections/uint32Table';
 import { startBackgroundVerify } from '../dataset/verify/verify';
@@ -36,7 +35,8 @@ import type { VerifiedFiles } from '../dataset/verify/verifiedFiles';
 import { VerifyGate } from '../dataset/verify/verifyGate';
 import { groupCounts } from './groupCounts';
 import { ascendingPositions, countedPositions, countFields, sharedList } from './fieldCounts';
-import { pidOrderKey, warmPidOrders, type WarmupOptions } from './pidOrderWarmup';
+import { warmPidOrders, type WarmupOptions } from './pidOrderWarmup';
+import { PidPaging } from './pidPaging';
 import { likeScoresOf } from './likeScores';
 import { callableTest, deliverableTest } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
@@ -46,8 +46,8 @@ import { keyedCandidates, recordValues } from './keyedCandidates';
 import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
 import { matchRange } from './scanKernels';
 import { TwoCoreScan } from './twoCoreScan';
-import { ascendingBatches, OrderedRangeSelection, orderedSelection } from './pidOrder';
-import { EMPTY_SELECTION, ListSelection, RangeSelection, type Selection } from './selection';
+import { ascendingBatches } from './pidOrder';
+import { EMPTY_SELECTION, ListSelection, type Selection } from './selection';
 
 // Where it was defined before the audience layer held it; createCore.ts still imports it from here.
 export { DEFAULT_QUERY_BUDGET_MS } from '../audience/contract/queryDefaults';
@@ -102,6 +102,8 @@ export class EmbeddedEngine implements AudienceEngine {
    * longitude pairs (near) and the people a matcher names (exclude: lists and exports), by key.
    */
   private readonly derived: LruCache<Derived>;
+  /** How selections page in PID order (pidPaging.ts). */
+  private readonly paging: PidPaging;
   private readonly zipCentres = new Map<string, { lat: number; lon: number } | undefined>();
   /** evaluate()'s working list of positions (queries run one at a time on this thread). */
   private scratch = new Uint32Array(0);
@@ -117,6 +119,7 @@ export class EmbeddedEngine implements AudienceEngine {
     this.cache = new LruCache<Selection>(options.selectionCacheBytes ?? SELECTION_CACHE_BYTES);
     const derivedBytes = options.derivedCacheBytes ?? (settings().vectorMemoryMb * 2 ** 20) / 4;
     this.derived = new LruCache<Derived>(derivedBytes);
+    this.paging = new PidPaging(dataset, this.derived);
     this.dictionaries = new DictionaryIndex(dataset);
     if (options.backgroundVerify ?? settings().backgroundVerify)
       startBackgroundVerify(dataset, { verified: options.verifiedFiles, gate: this.verifyGate });
@@ -141,10 +144,7 @@ export class EmbeddedEngine implements AudienceEngine {
   /** The matching positions of a state's filters alone. */
   private selectFiltered(audience: Audience, checkBudget: () => void): Selection {
     const range = this.dataset.stateRange(audience.state);
-    if (audience.filters.length === 0) {
-      const state = this.pidOrderOf(range);
-      return state ? new OrderedRangeSelection(range.first, state.order) : new RangeSelection(range.first, range.count);
-    }
+    if (audience.filters.length === 0) return this.paging.whole(range);
     const key = audienceKey(audience);
     const cached = this.cache.get(key);
     if (cached) return cached;
@@ -246,15 +246,8 @@ export class EmbeddedEngine implements AudienceEngine {
   private evaluate(audience: Audience, range: StateRange, checkBudget: () => void): Selection {
     const n = this.match(audience, range.first, range.first + range.count, false, checkBudget);
     if (n === 0) return EMPTY_SELECTION;
-    const order = this.pidOrderOf(range);
-    // Keep a right-sized copy so the cache does not hold a whole state's worth per audience.
-    return order ? orderedSelection(this.scratch, n, range.first, order) : new ListSelection(this.scratch.slice(0, n));
-  }
-
-  /** A state's PID order and ranks when its positions are not in PID order, kept while the budget allows. */
-  private pidOrderOf(range: StateRange): StateOrder | null {
-    if (this.dataset.inPidOrder) return null;
-    return keptPerState(this.derived, pidOrderKey(range.state), () => this.dataset.pidOrder(range)!);
+    // A right-sized copy or a bit a person: the cache does not hold a whole state's worth per audience.
+    return this.paging.listed(this.scratch, n, range);
   }
 
   /**

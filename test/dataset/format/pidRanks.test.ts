@@ -3,8 +3,11 @@
 // refuses ranks that are not each state's 0 .. count-1 once each, and a mix of ranked and unranked
 // records, leaving no file; the reader inverts them into each state's PID order; a damaged or
 // missing chunk, or ranks that are not a permutation, are damage the verify finds; a file in PID
-// order stores none.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// order stores none. Beside the ranks the writer stores each state's PID order, which pages read a
+// chunk at a time; the verify holds it to the ranks; a file written before it gains it in place with
+// `cli upgrade`, the same bytes the writer stores, or is left untouched when its ranks are damaged.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zstdDecompressSync } from 'node:zlib';
@@ -12,11 +15,13 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/core/dataset/read/dataset';
 import { DatasetWriter } from '../../../src/core/dataset/write/datasetWriter';
-import { RECORD_ORDER_KEY } from '../../../src/core/dataset/format/pidRanks';
+import { PID_ORDER_KEY, RECORD_ORDER_KEY } from '../../../src/core/dataset/format/pidRanks';
+import { addStoredPidOrder } from '../../../src/core/dataset/legacy/addPidOrder';
 import { ChunkLayout } from '../../../src/core/dataset/codec/vectorChunks';
 import { generateRecords } from '../../../src/core/generate';
 import { randomFrom } from '../../../src/core/audience/contract/listSteps';
 import { fieldIndex } from '../../../src/shared/fields';
+import { cli } from '../../support/cli';
 import { copyWithMeta } from '../../support/datasetMeta';
 
 const CHUNK = 256;
@@ -153,5 +158,79 @@ describe('PID ranks', () => {
       expect(dataset.damage).toMatch(/PID ranks/i);
       dataset.close();
     }
+  });
+
+  it("store each state's PID order beside them, over several chunks, which the verify holds to them", () => {
+    const dataset = Dataset.open(rankedPath);
+    try {
+      expect(dataset.meta[PID_ORDER_KEY]).toBe('stored');
+      expect(dataset.storesPidOrder).toBe(true);
+      for (const range of dataset.stateCounts()) {
+        const stored: number[] = [];
+        for (let p = range.first; p < range.first + range.count; p++) stored.push(dataset.pidOrderChunk(Math.floor(p / CHUNK))[p % CHUNK]!);
+        expect(stored).toEqual([...dataset.pidOrder(range)!.order]);
+      }
+    } finally {
+      dataset.close();
+    }
+    // Chunk 1 of the order stored again, checksum and all, with two offsets swapped: well formed, but not the ranks' order.
+    const swapped = copyWithMeta(rankedPath, join(dir, 'swapped-order.sqlite'), {});
+    const db = new Database(swapped);
+    const values = new Uint32Array(
+      new Uint8Array(zstdDecompressSync(db.prepare('SELECT data FROM pid_order WHERE chunk = 1').pluck().get() as Buffer)).buffer,
+    );
+    [values[3], values[4]] = [values[4]!, values[3]!];
+    const again = new ChunkLayout(CHUNK).encodeValues('pid order', 1, values);
+    db.prepare('UPDATE pid_order SET data = ?, crc = ? WHERE chunk = 1').run(again.data, again.crc);
+    db.close();
+    const damaged = Dataset.open(swapped);
+    expect(() => {
+      for (const step of damaged.verifySteps()) void step;
+    }).toThrow(/stored PID order differs/);
+    damaged.close();
+  });
+
+  it('refuse a file naming a stored order this version does not know', () => {
+    const path = copyWithMeta(rankedPath, join(dir, 'unknown-order.sqlite'), { [PID_ORDER_KEY]: 'zigzag' });
+    expect(() => Dataset.open(path)).toThrow(/PID order this version does not know \(zigzag\)/);
+  });
+
+  it("are given their stored order in place by cli upgrade when written before it, the writer's bytes; damaged ranks leave the file untouched", async () => {
+    const writtenBefore = (name: string, sql = ''): string => {
+      const path = copyWithMeta(rankedPath, join(dir, `${name}.sqlite`), { [PID_ORDER_KEY]: null });
+      const db = new Database(path);
+      db.exec(`DROP TABLE pid_order; ${sql}`);
+      db.close();
+      return path;
+    };
+    const path = writtenBefore('before');
+    const plain = Dataset.open(path);
+    expect(plain.storesPidOrder).toBe(false);
+    plain.close();
+    const upgraded = await cli(['upgrade', '--db', path]);
+    expect(upgraded.code, upgraded.stderr).toBe(0);
+    expect(upgraded.stdout).toMatch(/stored PID order added/);
+    const rows = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      const all = db.prepare('SELECT chunk, crc, data FROM pid_order ORDER BY chunk').all();
+      const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+      const result = { all, order: meta.get(PID_ORDER_KEY), checksum: meta.get('checksum') };
+      db.close();
+      return result;
+    };
+    expect(rows(path)).toEqual(rows(rankedPath));
+    const dataset = Dataset.open(path);
+    expect(() => {
+      for (const step of dataset.verifySteps()) void step;
+    }).not.toThrow();
+    dataset.close();
+    expect((await cli(['upgrade', '--db', path])).stdout).toMatch(/^current: /);
+
+    const broken = writtenBefore('before-broken', 'UPDATE pid_ranks SET data = zeroblob(length(data)) WHERE chunk = 1');
+    const digest = () => createHash('sha256').update(readFileSync(broken)).digest('hex');
+    const untouched = digest();
+    expect(() => addStoredPidOrder(broken)).toThrow(/is damaged \(chunk 1 of the vector of pid ranks/);
+    expect(digest()).toBe(untouched);
+    expect(existsSync(`${broken}-journal`)).toBe(false);
   });
 });

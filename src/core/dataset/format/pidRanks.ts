@@ -16,24 +16,68 @@ export const RANKED_ORDER = 'ranked';
 /** The header a rank chunk's CRC is computed under (its own name: never taken for a vector's chunk). */
 const rankHeader = (records: number): VectorHeader => ({ name: 'pid ranks', encoding: 'value', kind: 'u32', length: records, dict: null });
 
-/**
- * Writes each position's rank as records arrive, a chunk at a time, and checks that every state's
- * ranks are 0 .. count-1, each once: a rank repeated or missing would make pages skip or repeat people.
- */
-export class PidRankWriter {
+/** The meta entry of a ranked file whose states' PID orders are stored too (table pid_order): STORED_PID_ORDER. */
+export const PID_ORDER_KEY = 'pid_order';
+export const STORED_PID_ORDER = 'stored';
+
+/** The header a stored order chunk's CRC is computed under. */
+const orderHeader = (records: number): VectorHeader => ({ name: 'pid order', encoding: 'value', kind: 'u32', length: records, dict: null });
+
+/** u32 values laid out by position (value k of the stream at position k), written a chunk at a time. */
+class ChunkStream {
   private readonly current: Uint32Array;
   private filled = 0;
   private chunk = 0;
+
+  constructor(
+    private readonly layout: ChunkLayout,
+    private readonly name: string,
+    private readonly put: (chunk: number, crc: number, data: Buffer) => void,
+  ) {
+    this.current = new Uint32Array(layout.size);
+  }
+
+  push(value: number): void {
+    this.current[this.filled] = value;
+    if (++this.filled === this.layout.size) this.flush();
+  }
+
+  /** Writes the last, partial chunk. */
+  finish(): void {
+    if (this.filled > 0) this.flush();
+  }
+
+  private flush(): void {
+    const { data, crc } = this.layout.encodeValues(this.name, this.chunk, this.current.subarray(0, this.filled));
+    this.put(this.chunk, crc, data);
+    this.chunk++;
+    this.filled = 0;
+  }
+}
+
+/**
+ * Writes each position's rank as records arrive, a chunk at a time, and checks that every state's
+ * ranks are 0 .. count-1, each once: a rank repeated or missing would make pages skip or repeat people.
+ * At each state's end it also writes the state's PID order (at position first + r, the offset of its
+ * r-th lowest PID), so that a page reads the part of the order it needs without the whole state's ranks.
+ */
+export class PidRankWriter {
+  private readonly ranks: ChunkStream;
+  private readonly order: ChunkStream;
   /** Ranks seen in the current state, a bit each. */
   private seen = new Uint8Array(1024);
+  /** The current state's order so far: at index r, the offset of the record given rank r. */
+  private stateOrder = new Uint32Array(8192);
   private stateCount = 0;
   private highest = -1;
 
   constructor(
-    private readonly layout: ChunkLayout,
-    private readonly put: (chunk: number, crc: number, data: Buffer) => void,
+    layout: ChunkLayout,
+    putRank: (chunk: number, crc: number, data: Buffer) => void,
+    putOrder: (chunk: number, crc: number, data: Buffer) => void,
   ) {
-    this.current = new Uint32Array(layout.size);
+    this.ranks = new ChunkStream(layout, rankHeader(0).name, putRank);
+    this.order = new ChunkStream(layout, orderHeader(0).name, putOrder);
   }
 
   /** The next position's rank; `newState`: it is the first record of a state. */
@@ -49,31 +93,30 @@ export class PidRankWriter {
     const bit = 1 << (rank & 7);
     if (this.seen[byte]! & bit) throw new Error(`Two records of a state were given PID rank ${rank}.`);
     this.seen[byte]! |= bit;
-    this.stateCount++;
+    if (rank >= this.stateOrder.length) {
+      const grown = new Uint32Array(Math.max(rank + 1, this.stateOrder.length * 2));
+      grown.set(this.stateOrder);
+      this.stateOrder = grown;
+    }
+    this.stateOrder[rank] = this.stateCount++;
     if (rank > this.highest) this.highest = rank;
-    this.current[this.filled] = rank;
-    if (++this.filled === this.layout.size) this.flush();
+    this.ranks.push(rank);
   }
 
-  /** Writes the last, partial chunk after checking the last state. */
+  /** Writes the last, partial chunks after checking the last state. */
   finish(): void {
     this.endState();
-    if (this.filled > 0) this.flush();
+    this.ranks.finish();
+    this.order.finish();
   }
 
   private endState(): void {
     // Distinct ranks, as many as records, none past the count: exactly 0 .. count-1.
     if (this.highest >= this.stateCount) throw new Error(`A state of ${this.stateCount} records was given PID rank ${this.highest}.`);
+    for (let r = 0; r < this.stateCount; r++) this.order.push(this.stateOrder[r]!);
     this.seen.fill(0);
     this.stateCount = 0;
     this.highest = -1;
-  }
-
-  private flush(): void {
-    const { data, crc } = this.layout.encodeValues(rankHeader(0).name, this.chunk, this.current.subarray(0, this.filled));
-    this.put(this.chunk, crc, data);
-    this.chunk++;
-    this.filled = 0;
   }
 }
 
@@ -92,6 +135,7 @@ export class StateOrder {
 /** A file's PID ranks, read for a state's range at a time. */
 export class PidRankReader {
   private readonly chunkStmt: Statement | null;
+  private readonly orderStmt: Statement | null;
 
   constructor(
     db: Db,
@@ -100,9 +144,42 @@ export class PidRankReader {
     private readonly records: number,
     /** Whether the file says its states are not in PID order (meta record_order). */
     readonly stored: boolean,
+    /** Whether the file says it stores its states' PID orders too (meta pid_order; files written before it do not). */
+    orderStored = false,
   ) {
     if (stored && !layout) throw datasetDamaged(path, 'it stores PID ranks but states no chunk size');
+    if (orderStored && !stored) throw datasetDamaged(path, 'it stores a PID order but its records are in PID order');
     this.chunkStmt = stored ? db.prepare('SELECT crc, data FROM pid_ranks WHERE chunk = ?') : null;
+    this.orderStmt = orderStored ? db.prepare('SELECT crc, data FROM pid_order WHERE chunk = ?') : null;
+  }
+
+  /** Whether order chunks can be read (orderChunk()). */
+  get orderStored(): boolean {
+    return this.orderStmt !== null;
+  }
+
+  /** The positions a chunk of the stored order covers (the vector chunk size). */
+  get chunkSize(): number {
+    return this.layout?.size ?? 0;
+  }
+
+  /** Chunk `c` of the stored PID order: at index k, the value for position c * chunkSize + k (state's rank = position - first). */
+  orderChunk(c: number): Uint32Array {
+    return this.read(this.orderStmt!, orderHeader(this.records), 'its stored PID order', c);
+  }
+
+  /** Checks that the stored order of the state at [first, first + count) is `order` (built from its ranks); a difference is damage. */
+  checkStoredOrder(first: number, order: Uint32Array): void {
+    const size = this.chunkSize;
+    const { from, to } = this.layout!.covering(first, order.length);
+    for (let c = from; c < to; c++) {
+      const values = this.orderChunk(c);
+      const lo = Math.max(first, c * size);
+      const hi = Math.min(first + order.length, c * size + values.length);
+      for (let p = lo; p < hi; p++)
+        if (values[p - c * size] !== order[p - first])
+          throw datasetDamaged(this.path, `its stored PID order differs from its PID ranks at position ${p}`);
+    }
   }
 
   /** Each position's rank in [first, first + count) (index 0 for `first`), or null when they are in PID order. */
@@ -138,10 +215,14 @@ export class PidRankReader {
   }
 
   private chunk(c: number): Uint32Array {
-    const stored = this.chunkStmt!.get(c) as { crc: number; data: Uint8Array } | undefined;
-    if (!stored) throw datasetDamaged(this.path, `chunk ${c} of its PID ranks is missing`);
+    return this.read(this.chunkStmt!, rankHeader(this.records), 'its PID ranks', c);
+  }
+
+  private read(stmt: Statement, header: VectorHeader, what: string, c: number): Uint32Array {
+    const stored = stmt.get(c) as { crc: number; data: Uint8Array } | undefined;
+    if (!stored) throw datasetDamaged(this.path, `chunk ${c} of ${what} is missing`);
     const values = new Uint32Array(this.layout!.values(c, this.records));
-    this.layout!.decode(this.path, rankHeader(this.records), c, stored, new Uint8Array(values.buffer));
+    this.layout!.decode(this.path, header, c, stored, new Uint8Array(values.buffer));
     return values;
   }
 }

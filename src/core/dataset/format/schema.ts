@@ -8,8 +8,8 @@
 /**
  * The one format this version reads and writes. Older files (formats 3 to 6, legacy/) are refused
  * with the command that upgrades them once (`cli upgrade --db FILE`): one reader, no branches by age.
- * Its optional parts are named in meta (record_order, list_keys with the rules they were written
- * under, hhid_collisions and hhid_splits), never recognised by when a file was written.
+ * Its optional parts are named in meta (record_order, pid_order, list_keys with the rules they were
+ * written under, hhid_collisions and hhid_splits), never recognised by when a file was written.
  */
 export const DATASET_FORMAT_VERSION = '7';
 
@@ -38,4 +38,8 @@ CREATE TABLE list_keys (name TEXT NOT NULL, chunk INTEGER NOT NULL, crc INTEGER 
 -- position's PID rank within its state (0 = its lowest PID) at positions [c * vector_chunk, ...), u32,
 -- zstd-compressed. No rows: every state is in PID order.
 CREATE TABLE pid_ranks (chunk INTEGER PRIMARY KEY, crc INTEGER NOT NULL, data BLOB NOT NULL);
+-- In a ranked file whose meta has pid_order 'stored': chunk c of each state's PID order, laid out
+-- like the ranks: at position first + r, the offset from first of the state's r-th lowest PID. A
+-- page reads the part of the order it needs. Files written before it have no such table.
+CREATE TABLE pid_order (chunk INTEGER PRIMARY KEY, crc INTEGER NOT NULL, data BLOB NOT NULL);
 `;

@@ -14,7 +14,7 @@ import { ChunkLayout } from '../codec/vectorChunks';
 import { asDamage, datasetDamaged } from '../format/damage';
 import type { StateRange } from '../format/datasetTypes';
 import { checkDatasetFile } from '../format/fileCheck';
-import { PidRankReader, RANKED_ORDER, RECORD_ORDER_KEY } from '../format/pidRanks';
+import { PID_ORDER_KEY, PidRankReader, RANKED_ORDER, RECORD_ORDER_KEY } from '../format/pidRanks';
 import { DATASET_FORMAT_VERSION } from '../format/schema';
 import { BlockRecords } from '../read/blockRecords';
 import { datasetIdentity } from '../read/pieceFetch';
@@ -36,6 +36,7 @@ const FORMAT_KEYS = new Set([
   'hhid_splits',
   'list_keys',
   RECORD_ORDER_KEY,
+  PID_ORDER_KEY,
 ]);
 
 const STATE_INDEX = fieldIndex('STATE');

@@ -19,7 +19,15 @@ import { HouseholdLists } from '../format/householdCollisions';
 import type { Vector } from '../codec/columnVector';
 import { DatasetVectors } from './datasetVectors';
 import type { ColumnVector, PositionRange, StateRange } from '../format/datasetTypes';
-import { RANKED_ORDER, PID_ORDER, PidRankReader, RECORD_ORDER_KEY, type StateOrder } from '../format/pidRanks';
+import {
+  PID_ORDER,
+  PID_ORDER_KEY,
+  PidRankReader,
+  RANKED_ORDER,
+  RECORD_ORDER_KEY,
+  STORED_PID_ORDER,
+  type StateOrder,
+} from '../format/pidRanks';
 import { LIST_KEYS_KEY, ListKeyReader, listKeysUsable, type ListKeyField } from '../format/listKeys';
 import { parseStoredValues, type RecordValues } from '../codec/recordFormat';
 import type { RecordSource } from './recordSource';
@@ -85,7 +93,10 @@ export class Dataset {
     const order = meta[RECORD_ORDER_KEY];
     if (order !== PID_ORDER && order !== RANKED_ORDER)
       throw datasetDamaged(path, `its records are in an order this version does not know (${(order ?? 'none').slice(0, 20)})`);
-    this.pidRanks = new PidRankReader(db, path, this.vectors.chunks, this.records, order === RANKED_ORDER);
+    const storedOrder = meta[PID_ORDER_KEY];
+    if (storedOrder !== undefined && storedOrder !== STORED_PID_ORDER)
+      throw datasetDamaged(path, `it names a PID order this version does not know (${storedOrder.slice(0, 20)})`);
+    this.pidRanks = new PidRankReader(db, path, this.vectors.chunks, this.records, order === RANKED_ORDER, storedOrder !== undefined);
     const blocks = new BlockRecords(db, path, this.records, Number(meta.block_records), identity);
     this.closers.push(() => blocks.close());
     this.source = blocks;
@@ -235,6 +246,21 @@ export class Dataset {
     return this.guard('the PID ranks', () => this.pidRanks.order(range.first, range.count));
   }
 
+  /** Whether the file stores its states' PID orders (pidOrderChunk()); files written before it do not. */
+  get storesPidOrder(): boolean {
+    return this.pidRanks.orderStored;
+  }
+
+  /** The positions a chunk of the stored PID order covers. */
+  get pidOrderChunkSize(): number {
+    return this.pidRanks.chunkSize;
+  }
+
+  /** Chunk `c` of the stored PID order, checked (at index k: for position c * pidOrderChunkSize + k, the offset of the state's PID of rank position - first). */
+  pidOrderChunk(c: number): Uint32Array {
+    return this.guard('the stored PID order', () => this.pidRanks.orderChunk(c));
+  }
+
   /** Whether the file has list keys this version uses (meta list_keys names this version's rules). */
   get hasListKeys(): boolean {
     return this.listKeyReader?.usable === true;
@@ -300,11 +326,17 @@ export class Dataset {
       while (!this.guard('the list keys', () => keys.next()).done) yield;
     }
     // Each state's ranks (every chunk checked as it is read, the states covering every position) and
-    // that they are a permutation of its records: else pages would skip or repeat people.
+    // that they are a permutation of its records: else pages would skip or repeat people; then its
+    // stored order against them.
     if (this.pidRanks.stored)
       for (const range of this.states.values()) {
-        this.pidOrder(range);
+        const built = this.pidOrder(range)!;
         yield;
+        // The stored order is what pages read first: it must be the order the ranks give.
+        if (this.pidRanks.orderStored) {
+          this.guard('the stored PID order', () => this.pidRanks.checkStoredOrder(range.first, built.order));
+          yield;
+        }
       }
   }
 

@@ -16,7 +16,7 @@ import { HHID_COLLISIONS_KEY, HHID_SPLITS_KEY, HouseholdCollisions } from '../fo
 import { RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from '../codec/blockCodec';
 import { ChunkLayout, VECTOR_CHUNK } from '../codec/vectorChunks';
 import { VectorSpill } from './vectorSpill';
-import { RANKED_ORDER, PID_ORDER, PidRankWriter, RECORD_ORDER_KEY } from '../format/pidRanks';
+import { RANKED_ORDER, PID_ORDER, PID_ORDER_KEY, PidRankWriter, RECORD_ORDER_KEY, STORED_PID_ORDER } from '../format/pidRanks';
 import { LIST_KEY_SOURCES, LIST_KEYS_KEY, ListKeyWriter, listKeysMeta } from '../format/listKeys';
 import { parseStoredValues, type RecordValues } from '../codec/recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from '../format/schema';
@@ -106,10 +106,18 @@ export class DatasetWriter {
       insertListKeys.run(field, chunk, crc, data);
     });
     const insertRanks = this.db.prepare('INSERT INTO pid_ranks (chunk, crc, data) VALUES (?, ?, ?)');
-    this.ranks = new PidRankWriter(this.vectorChunks, (chunk, crc, data) => {
-      this.blocks.flush();
-      insertRanks.run(chunk, crc, data);
-    });
+    const insertOrder = this.db.prepare('INSERT INTO pid_order (chunk, crc, data) VALUES (?, ?, ?)');
+    this.ranks = new PidRankWriter(
+      this.vectorChunks,
+      (chunk, crc, data) => {
+        this.blocks.flush();
+        insertRanks.run(chunk, crc, data);
+      },
+      (chunk, crc, data) => {
+        this.blocks.flush();
+        insertOrder.run(chunk, crc, data);
+      },
+    );
     this.db.exec('BEGIN');
   }
 
@@ -243,6 +251,7 @@ export class DatasetWriter {
       [HHID_SPLITS_KEY]: JSON.stringify(this.households.splits()),
       [LIST_KEYS_KEY]: listKeysMeta(),
       [RECORD_ORDER_KEY]: this.ranked ? RANKED_ORDER : PID_ORDER,
+      ...(this.ranked ? { [PID_ORDER_KEY]: STORED_PID_ORDER } : {}),
     };
     meta.checksum = tablesChecksum(meta, this.stateRanges);
     for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);

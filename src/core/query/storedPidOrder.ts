@@ -1,0 +1,176 @@
+// Paging in PID order through the order a ranked file stores (dataset/format/pidRanks.ts, table
+// pid_order): a page at rank r reads the chunk that holds r, so the first page of a state needs one
+// chunk of its order, where building the order from the state's ranks reads and inverts all of them
+// (docs/performance.md, "What a user meets first"). When the engine keeps a state's whole order
+// (the warm-up's, pidOrderWarmup.ts) the slices come from it instead.
+import type { StateRange } from '../dataset/format/datasetTypes';
+import type { StateOrder } from '../dataset/format/pidRanks';
+import type { Selection } from './selection';
+
+/** Offsets from the state's first position of its PID ranks [from, to): a view, read only, valid until the next call. */
+export type OrderSlice = (from: number, to: number) => Uint32Array;
+
+/** Decoded chunks kept for all states together (the last used): a page at depth reads one or two. */
+const KEPT_CHUNKS = 16;
+
+export interface StoredOrderFile {
+  readonly pidOrderChunkSize: number;
+  pidOrderChunk(c: number): Uint32Array;
+}
+
+/** A file's stored PID orders, a decoded chunk at a time. */
+export class StoredPidOrder {
+  private readonly decoded = new Map<number, Uint32Array>();
+
+  constructor(
+    private readonly file: StoredOrderFile,
+    /** The state's whole order when the engine keeps it, else null. */
+    private readonly whole: (state: string) => StateOrder | null,
+  ) {}
+
+  /** The order of the state at `range`, sliced. */
+  of(range: StateRange): OrderSlice {
+    return (from, to) => this.slice(range, from, to);
+  }
+
+  private slice(range: StateRange, from: number, to: number): Uint32Array {
+    const end = Math.min(to, range.count);
+    if (from >= end) return new Uint32Array(0);
+    const kept = this.whole(range.state);
+    if (kept) return kept.order.subarray(from, end);
+    const size = this.file.pidOrderChunkSize;
+    const lo = range.first + from;
+    const hi = range.first + end;
+    const firstChunk = Math.floor(lo / size);
+    const lastChunk = Math.floor((hi - 1) / size);
+    if (firstChunk === lastChunk) return this.chunk(firstChunk).subarray(lo - firstChunk * size, hi - firstChunk * size);
+    const out = new Uint32Array(hi - lo);
+    for (let c = firstChunk; c <= lastChunk; c++) {
+      const values = this.chunk(c);
+      const a = Math.max(lo, c * size);
+      const b = Math.min(hi, c * size + values.length);
+      out.set(values.subarray(a - c * size, b - c * size), a - lo);
+    }
+    return out;
+  }
+
+  private chunk(c: number): Uint32Array {
+    const hit = this.decoded.get(c);
+    if (hit) {
+      // Most recently used last: the first key is the one to drop.
+      this.decoded.delete(c);
+      this.decoded.set(c, hit);
+      return hit;
+    }
+    const values = this.file.pidOrderChunk(c);
+    this.decoded.set(c, values);
+    if (this.decoded.size > KEPT_CHUNKS) this.decoded.delete(this.decoded.keys().next().value!);
+    return values;
+  }
+}
+
+/** A whole state in PID order through its stored order: page k is the state's k-th lowest PID's position. */
+export class StoredRangeSelection implements Selection {
+  readonly bytes = 0;
+
+  constructor(
+    private readonly first: number,
+    readonly total: number,
+    private readonly order: OrderSlice,
+  ) {}
+
+  page(skip: number, limit: number): Uint32Array {
+    const offsets = this.order(Math.min(skip, this.total), Math.min(skip + limit, this.total));
+    const out = new Uint32Array(offsets.length);
+    for (let k = 0; k < offsets.length; k++) out[k] = this.first + offsets[k]!;
+    return out;
+  }
+}
+
+/** Ranks whose matches are counted at once. */
+const STRETCH = 65536;
+
+/**
+ * A filtered audience of a state paged through its stored order: a bit a person of the state for
+ * each match, and the state's ranks walked in order testing it. The first page reads the order until
+ * it has its matches (a few hundred ranks for a common audience); a page at depth finds its stretch of
+ * ranks from the running counts of the stretches before it, counted once, as deep as pages have gone.
+ */
+export class OrderWalkSelection implements Selection {
+  /** before[j]: matches among ranks [0, j * stretch), for the stretches counted so far. */
+  private readonly before: number[] = [0];
+  private readonly stretches: number;
+
+  private constructor(
+    private readonly first: number,
+    private readonly marks: Uint8Array,
+    readonly total: number,
+    count: number,
+    private readonly order: OrderSlice,
+    private readonly stretch: number,
+  ) {
+    this.stretches = Math.ceil(count / stretch);
+  }
+
+  /** The first `n` of `positions` (each once, all in the state at `first` of `count` people); `stretch`: ranks counted at once (tests use few). */
+  static of(
+    positions: ArrayLike<number>,
+    n: number,
+    first: number,
+    count: number,
+    order: OrderSlice,
+    stretch = STRETCH,
+  ): OrderWalkSelection {
+    const marks = new Uint8Array((count + 7) >>> 3);
+    for (let k = 0; k < n; k++) {
+      const offset = positions[k]! - first;
+      marks[offset >>> 3]! |= 1 << (offset & 7);
+    }
+    return new OrderWalkSelection(first, marks, n, count, order, stretch);
+  }
+
+  get bytes(): number {
+    return this.marks.byteLength + this.before.length * 8;
+  }
+
+  page(skip: number, limit: number): Uint32Array {
+    const n = Math.max(0, Math.min(limit, this.total - skip));
+    const out = new Uint32Array(n);
+    if (n === 0) return out;
+    const before = this.before;
+    while (before.length - 1 < this.stretches && before[before.length - 1]! <= skip)
+      before.push(before[before.length - 1]! + this.matchesIn(before.length - 1));
+    // The last stretch whose matches before it are at most `skip`.
+    let j = 0;
+    for (let lo = 0, hi = Math.min(before.length - 1, this.stretches - 1); lo <= hi;) {
+      const mid = (lo + hi) >>> 1;
+      if (before[mid]! <= skip) {
+        j = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    let seen = before[j]!;
+    let filled = 0;
+    for (; filled < n && j < this.stretches; j++) {
+      const offsets = this.order(j * this.stretch, (j + 1) * this.stretch);
+      for (let k = 0; k < offsets.length; k++) {
+        const offset = offsets[k]!;
+        if (!(this.marks[offset >>> 3]! & (1 << (offset & 7)))) continue;
+        if (seen++ < skip) continue;
+        out[filled++] = this.first + offset;
+        if (filled === n) break;
+      }
+    }
+    return out;
+  }
+
+  private matchesIn(stretch: number): number {
+    const offsets = this.order(stretch * this.stretch, (stretch + 1) * this.stretch);
+    let matches = 0;
+    for (let k = 0; k < offsets.length; k++) {
+      const offset = offsets[k]!;
+      matches += (this.marks[offset >>> 3]! >>> (offset & 7)) & 1;
+    }
+    return matches;
+  }
+}

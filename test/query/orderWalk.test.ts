@@ -1,0 +1,99 @@
+// Paging through a stored PID order (storedPidOrder.ts): slices of a state's order read across chunk
+// boundaries exactly as the whole order, from the whole order once the engine keeps it, with a few
+// decoded chunks kept; a filtered audience walked through the order gives, at every depth and page
+// size, the matches listed in PID order, whether its pages come in order, backwards or at random.
+import { describe, expect, it } from 'vitest';
+import { randomFrom } from '../../src/core/audience/contract/listSteps';
+import type { StateOrder } from '../../src/core/dataset/format/pidRanks';
+import { OrderWalkSelection, StoredPidOrder, StoredRangeSelection } from '../../src/core/query/storedPidOrder';
+
+const CHUNK = 16;
+
+/** A file of three states laid out like the writer's: at position first + r, the offset of the state's r-th PID. */
+function layout(counts: number[], seed: number) {
+  const random = randomFrom(seed);
+  const states = counts.map((count, s) => {
+    const order = Uint32Array.from({ length: count }, (_, k) => k);
+    for (let i = count - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    const first = counts.slice(0, s).reduce((a, b) => a + b, 0);
+    return { range: { state: `S${s}`, first, count }, order };
+  });
+  const positions = new Uint32Array(counts.reduce((a, b) => a + b, 0));
+  for (const { range, order } of states) positions.set(order, range.first);
+  const reads: number[] = [];
+  const file = {
+    pidOrderChunkSize: CHUNK,
+    pidOrderChunk: (c: number) => {
+      reads.push(c);
+      return positions.slice(c * CHUNK, (c + 1) * CHUNK);
+    },
+  };
+  return { states, file, reads };
+}
+
+describe('a stored PID order', () => {
+  it('slices each state across chunk boundaries as its whole order, keeping a few decoded chunks', () => {
+    const { states, file, reads } = layout([37, 100, 5], 3);
+    const stored = new StoredPidOrder(file, () => null);
+    for (const { range, order } of states) {
+      const slice = stored.of(range);
+      for (const [from, to] of [
+        [0, 1],
+        [0, range.count],
+        [3, 29],
+        [range.count - 2, range.count + 10],
+        [range.count, range.count + 1],
+      ] as Array<[number, number]>)
+        expect([...slice(from, to)], `${range.state} ${from}..${to}`).toEqual([...order.subarray(from, to)]);
+    }
+    // Reading one chunk again is served from the kept ones.
+    reads.length = 0;
+    const second = stored.of(states[1]!.range);
+    second(0, 5);
+    second(0, 5);
+    expect(reads.length).toBeLessThanOrEqual(1);
+  });
+
+  it('slices the whole order the engine keeps, reading no chunk', () => {
+    const { states, file, reads } = layout([40, 40], 5);
+    const whole = new Map<string, StateOrder>(
+      states.map(({ range, order }) => [range.state, { order, ranks: new Uint32Array(0), byteLength: 0 }]),
+    );
+    const stored = new StoredPidOrder(file, (state) => whole.get(state) ?? null);
+    const { range, order } = states[1]!;
+    const selection = new StoredRangeSelection(range.first, range.count, stored.of(range));
+    expect([...selection.page(10, 7)]).toEqual([...order.subarray(10, 17)].map((o) => range.first + o));
+    expect(reads).toEqual([]);
+  });
+
+  it('walks a filtered audience in PID order at every depth, in any order of pages', () => {
+    const { states, file } = layout([13, 203, 61], 8);
+    const stored = new StoredPidOrder(file, () => null);
+    const random = randomFrom(17);
+    for (const { range, order } of states) {
+      for (const share of [0, 0.02, 0.3, 1]) {
+        const matched = Array.from({ length: range.count }, (_, k) => k).filter(() => random() < share);
+        const positions = Uint32Array.from(matched, (k) => range.first + k);
+        const set = new Set(matched);
+        const expected = [...order].filter((offset) => set.has(offset)).map((offset) => range.first + offset);
+        for (const stretch of [1, 7, 64, 65536]) {
+          const selection = OrderWalkSelection.of(positions, positions.length, range.first, range.count, stored.of(range), stretch);
+          expect(selection.total).toBe(expected.length);
+          const skips = Array.from({ length: expected.length + 2 }, (_, k) => k);
+          // Deep first, then from the start, then at random: the running counts are found as pages need them.
+          for (const skip of [...skips].reverse().concat(
+            skips,
+            skips.map(() => Math.floor(random() * (expected.length + 2))),
+          ))
+            for (const limit of [1, 3, 50])
+              expect([...selection.page(skip, limit)], `${range.state} ${share} ${stretch} ${skip} ${limit}`).toEqual(
+                expected.slice(skip, skip + limit),
+              );
+        }
+      }
+    }
+  });
+});
