@@ -1,5 +1,5 @@
 // Keys: created, listed, revoked; stored only as hashes in app state apart from the dataset; last
-// use recorded; a key revoked from another process fails on the very next request.
+// use recorded (after the answer, never in its way); a key revoked from another process fails on the very next request.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +27,20 @@ describe('API keys', () => {
     expect((await api.post('/api/audiences/preview', { state: 'CA', limit: 0 }, { 'x-api-key': key })).status).toBe(200);
     expect(api.core.keys.list().find((k) => k.id === info.id)!.lastUsedAt).not.toBeNull();
     expect(JSON.stringify(api.core.keys.list())).not.toContain(key);
+  });
+
+  it('writes a last use after the answer that made it, and at the latest when keys are listed', async () => {
+    const { info, key } = api.core.keys.create('Deferred use');
+    const stored = () => api.core.appState.prepare('SELECT last_used_at FROM api_keys WHERE id = ?').pluck().get(info.id);
+    expect(api.core.keys.verify(key)).toMatchObject({ id: info.id });
+    // Not written while the request is being answered...
+    expect(stored()).toBeNull();
+    // ...but on the next turn of the event loop.
+    await new Promise((done) => setImmediate(done));
+    expect(stored()).not.toBeNull();
+    const other = api.core.keys.create('Listed use');
+    api.core.keys.verify(other.key);
+    expect(api.core.keys.list().find((k) => k.id === other.info.id)!.lastUsedAt).not.toBeNull();
   });
 
   it('stores only hashes: the secret appears in no app-state file', () => {

@@ -17,6 +17,8 @@ const KEY_PREFIX = 'adk_';
 const KEY_PATTERN = /^adk_[A-Za-z0-9_-]{43}$/;
 const NAME_PATTERN = /^[\p{L}\p{N} ._@()-]{1,64}$/u;
 // Recording every use would turn each read into a write; once a minute per key is precise enough.
+// The write waits until the request that used the key has had its answer: a commit syncs the app
+// state to disk, which took up to a tenth of a second while a background verify read the dataset.
 const LAST_USE_RESOLUTION_MS = 60_000;
 
 const hashKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
@@ -27,6 +29,9 @@ export const keyHash = (key: string): string => hashKey(key).toString('base64url
 export class KeyStore {
   private readonly stmt: Record<string, Statement>;
   private readonly lastRecorded = new Map<string, number>();
+  /** Last uses not yet written (key id to time), and the turn of the event loop that writes them. */
+  private readonly unrecorded = new Map<string, string>();
+  private recording: NodeJS.Immediate | null = null;
 
   constructor(private readonly db: Db) {
     this.stmt = {
@@ -60,6 +65,7 @@ export class KeyStore {
   }
 
   list(): ApiKeyInfo[] {
+    this.recordUses();
     return this.stmt.list!.all() as ApiKeyInfo[];
   }
 
@@ -87,8 +93,20 @@ export class KeyStore {
     const now = Date.now();
     if (now - (this.lastRecorded.get(row.id) ?? 0) >= LAST_USE_RESOLUTION_MS) {
       this.lastRecorded.set(row.id, now);
-      this.stmt.touch!.run(new Date(now).toISOString(), row.id);
+      this.unrecorded.set(row.id, new Date(now).toISOString());
+      this.recording ??= setImmediate(() => this.recordUses());
     }
     return { id: row.id, name: row.name };
+  }
+
+  /** Writes the last uses waiting (after the answers that made them, on list(), and at shutdown). */
+  recordUses(): void {
+    if (this.recording) clearImmediate(this.recording);
+    this.recording = null;
+    if (this.unrecorded.size === 0 || !this.db.open) return;
+    this.db.transaction(() => {
+      for (const [id, at] of this.unrecorded) this.stmt.touch!.run(at, id);
+    })();
+    this.unrecorded.clear();
   }
 }
