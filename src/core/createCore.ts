@@ -240,6 +240,7 @@ export class Core {
     return (this.closing ??= (async () => {
       await Promise.all([this.exportJobs.cancelAll(), this.importJobs.cancelAll()]);
       this.closeDataset();
+      this.keys.recordUses();
       this.appState.close();
     })());
   }
