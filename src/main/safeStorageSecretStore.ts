@@ -5,11 +5,11 @@
 // stored: the user is told why rather than getting a password on disk that anyone could read. A
 // value this computer cannot decrypt (app state restored from another computer, a new keyring) is a
 // clear error asking for the password again. The asynchronous calls: the synchronous ones are deprecated.
-// The encrypted record holds the address the password was typed for (issue 39): a restore replaces
+// The encrypted record holds the address (and fallback nodes) the password was typed for (issue 39): a restore replaces
 // the settings table, and this row with it, but cannot forge a record this keychain decrypts, so the
 // binding inside it is the user's own (src/core/dataSource/passwordBinding.ts).
 import type { SafeStorage } from 'electron';
-import type { SecretStore, StoredClickHouseSecret } from '../core/dataSource/secretStore';
+import { isTextList, secretRecord, type SecretStore, type StoredClickHouseSecret } from '../core/dataSource/secretStore';
 import { SettingsTable } from '../core/appState/settingsTable';
 import type { Db } from '../core/sqlite';
 import { AppError } from '../shared/errors';
@@ -52,7 +52,7 @@ export class SafeStorageSecretStore implements SecretStore {
     const stored = this.settings.readText(SECRET_SETTING);
     if (stored === undefined) return null;
     if (!(await this.available())) throw new AppError('unavailable', CANNOT_DECRYPT);
-    let parsed: { user?: unknown; password?: unknown; url?: unknown };
+    let parsed: { user?: unknown; password?: unknown; url?: unknown; fallbackUrls?: unknown };
     let reEncrypt: boolean;
     try {
       const base64 = JSON.parse(stored) as unknown;
@@ -63,10 +63,16 @@ export class SafeStorageSecretStore implements SecretStore {
     } catch {
       throw new AppError('unavailable', CANNOT_DECRYPT);
     }
-    if (typeof parsed?.user !== 'string' || typeof parsed.password !== 'string') throw new AppError('unavailable', CANNOT_DECRYPT);
+    if (
+      typeof parsed?.user !== 'string' ||
+      typeof parsed.password !== 'string' ||
+      (parsed.fallbackUrls !== undefined && !isTextList(parsed.fallbackUrls))
+    )
+      throw new AppError('unavailable', CANNOT_DECRYPT);
     // No url: kept before passwords were bound; loaded as such, and never sent (passwordBinding.ts).
     const url = typeof parsed.url === 'string' ? { url: parsed.url } : {};
-    const credentials: StoredClickHouseSecret = { username: parsed.user, password: parsed.password, ...url };
+    const fallbacks = parsed.fallbackUrls === undefined ? {} : { fallbackUrls: parsed.fallbackUrls };
+    const credentials: StoredClickHouseSecret = { username: parsed.user, password: parsed.password, ...url, ...fallbacks };
     // The keychain rotated its key: keep the password under the new one.
     if (reEncrypt) await this.save(credentials);
     return credentials;
@@ -74,9 +80,7 @@ export class SafeStorageSecretStore implements SecretStore {
 
   async save(credentials: StoredClickHouseSecret): Promise<void> {
     if (!(await this.available())) throw new AppError('unavailable', NO_ENCRYPTION);
-    const encrypted = await this.safeStorage.encryptStringAsync(
-      JSON.stringify({ user: credentials.username, password: credentials.password, url: credentials.url }),
-    );
+    const encrypted = await this.safeStorage.encryptStringAsync(JSON.stringify(secretRecord(credentials)));
     this.settings.write(SECRET_SETTING, encrypted.toString('base64'));
   }
 

@@ -46,10 +46,12 @@ const importFiles = z.strictObject({
   columns: z.record(z.string().max(200), z.string().max(64)).optional(),
 });
 
-// The Data source setting (README "Data sources"): a ClickHouse server's address, database and user,
-// and its password only when typed. No operation ever answers the password (DataSourceInfo.hasPassword).
+// The Data source setting (README "Data sources"): a ClickHouse server's address, its fallback nodes
+// (other nodes of the same cluster, asked when the address does not answer), database and user, and its
+// password only when typed. No operation ever answers the password (DataSourceInfo.hasPassword).
 const clickhouseSource = {
   url: z.string().min(1).max(2048),
+  fallbackUrls: z.array(z.string().min(1).max(2048)).max(16).optional(),
   database: z.string().min(1).max(64),
   user: z.string().min(1).max(128),
   password: z.string().max(1024).optional(),

@@ -11,8 +11,11 @@ export interface DataSourceInfo {
   /** The dataset (or ClickHouse table) answering now. */
   dataset: DatasetRef | null;
   bundledAvailable: boolean;
-  /** The ClickHouse server last used; hasPassword says a password is stored for this address and user. */
-  clickhouse: { url: string; database: string; user: string; hasPassword: boolean } | null;
+  /**
+   * The ClickHouse server last used and its fallback nodes (asked, in order, when it does not answer);
+   * hasPassword says a password is stored for these addresses and this user.
+   */
+  clickhouse: { url: string; fallbackUrls: string[]; database: string; user: string; hasPassword: boolean } | null;
   /** Why a stored password cannot be read back (another computer's keychain, a damaged file); null when it can. */
   passwordError: string | null;
   /** Where the password is kept (the OS keychain in the desktop app, an owner-only file in browser mode). */
@@ -27,9 +30,14 @@ export interface DataSourceInfo {
 }
 /** What Test connection found, step by step; `error` names the first step that failed (never the password). */
 export interface ClickHouseCheck {
-  /** scheme://host:port only. */
+  /** The entry node's scheme://host:port only. */
   address: string;
+  /** Every node asked, the entry node first, then its fallback nodes: whether each answers /ping (scheme://host:port only). */
+  nodes: Array<{ address: string; reachable: boolean }>;
+  /** The node that answered the test's queries (scheme://host:port), or null when none did. */
+  answeredBy: string | null;
   database: string;
+  /** Some node answers /ping. */
   reachable: boolean;
   version: string | null;
   /** The user and password were accepted. */

@@ -167,6 +167,63 @@ describeClickHouse('the Data source setting (core)', () => {
     expect((await h['audience/count'](audience)).total).toBe(embedded.total);
   });
 
+  it('fallback nodes: Test connection names the node that answered; Use keeps them with the password; a restart opens through them', async () => {
+    const first = start();
+    await first.core.dataSources.openAtStart(() => first.core.openDataset(datasetPath));
+    // The entry node is a port nobody listens on; the real server is its fallback node.
+    const entry = `http://127.0.0.1:${await closedPort()}`;
+    const source = { url: entry, fallbackUrls: [url], database: DATABASE, user: READER.username };
+
+    const check = await first.h['datasource/check']({ ...source, password: READER.password });
+    expect(check).toMatchObject({
+      error: null,
+      address: entry,
+      reachable: true,
+      signedIn: true,
+      tableFound: true,
+      records: inject('testRows'),
+      answeredBy: url,
+      nodes: [
+        { address: entry, reachable: false },
+        { address: url, reachable: true },
+      ],
+    });
+    expect(check.warnings).toEqual([`${entry} does not answer: requests go to its fallback node ${url} meanwhile.`]);
+    // Both nodes silent: said with every address, and nothing answers.
+    const silent = `http://127.0.0.1:${await closedPort()}`;
+    const none = await first.h['datasource/check']({ ...source, fallbackUrls: [silent], password: READER.password });
+    expect(none).toMatchObject({ reachable: false, answeredBy: null, nodes: [{ reachable: false }, { reachable: false }] });
+    expect(none.error).toBe(
+      `Nothing answers at ${entry} (nor at its fallback nodes ${silent}): check the address and port, and that the server runs.`,
+    );
+    await expect(
+      first.h['datasource/use']({ kind: 'clickhouse', ...source, fallbackUrls: [silent], password: READER.password }),
+    ).rejects.toMatchObject({
+      code: 'unavailable',
+      message: none.error,
+    });
+    expect(await first.h['datasource/get']({})).toMatchObject({ current: 'bundled', stored: 'embedded', clickhouse: null });
+
+    const info = await first.h['datasource/use']({ kind: 'clickhouse', ...source, password: READER.password });
+    expect(info).toMatchObject({ current: 'clickhouse', stored: 'clickhouse', clickhouse: { ...source, hasPassword: true } });
+    expect((await first.h['dataset/info']({})).path).toBe(`clickhouse ${url}/${DATABASE}`);
+    // With the password field left empty, the stored one goes to the nodes it was typed with.
+    expect((await first.h['datasource/check'](source)).answeredBy).toBe(url);
+    await first.core.shutdown();
+
+    const second = start(first.home);
+    await second.core.dataSources.openAtStart(() => {
+      throw new Error('the stored ClickHouse source opens, through its fallback node');
+    });
+    expect(await second.h['datasource/get']({})).toMatchObject({
+      current: 'clickhouse',
+      startError: null,
+      clickhouse: { ...source, hasPassword: true },
+    });
+    expect((await second.h['audience/count']({ state: 'CA' })).total).toBeGreaterThan(0);
+    await second.h['datasource/use']({ kind: 'bundled' });
+  });
+
   it('Use gives up on a server that accepts connections but never answers, after the ping wait, changing nothing', async () => {
     const { core, h } = start();
     await core.dataSources.openAtStart(() => core.openDataset(datasetPath));

@@ -45,6 +45,23 @@ describe('FileSecretStore', () => {
     await expect(store.load()).rejects.toMatchObject({ code: 'unavailable' });
   });
 
+  it('keeps the fallback nodes typed with the password (issue 38) only when there are some; a damaged list is an error', async () => {
+    const path = credentialsFilePath(home);
+    const fallbackUrls = ['http://10.0.0.2:8123', 'https://10.0.0.3:8443'];
+    await store.save({ username: 'reader', password: SECRET, url: 'http://10.0.0.1:8123', fallbackUrls });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ user: 'reader', password: SECRET, url: 'http://10.0.0.1:8123', fallbackUrls });
+    expect(readCredentials(path)).toEqual({ username: 'reader', password: SECRET });
+    expect(await store.load()).toStrictEqual({ username: 'reader', password: SECRET, url: 'http://10.0.0.1:8123', fallbackUrls });
+    await store.save({ username: 'reader', password: SECRET, url: 'http://10.0.0.1:8123', fallbackUrls: [] });
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')) as object)).toEqual(['user', 'password', 'url']);
+    writeFileSync(path, JSON.stringify({ user: 'reader', password: SECRET, url: 'http://10.0.0.1:8123', fallbackUrls: 'x' }), {
+      mode: 0o600,
+    });
+    const error = await store.load().catch((e: Error) => e);
+    expect(error).toMatchObject({ code: 'unavailable' });
+    expect((error as Error).message).not.toContain(SECRET);
+  });
+
   it('is 0600 even under a permissive umask, and creates a missing home folder owner-only', async () => {
     const nested = new FileSecretStore(join(home, 'new-home', CREDENTIALS_FILE));
     const previous = process.umask(0o000);

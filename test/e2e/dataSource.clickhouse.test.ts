@@ -3,8 +3,11 @@
 // a wrong password (a clear error), then the read-only user (records, read-only), switches the desk to
 // ClickHouse (the count equals the embedded engine's for the same audience), keeps it over a reload,
 // switches back to the bundled dataset, then to the dataset file. No password reaches the page, the bridge's answers,
-// serve's output or app state; browser mode keeps it in an owner-only file.
+// serve's output or app state; browser mode keeps it in an owner-only file. Fallback nodes (issue 38): a bad one is
+// refused by name and nothing changes; with the entry node silent, Test connection names the fallback node that
+// answered, Use keeps the nodes, and the screen shows them again after a reload.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -21,6 +24,16 @@ const WRONG = 'Wrong-Secret-e2e-4c7b';
 const STATE = 'CA';
 /** A few thousand records: enough for a real count, quick to load. */
 const ROWS = 4000;
+
+/** A loopback port nothing listens on (bound, then closed): an entry node that does not answer. */
+async function closedPort(): Promise<number> {
+  return new Promise((res) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => res(port));
+    });
+  });
+}
 
 describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse)', () => {
   const clickhouse = useLocalClickHouse(DATABASE);
@@ -115,7 +128,8 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
     await page.getByTestId('ch-password-stored').waitFor();
     const used = JSON.parse(answers.filter((a) => a.op === 'datasource/use').at(-1)!.body) as { ok: boolean; value: any };
     expect(used).toMatchObject({ ok: true, value: { current: 'clickhouse', clickhouse: { user: READER.username, hasPassword: true } } });
-    expect(Object.keys(used.value.clickhouse).sort()).toEqual(['database', 'hasPassword', 'url', 'user']);
+    expect(Object.keys(used.value.clickhouse).sort()).toEqual(['database', 'fallbackUrls', 'hasPassword', 'url', 'user']);
+    expect(used.value.clickhouse.fallbackUrls).toEqual([]);
     await page.getByTestId('datasource-close').click();
 
     // The count bar answered again, from ClickHouse, with the embedded engine's number.
@@ -185,5 +199,61 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
         expect(['datasource/check', 'datasource/use']).toContain(call.op);
     }
     expect(desk.consoleErrors).toEqual([]);
+  });
+
+  // Last: its refused requests are console errors of the page (a 400 answer), which the test above forbids.
+  it('fallback nodes: a bad one is refused by name; the node that answered is shown; Use keeps them over a reload', async () => {
+    const { page } = desk;
+    const server = clickhouse().servers.single.url;
+    const entry = `http://127.0.0.1:${await closedPort()}`;
+    await page.getByTestId('open-datasource').click();
+    await expect.poll(() => page.getByTestId('datasource-current').innerText(), SERVER_ROUND_TRIP).toMatch(/In use now: a dataset file/);
+    expect(await page.getByTestId('ch-fallbacks-hint').innerText()).toMatch(/separated by commas/);
+    await fillForm(READER.password);
+    await page.getByTestId('ch-url').fill(entry);
+
+    const refusedBefore = answers.filter((a) => a.op === 'datasource/use').length;
+    await page.getByTestId('ch-fallbacks').fill(`${server}, ftp://127.0.0.1:21`);
+    await page.getByTestId('ch-test').click();
+    await expect
+      .poll(() => page.getByTestId('datasource-error').innerText(), SERVER_ROUND_TRIP)
+      .toContain('The fallback node address ftp://127.0.0.1:21 must start with http:// or https://.');
+    expect(await page.getByTestId('ch-check').count()).toBe(0);
+    await page.getByTestId('ch-use').click();
+    await expect.poll(() => answers.filter((a) => a.op === 'datasource/use').length, SERVER_ROUND_TRIP).toBe(refusedBefore + 1);
+    expect(await page.getByTestId('datasource-error').innerText()).toContain('The fallback node address ftp://127.0.0.1:21');
+    expect(await page.getByTestId('datasource-current').innerText()).toMatch(/In use now: a dataset file/);
+    expect((await api(desk, 'preview', { state: STATE, limit: 0 })).status).toBe(200);
+    expect(await page.getByTestId('dataset-info').innerText()).toContain('field-office.sqlite');
+
+    // The entry node silent, the real server its fallback node: Test connection says which node answered.
+    await page.getByTestId('ch-fallbacks').fill(` ${server} , `);
+    await page.getByTestId('ch-test').click();
+    await page.getByTestId('ch-check-ok').waitFor(SERVER_ROUND_TRIP);
+    expect(desk.rpcCalls.filter((c) => c.op === 'datasource/check').at(-1)!.input.fallbackUrls).toEqual([server]);
+    expect(await page.getByTestId('ch-check-reachable').innerText()).toBe(`! ${entry} does not answer`);
+    expect(await page.getByTestId('ch-check-fallback').innerText()).toBe(`✓ fallback node ${server} answers`);
+    expect(await page.getByTestId('ch-check-answered').innerText()).toMatch(
+      new RegExp(`^✓ ${server.replace(/\./g, '\\.')} answered the test's queries \\(ClickHouse 18\\.`),
+    );
+    expect(await page.getByTestId('ch-check-warning').allInnerTexts()).toEqual([
+      `${entry} does not answer: requests go to its fallback node ${server} meanwhile.`,
+    ]);
+    await shot(page, 'datasource-04-fallback-node');
+
+    await page.getByTestId('ch-use').click();
+    await expect.poll(() => page.getByTestId('datasource-done').innerText(), SERVER_ROUND_TRIP).toMatch(/ClickHouse answers now/);
+    const used = JSON.parse(answers.filter((a) => a.op === 'datasource/use').at(-1)!.body) as { value: any };
+    expect(used.value.clickhouse).toMatchObject({ url: entry, fallbackUrls: [server], hasPassword: true });
+    await page.getByTestId('datasource-close').click();
+    await expect.poll(() => page.getByTestId('dataset-info').innerText(), SERVER_ROUND_TRIP).toContain(`clickhouse ${server}/${DATABASE}`);
+
+    await page.reload();
+    await page.getByTestId('dataset-info').waitFor();
+    await page.getByTestId('open-datasource').click();
+    await expect.poll(() => page.getByTestId('ch-url').inputValue(), SERVER_ROUND_TRIP).toBe(entry);
+    expect(await page.getByTestId('ch-fallbacks').inputValue()).toBe(server);
+    expect(await page.getByTestId('ch-password').getAttribute('placeholder')).toMatch(/stored/);
+    await noPasswordInPage();
   });
 });

@@ -52,6 +52,22 @@ describe('SafeStorageSecretStore', () => {
     expect(await store.load()).toBeNull();
   });
 
+  it('keeps the fallback nodes typed with the password inside the encrypted record (issue 38)', async () => {
+    const store = new SafeStorageSecretStore(core.appState, safeStorage, 'linux');
+    const fallbackUrls = ['http://10.0.0.2:8123'];
+    await store.save({ username: 'reader', password: PASSWORD, url: 'http://10.0.0.1:8123', fallbackUrls });
+    expect(JSON.parse(safeStorage.decryptString(Buffer.from(JSON.parse(stored()!) as string, 'base64')))).toEqual({
+      user: 'reader',
+      password: PASSWORD,
+      url: 'http://10.0.0.1:8123',
+      fallbackUrls,
+    });
+    expect(await store.load()).toStrictEqual({ username: 'reader', password: PASSWORD, url: 'http://10.0.0.1:8123', fallbackUrls });
+    await store.save({ username: 'reader', password: PASSWORD, url: 'http://10.0.0.1:8123' });
+    expect(await store.load()).toStrictEqual({ username: 'reader', password: PASSWORD, url: 'http://10.0.0.1:8123' });
+    await store.clear();
+  });
+
   it('refuses to store without OS encryption (unavailable, or Linux’s basic_text fallback), storing nothing', async () => {
     const store = new SafeStorageSecretStore(core.appState, safeStorage, 'linux');
     safeStorageState.available = false;

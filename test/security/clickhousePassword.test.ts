@@ -5,7 +5,8 @@
 // every credential they are sent, the real CLI for restore and serve in child processes, real
 // SQLite files, the real FileSecretStore file. Also: a password stored before the binding (no
 // address in the record) is sent nowhere, and the Data source screen says why; and the desktop
-// app's keychain record, which lives in app state and so comes back with a restore, is bound the same way.
+// app's keychain record, which lives in app state and so comes back with a restore, is bound the same way;
+// and fallback nodes (issue 38) are bound like the address: the password reaches one only if typed with it.
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -213,6 +214,51 @@ describe('the stored ClickHouse password goes only to the address and user it wa
       const info = await core.dataSources.describe();
       expect(info.passwordError).toMatch(/cannot be read; enter the password again/);
       expect(JSON.stringify(info)).not.toContain(PASSWORD);
+    } finally {
+      await core.shutdown();
+    }
+  });
+
+  it('fallback nodes (issue 38): the password goes to one only when typed with it, and settings naming another send it nowhere', async () => {
+    const home = join(dir, 'fallbacks');
+    // The entry node: a loopback port nobody listens on, so requests go on to the fallback node.
+    const entry = await new FakeClickHouse().start();
+    await entry.close();
+    const core = createCore({ homeDir: home });
+    try {
+      const settings = new DataSourceSettings(core.appState);
+      settings.useClickHouse({ url: entry.url, fallbackUrls: [typedFor.url], database: DATABASE, user: 'analyst' });
+      await new FileSecretStore(credentialsFilePath(home)).save({
+        username: 'analyst',
+        password: PASSWORD,
+        url: entry.url,
+        fallbackUrls: [typedFor.url],
+      });
+      expect((await core.dataSources.describe()).clickhouse).toMatchObject({ fallbackUrls: [typedFor.url], hasPassword: true });
+      const before = typedFor.seen.length;
+      const check = await core.dataSources.check({ url: entry.url, fallbackUrls: [typedFor.url], database: DATABASE, user: 'analyst' });
+      expect(check.nodes).toEqual([
+        { address: entry.url, reachable: false },
+        { address: typedFor.url, reachable: true },
+      ]);
+      expect(check.warnings).toContain(`${entry.url} does not answer: requests go to its fallback node ${typedFor.url} meanwhile.`);
+      expect(check.error).toBe(`ClickHouse at ${typedFor.url} refused the user or password.`);
+      expect(typedFor.passwords().slice(0)).toContain(PASSWORD);
+      expect(typedFor.seen.length).toBeGreaterThan(before);
+
+      // Settings (a restore, a hand edit) now name another fallback node: the password goes to neither.
+      settings.useClickHouse({ url: entry.url, fallbackUrls: [elsewhere.url], database: DATABASE, user: 'analyst' });
+      const info = await core.dataSources.describe();
+      expect(info.clickhouse).toMatchObject({ fallbackUrls: [elsewhere.url], hasPassword: false });
+      expect(info.passwordError).toMatch(/typed for another address or user, so it is not sent to/);
+      const elsewhereBefore = elsewhere.seen.length;
+      await core.dataSources.check({ url: entry.url, fallbackUrls: [elsewhere.url], database: DATABASE, user: 'analyst' });
+      expect(elsewhere.seen.slice(elsewhereBefore).some((s) => s.path !== '/ping')).toBe(true);
+      for (const s of elsewhere.seen) expect(s.everything).not.toContain(PASSWORD);
+      // Nor when the screen names the fallback node it was typed with beside the new one.
+      const typedForBefore = typedFor.seen.length;
+      await core.dataSources.check({ url: entry.url, fallbackUrls: [typedFor.url, elsewhere.url], database: DATABASE, user: 'analyst' });
+      for (const s of typedFor.seen.slice(typedForBefore)) expect(s.everything).not.toContain(PASSWORD);
     } finally {
       await core.shutdown();
     }

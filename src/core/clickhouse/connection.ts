@@ -53,7 +53,39 @@ export function shownAddress(url: string): string {
   }
 }
 
-/** Checks a target's URL and database name; a clear invalid_request otherwise. */
+/**
+ * A fallback address as an error names it: as typed, but never a user or password typed into it (an
+ * address with an @ is named as scheme://host:port, or from the @ on when it does not parse).
+ */
+function namedAddress(text: string): string {
+  let shown = text;
+  if (text.includes('@')) {
+    let host = '';
+    try {
+      const u = new URL(text);
+      host = u.host && `${u.protocol}//${u.host}`;
+    } catch {
+      /* not a URL: from the @ on, below */
+    }
+    shown = host || text.replace(/^.*@/, '…@');
+  }
+  return shown.length > 80 ? `${shown.slice(0, 80)}…` : shown;
+}
+
+/** Why `url` is no ClickHouse address (the same rules for the entry node and its fallbacks), or null. */
+function addressProblem(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return 'must be a URL such as http://127.0.0.1:8123';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must start with http:// or https://';
+  if (u.username || u.password) return 'must not hold the user or password: put them in the credentials';
+  return null;
+}
+
+/** Checks a target's URL, fallback nodes and database name; a clear invalid_request otherwise. */
 export function checkTarget(target: ClickHouseTarget): void {
   let u: URL;
   try {
@@ -65,8 +97,31 @@ export function checkTarget(target: ClickHouseTarget): void {
     throw new AppError('invalid_request', 'The ClickHouse address must start with http:// or https://.', 'url');
   if (u.username || u.password)
     throw new AppError('invalid_request', 'Put the ClickHouse user and password in the credentials, not in the address.', 'url');
+  checkFallbackUrls(target.url, target.fallbackUrls ?? []);
   if (!isPlainIdentifier(target.database))
     throw new AppError('invalid_request', 'The ClickHouse database name may hold only letters, digits and underscores.', 'database');
+}
+
+/** Each fallback node by the entry node's rules, named in the error; a node given twice (or the entry node again) is a mistake. */
+function checkFallbackUrls(entry: string, fallbackUrls: readonly string[]): void {
+  const seen = new Set([new URL(entry).href]);
+  for (const url of fallbackUrls) {
+    const problem = addressProblem(url);
+    if (problem) throw new AppError('invalid_request', `The fallback node address ${namedAddress(url)} ${problem}.`, 'fallbackUrls');
+    const href = new URL(url).href;
+    if (seen.has(href))
+      throw new AppError(
+        'invalid_request',
+        `The fallback node address ${namedAddress(url)} is named twice (or is the address itself): give each node once.`,
+        'fallbackUrls',
+      );
+    seen.add(href);
+  }
+}
+
+/** Every node a target names: the entry node first, then its fallbacks in order. */
+export function nodeUrls(target: Pick<ClickHouseTarget, 'url' | 'fallbackUrls'>): string[] {
+  return [target.url, ...(target.fallbackUrls ?? [])];
 }
 
 // Node's codes for a certificate the client does not trust or that names another host.
@@ -144,8 +199,8 @@ export class ClickHouseConnection {
   readonly database: string;
 
   constructor(target: ClickHouseTarget, options: { requestTimeoutMs?: number; keepAlive?: boolean } = {}) {
-    this.urls = [target.url, ...(target.fallbackUrls ?? [])];
-    for (const url of this.urls) checkTarget({ ...target, url });
+    checkTarget(target);
+    this.urls = nodeUrls(target);
     this.database = target.database;
     this.clients = this.urls.map((url) => this.newClient(target, url, options));
   }

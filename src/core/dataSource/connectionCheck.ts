@@ -2,12 +2,13 @@
 // stopping at the first that fails with a sentence saying which (unreachable, user or password
 // refused, no such database, nothing loaded yet). Then what is loaded (records and when, from
 // people_meta) and whether the user can write: the README says serve with a read-only user, so a
-// writing user is answered with a warning. No message names the password; addresses are shown
-// as scheme://host:port only (connection.ts).
+// writing user is answered with a warning. With fallback nodes, every node is pinged, the queries go
+// to the nodes that answer first, and the report names the node that answered them. No message names
+// the password; addresses are shown as scheme://host:port only (connection.ts).
 import type { ClickHouseCheck } from '../../shared/contract';
 import { isAppError } from '../../shared/errors';
 import { DATA_TABLE, META_TABLE } from '../clickhouse/clickhouseEngine';
-import { ClickHouseConnection, shownAddress, type ClickHouseTarget } from '../clickhouse/connection';
+import { checkTarget, ClickHouseConnection, nodeUrls, shownAddress, type ClickHouseTarget } from '../clickhouse/connection';
 import { sqlIdentifier, sqlString } from '../clickhouse/sqlLiteral';
 import { tsvUnescape } from '../clickhouse/tsv';
 
@@ -36,11 +37,33 @@ export async function answersPing(url: string, timeoutMs = CHECK_TIMEOUT_MS): Pr
   }
 }
 
+/** Why a server cannot be used when no node of it answers /ping, naming the address and any fallback nodes. */
+export function nothingAnswers(target: Pick<ClickHouseTarget, 'url' | 'fallbackUrls'>): string {
+  const fallbacks = (target.fallbackUrls ?? []).map(shownAddress);
+  const nor = fallbacks.length ? ` (nor at its fallback nodes ${fallbacks.join(', ')})` : '';
+  return `Nothing answers at ${shownAddress(target.url)}${nor}: check the address and port, and that the server runs.`;
+}
+
+/** A warning for each node that does not /ping while another does: where requests go meanwhile. */
+function silentNodeWarnings(nodes: ClickHouseCheck['nodes']): string[] {
+  const [entry, ...fallbacks] = nodes;
+  const answering = nodes.find((n) => n.reachable)?.address;
+  const warnings: string[] = [];
+  if (!entry || !answering) return warnings;
+  if (!entry.reachable) warnings.push(`${entry.address} does not answer: requests go to its fallback node ${answering} meanwhile.`);
+  for (const node of fallbacks)
+    if (!node.reachable) warnings.push(`The fallback node ${node.address} does not answer: it cannot stand in while it is down.`);
+  return warnings;
+}
+
 export async function checkClickHouse(target: ClickHouseTarget): Promise<ClickHouseCheck> {
   const started = performance.now();
   const address = shownAddress(target.url);
+  checkTarget(target); // bad input (the address or a fallback node) is thrown before anything is asked
   const report: ClickHouseCheck = {
     address,
+    nodes: [],
+    answeredBy: null,
     database: target.database,
     reachable: false,
     version: null,
@@ -56,14 +79,21 @@ export async function checkClickHouse(target: ClickHouseTarget): Promise<ClickHo
     warnings: [],
   };
   const done = (error: string | null): ClickHouseCheck => ({ ...report, error, ms: Math.round(performance.now() - started) });
-  // checkTarget's own errors (no http(s), a user:password in the address) are thrown: bad input.
-  const connection = new ClickHouseConnection(target, { requestTimeoutMs: CHECK_TIMEOUT_MS, keepAlive: false });
+  const urls = nodeUrls(target);
+  const answers = await Promise.all(urls.map((url) => answersPing(url)));
+  report.nodes = urls.map((url, i) => ({ address: shownAddress(url), reachable: answers[i]! }));
+  report.reachable = answers.includes(true);
+  if (!report.reachable) return done(nothingAnswers(target));
+  report.warnings.push(...silentNodeWarnings(report.nodes));
+  // The nodes that answered /ping are asked first, in order, so a silent entry node does not hold up each query.
+  const [first, ...rest] = [...urls.filter((_, i) => answers[i]), ...urls.filter((_, i) => !answers[i])];
+  const ordered: ClickHouseTarget = { ...target, url: first!, fallbackUrls: rest };
+  const connection = new ClickHouseConnection(ordered, { requestTimeoutMs: CHECK_TIMEOUT_MS, keepAlive: false });
   try {
-    report.reachable = await answersPing(target.url);
-    if (!report.reachable) return done(`Nothing answers at ${address}: check the address and port, and that the server runs.`);
     try {
       report.version = (await connection.check()).version;
       report.signedIn = true;
+      report.answeredBy = shownAddress(connection.url);
     } catch (e) {
       return done(message(e));
     }

@@ -8,10 +8,10 @@ import { resolve } from 'node:path';
 import type { ClickHouseCheck, DataSourceInfo, DatasetRef, InputOf } from '../../shared/contract';
 import { AppError, isAppError } from '../../shared/errors';
 import { ClickHouseEngine } from '../clickhouse/clickhouseEngine';
-import { checkTarget, shownAddress, type ClickHouseTarget } from '../clickhouse/connection';
+import { checkTarget, nodeUrls, shownAddress, type ClickHouseTarget } from '../clickhouse/connection';
 import type { AudienceEngine } from '../audience/contract/engine';
 import type { Db } from '../sqlite';
-import { answersPing, checkClickHouse } from './connectionCheck';
+import { answersPing, checkClickHouse, nothingAnswers } from './connectionCheck';
 import { DataSourceSettings, type ClickHouseSourceSetting } from './dataSourceSettings';
 import { passwordFor } from './passwordBinding';
 import type { SecretStore, StoredClickHouseSecret } from './secretStore';
@@ -22,17 +22,23 @@ import type { SecretStore, StoredClickHouseSecret } from './secretStore';
  */
 export const OPEN_PING_MS = 5_000;
 
-/** Opens the engine once the server answers /ping; a clear `unavailable` when nothing does. */
+/** Opens the engine once the server, or one of its fallback nodes, answers /ping; a clear `unavailable` when none does. */
 async function openEngine(target: ClickHouseTarget): Promise<ClickHouseEngine> {
-  if (!(await answersPing(target.url, OPEN_PING_MS)))
-    throw new AppError(
-      'unavailable',
-      `Nothing answers at ${shownAddress(target.url)}: check the address and port, and that the server runs.`,
-    );
+  const answers = await Promise.all(nodeUrls(target).map((url) => answersPing(url, OPEN_PING_MS)));
+  if (!answers.includes(true)) throw new AppError('unavailable', nothingAnswers(target));
   return ClickHouseEngine.open(target);
 }
 
 type ClickHouseInput = Omit<Extract<InputOf<'datasource/use'>, { kind: 'clickhouse' }>, 'kind'>;
+
+/** What names a ClickHouse source: what the screen sends, or what settings keep. */
+interface SourceInput {
+  url: string;
+  fallbackUrls?: readonly string[];
+  database: string;
+  user: string;
+  password?: string;
+}
 
 /** What a ClickHouse dataset is called in saved audiences and the audit log. */
 async function clickhouseRef(engine: ClickHouseEngine, setting: ClickHouseSourceSetting): Promise<DatasetRef> {
@@ -131,12 +137,13 @@ export class DataSources {
     }
     const { kind: _kind, ...fields } = input;
     const target = await this.target(fields);
-    const setting: ClickHouseSourceSetting = { url: fields.url, database: fields.database, user: fields.user };
+    const fallbackUrls = target.fallbackUrls ?? [];
+    const setting: ClickHouseSourceSetting = { url: fields.url, fallbackUrls, database: fields.database, user: fields.user };
     await this.switchToClickHouse(target, setting, async () => {
       const password = target.credentials?.password ?? '';
       if (password === '') await this.secrets.clear();
-      // Kept with the address it was typed for: it goes nowhere else, whatever settings say later (passwordBinding.ts).
-      else await this.secrets.save({ username: fields.user, password, url: fields.url });
+      // Kept with the addresses it was typed for: it goes nowhere else, whatever settings say later (passwordBinding.ts).
+      else await this.secrets.save({ username: fields.user, password, url: fields.url, ...(fallbackUrls.length ? { fallbackUrls } : {}) });
       this.settings.useClickHouse(setting);
     });
     this.forgetStartError();
@@ -225,20 +232,24 @@ export class DataSources {
     return this.bundledPath && existsSync(this.bundledPath) ? resolve(this.bundledPath) : null;
   }
 
-  /** The target for a URL, database and user; without a password, the stored one when it was typed for them (passwordBinding.ts). */
-  private async target(input: { url: string; database: string; user: string; password?: string }): Promise<ClickHouseTarget> {
+  /**
+   * The target for a URL, its fallback nodes, database and user; without a password, the stored one when it was
+   * typed for them (passwordBinding.ts).
+   */
+  private async target(input: SourceInput): Promise<ClickHouseTarget> {
     return (await this.resolve(input)).target;
   }
 
   /** target(), and why a stored password was held back from it, if one was. */
-  private async resolve(input: {
-    url: string;
-    database: string;
-    user: string;
-    password?: string;
-  }): Promise<{ target: ClickHouseTarget; withheld: string | null }> {
-    const partial: ClickHouseTarget = { url: input.url, database: input.database, credentials: null };
-    checkTarget(partial); // before the secret store is read: a bad address never gets the stored password
+  private async resolve(input: SourceInput): Promise<{ target: ClickHouseTarget; withheld: string | null }> {
+    const fallbackUrls = input.fallbackUrls ?? [];
+    const partial: ClickHouseTarget = {
+      url: input.url,
+      database: input.database,
+      credentials: null,
+      ...(fallbackUrls.length ? { fallbackUrls: [...fallbackUrls] } : {}),
+    };
+    checkTarget(partial); // before the secret store is read: a bad address (or fallback node) never gets the stored password
     if (input.password !== undefined)
       return { target: { ...partial, credentials: { username: input.user, password: input.password } }, withheld: null };
     const { credentials, withheld } = passwordFor(input, await this.secrets.load(), this.settings.clickhouse());

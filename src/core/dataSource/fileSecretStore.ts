@@ -1,7 +1,7 @@
 // The SecretStore of browser mode and the CLI: `<home>/clickhouse-credentials.json`, the same
 // {"user": …, "password": …} shape as the CLI's --credentials file (so `cli clickhouse check
 // --credentials <that file>` reads it too) plus the "url" the password was typed for (issue 39; the
-// CLI's reader ignores it), readable by the owner only (mode 0600) and written atomically (a
+// CLI's reader ignores it) and the fallback nodes typed with it, if any, readable by the owner only (mode 0600) and written atomically (a
 // temporary file beside it, synced, renamed over it), so a crash leaves the old credentials or the
 // new ones, never half of either. Nothing here prints what the file holds.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { AppError } from '../../shared/errors';
 import { partialPathFor, publishFile, randomTag } from '../fs/atomicFile';
 import { makePrivateDir, writePrivateFile } from '../fs/privateFile';
-import type { SecretStore, StoredClickHouseSecret } from './secretStore';
+import { isTextList, secretRecord, type SecretStore, type StoredClickHouseSecret } from './secretStore';
 
 export const CREDENTIALS_FILE = 'clickhouse-credentials.json';
 
@@ -27,25 +27,31 @@ export class FileSecretStore implements SecretStore {
   async load(): Promise<StoredClickHouseSecret | null> {
     if (!existsSync(this.path)) return null;
     // Read once and checked here (not twice, racing a save): user and password as the CLI's reader wants them, url if any.
-    let parsed: { user?: unknown; password?: unknown; url?: unknown };
+    let parsed: { user?: unknown; password?: unknown; url?: unknown; fallbackUrls?: unknown };
     try {
       parsed = (JSON.parse(readFileSync(this.path, 'utf8')) ?? {}) as typeof parsed;
     } catch {
       parsed = {};
     }
-    const { user, password, url } = parsed;
+    const { user, password, url, fallbackUrls } = parsed;
     if (
       typeof user !== 'string' ||
       user === '' ||
       (password !== undefined && typeof password !== 'string') ||
-      (url !== undefined && typeof url !== 'string')
+      (url !== undefined && typeof url !== 'string') ||
+      (fallbackUrls !== undefined && !isTextList(fallbackUrls))
     )
       throw new AppError(
         'unavailable',
         `The stored ClickHouse credentials (${this.path}) cannot be read; enter the password again. ` +
           '(It must hold {"user": "...", "password": "..."} with a non-empty user.)',
       );
-    return { username: user, password: password ?? '', ...(url === undefined ? {} : { url }) };
+    return {
+      username: user,
+      password: password ?? '',
+      ...(url === undefined ? {} : { url }),
+      ...(fallbackUrls === undefined ? {} : { fallbackUrls }),
+    };
   }
 
   async save(credentials: StoredClickHouseSecret): Promise<void> {
@@ -53,7 +59,7 @@ export class FileSecretStore implements SecretStore {
     const temp = partialPathFor(this.path, randomTag());
     try {
       // Created owner-only: the password is never readable by others, not even for an instant.
-      const record = { user: credentials.username, password: credentials.password, url: credentials.url };
+      const record = secretRecord(credentials);
       writePrivateFile(temp, `${JSON.stringify(record)}\n`);
       publishFile(temp, this.path);
     } catch (e) {

@@ -3,7 +3,9 @@
 // goes only to the address it was typed for. The stored secret names that address and user itself
 // (secretStore.ts), and settings can be replaced by a restore or a hand edit while the secret cannot:
 // so it is sent only when the address and user asked for are the ones it was typed for AND the ones
-// settings keep. A secret stored before passwords were bound names no address: it is never sent
+// settings keep. The same for fallback nodes: each node it would go to (the address's fallbacks are
+// sent the password when the address does not answer) must be one it was typed with and one settings
+// keep. A secret stored before passwords were bound names no address: it is never sent
 // (deciding now which address it was for would trust settings a restore may already have changed),
 // and the user is asked to type it once more. Nothing here is ever said with the password in it.
 import { shownAddress, type ClickHouseCredentials } from '../clickhouse/connection';
@@ -28,16 +30,21 @@ export interface PasswordDecision {
   withheld: string | null;
 }
 
-/** Whether `stored` may be sent to `target` (an address and user asked for), given the ClickHouse source settings keep. */
+/** Whether every fallback node asked for is among those named. */
+const within = (asked: readonly string[] | undefined, named: readonly string[] | undefined): boolean =>
+  (asked ?? []).every((url) => (named ?? []).includes(url));
+
+/** Whether `stored` may be sent to `target` (an address, its fallback nodes and a user asked for), given the ClickHouse source settings keep. */
 export function passwordFor(
-  target: { url: string; user: string },
+  target: { url: string; user: string; fallbackUrls?: readonly string[] },
   stored: StoredClickHouseSecret | null,
   kept: ClickHouseSourceSetting | null,
 ): PasswordDecision {
   if (!stored) return { credentials: null, withheld: null };
   if (stored.url === undefined) return { credentials: null, withheld: UNBOUND_PASSWORD };
-  const typedFor = stored.url === target.url && stored.username === target.user;
-  const inSettings = kept !== null && kept.url === target.url && kept.user === target.user;
+  const typedFor = stored.url === target.url && stored.username === target.user && within(target.fallbackUrls, stored.fallbackUrls);
+  const inSettings =
+    kept !== null && kept.url === target.url && kept.user === target.user && within(target.fallbackUrls, kept.fallbackUrls);
   if (typedFor && inSettings) return { credentials: { username: stored.username, password: stored.password }, withheld: null };
   return { credentials: null, withheld: otherAddressPassword(target) };
 }

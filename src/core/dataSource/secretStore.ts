@@ -11,6 +11,8 @@ import type { ClickHouseCredentials } from '../clickhouse/connection';
 export interface StoredClickHouseSecret extends ClickHouseCredentials {
   /** Absent for one stored before passwords were bound to an address: it is never sent (passwordBinding.ts). */
   url?: string;
+  /** The fallback nodes typed with it, which may be sent it too; absent when none were (passwordBinding.ts). */
+  fallbackUrls?: string[];
 }
 
 export interface SecretStore {
@@ -22,4 +24,13 @@ export interface SecretStore {
   save(secret: StoredClickHouseSecret): Promise<void>;
   /** Forgets it; nothing when none is stored. */
   clear(): Promise<void>;
+}
+
+/** A list of addresses as a stored record holds them. */
+export const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** What a secret store writes: the CLI's {"user", "password"}, the address, and the fallback nodes only when there are some. */
+export function secretRecord(secret: StoredClickHouseSecret): Record<string, unknown> {
+  const fallbacks = secret.fallbackUrls?.length ? { fallbackUrls: secret.fallbackUrls } : {};
+  return { user: secret.username, password: secret.password, url: secret.url, ...fallbacks };
 }

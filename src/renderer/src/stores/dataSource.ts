@@ -11,10 +11,20 @@ import { useImportStore } from './importJob';
 
 export const DEFAULT_CLICKHOUSE_DATABASE = 'audience_desk';
 
+/** The fallback nodes field: addresses separated by commas (as `serve --fallback-urls` takes them), blanks ignored. */
+export function fallbackList(text: string): string[] {
+  return text
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+}
+
 export const useDataSourceStore = defineStore('dataSource', () => {
   const open = ref(false);
   const info = ref<DataSourceInfo | null>(null);
   const url = ref('');
+  /** Other nodes of the same cluster, comma separated (fallbackList). */
+  const fallbacks = ref('');
   const database = ref(DEFAULT_CLICKHOUSE_DATABASE);
   const user = ref('');
   const password = ref('');
@@ -31,6 +41,7 @@ export const useDataSourceStore = defineStore('dataSource', () => {
       // The form starts from the server last used; a half-typed form is not overwritten.
       if (kept && !url.value) {
         url.value = kept.url;
+        fallbacks.value = kept.fallbackUrls.join(', ');
         database.value = kept.database;
         user.value = kept.user;
       }
@@ -56,6 +67,7 @@ export const useDataSourceStore = defineStore('dataSource', () => {
   function form() {
     return {
       url: url.value.trim(),
+      fallbackUrls: fallbackList(fallbacks.value),
       database: database.value.trim() || DEFAULT_CLICKHOUSE_DATABASE,
       user: user.value.trim() || 'default',
       ...(password.value ? { password: password.value } : {}),
@@ -125,6 +137,7 @@ export const useDataSourceStore = defineStore('dataSource', () => {
     open,
     info,
     url,
+    fallbacks,
     database,
     user,
     password,
