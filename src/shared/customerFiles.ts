@@ -18,6 +18,21 @@ export interface MatchSummary {
   list: string | null;
 }
 
+/**
+ * A match before any row was read (and the answer when no file is written): frozen, so whoever counts
+ * into it takes a copy (structuredClone) and no two matches share one summary.
+ */
+export const EMPTY_MATCH_SUMMARY: Readonly<MatchSummary> = Object.freeze({
+  rows: 0,
+  matched: 0,
+  byMethod: Object.freeze({ pid: 0, address: 0, phone: 0 }),
+  ambiguous: 0,
+  rejected: 0,
+  refused: 0,
+  rejects: Object.freeze([]) as unknown as MatchSummary['rejects'],
+  list: null,
+});
+
 /** One import of consumer opt-outs, as app state audits it. */
 export interface OptOutImport {
   id: string;

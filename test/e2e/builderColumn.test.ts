@@ -4,18 +4,13 @@
 // several whole results, a filter editor its head and values), the list controls keep their step
 // counts in view, each scrolls inside its own box, labels are whole, and the page never scrolls; at
 // the column's narrowest too.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { shot, startDesk, stopDesk, type Desk } from './support/desk';
+import { shot } from './support/desk';
+import { useDeskInState } from './support/deskInState';
 import { atEverySize, cutLabels, cutSelects, overflows, pageOverflow } from './support/layout';
 
-let desk: Desk;
-beforeAll(async () => {
-  desk = await startDesk(inject('datasetPath'));
-  await desk.page.getByTestId('dataset-info').waitFor();
-  await desk.page.getByTestId('state-select').selectOption('CA');
-});
-afterAll(() => stopDesk(desk));
+const desk = useDeskInState('CA');
 
 const COLUMN = ['#builder-region', '[data-testid="builder"]', '[data-testid="list-controls"]', '[data-testid="control-steps"]'];
 const LABELS = [

@@ -3,20 +3,15 @@
 // nothing outside a 1024x700 or 1440x900 window in either colour scheme, the people grid back at its
 // first row when the audience changes, its row numbers room for eight digits, any field as a column
 // headed by its label with coded values as their meanings, and the field search's ranking.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codeLabel } from '../../src/shared/codebook';
 import { COUNTY_NAMES } from '../../src/shared/countyNames';
 import { dictionaryEntry } from '../../src/shared/dictionary';
-import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
+import { api, count, shot } from './support/desk';
+import { useDeskInState } from './support/deskInState';
 import { atEverySize, cutLabels, cutSelects, outsideWindow, overflows, pageOverflow } from './support/layout';
 
-let desk: Desk;
-beforeAll(async () => {
-  desk = await startDesk(inject('datasetPath'));
-  await desk.page.getByTestId('dataset-info').waitFor();
-  await desk.page.getByTestId('state-select').selectOption('CA');
-});
-afterAll(() => stopDesk(desk));
+const desk = useDeskInState('CA');
 
 const countText = () => desk.page.getByTestId('audience-count').innerText();
 /** Every tab of the canvas, as the page lists them (a view added to components/canvas/views.ts is in it). */

@@ -3,17 +3,12 @@
 // loopback API's counts, row and column percentages, the CSV as shown; and a breakdown saved as CSV.
 // Both inside a 1024x700 and a 1440x900 window in both colour schemes, their labels whole.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, count, shot, startDesk, stopDesk, type Desk } from './support/desk';
+import { describe, expect, it } from 'vitest';
+import { api, count, shot } from './support/desk';
+import { useDeskInState } from './support/deskInState';
 import { cutLabels, cutSelects, overflows, pageOverflow } from './support/layout';
 
-let desk: Desk;
-beforeAll(async () => {
-  desk = await startDesk(inject('datasetPath'));
-  await desk.page.getByTestId('dataset-info').waitFor();
-  await desk.page.getByTestId('state-select').selectOption('CA');
-});
-afterAll(() => stopDesk(desk));
+const desk = useDeskInState('CA');
 
 const total = async (filters: Array<[string, string[]]>) =>
   (await api(desk, 'preview', { state: 'CA', limit: 0, filters })).json.total as number;

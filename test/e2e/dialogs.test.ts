@@ -3,17 +3,12 @@
 // opens, inside a 1024x700 and a 1440x900 window in both colour schemes: the sheet in the window,
 // nothing wider than it, headings, labels, buttons and chosen menu options whole, the page not
 // scrolling. (What each holds after use is checked where it is used: uploads, import, customerFiles.)
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { shot, startDesk, stopDesk, type Desk } from './support/desk';
+import { describe, expect, it } from 'vitest';
+import { shot } from './support/desk';
+import { useDeskInState } from './support/deskInState';
 import { atEverySize, cutLabels, cutSelects, overflows, pageOverflow } from './support/layout';
 
-let desk: Desk;
-beforeAll(async () => {
-  desk = await startDesk(inject('datasetPath'));
-  await desk.page.getByTestId('dataset-info').waitFor();
-  await desk.page.getByTestId('state-select').selectOption('CA');
-});
-afterAll(() => stopDesk(desk));
+const desk = useDeskInState('CA');
 
 const DIALOGS = [
   ['import', 'open-import'],

@@ -3,6 +3,7 @@
 // compromised renderer nor a page holding browser mode's token can make the app read another file; the
 // matched file goes where the transport puts exports (the save dialog, or browser mode's exports folder).
 import { basename } from 'node:path';
+import { EMPTY_MATCH_SUMMARY } from '../../shared/customerFiles';
 import type { Core } from '../createCore';
 import type { HandlerRegistry } from './registry';
 import type { HandlerDeps } from './types';
@@ -21,17 +22,7 @@ export function registerCustomerFileHandlers(registry: HandlerRegistry, core: Co
   registry.register('match/run', async ({ file, fields, values, keep }) => {
     core.match.assertPicked(file);
     const out = await deps.resolveExportPath(matchedName(file), 'csv');
-    const noFile = {
-      rows: 0,
-      matched: 0,
-      byMethod: { pid: 0, address: 0, phone: 0 },
-      ambiguous: 0,
-      rejected: 0,
-      refused: 0,
-      rejects: [],
-      list: null,
-    };
-    if (out === null) return { ...noFile, path: null };
+    if (out === null) return { ...structuredClone(EMPTY_MATCH_SUMMARY), path: null };
     const summary = await core.match.match({
       file,
       out,

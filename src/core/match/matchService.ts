@@ -10,7 +10,7 @@ import { fieldByName } from '../../shared/fields';
 import type { AudienceEngine } from '../audience/contract/engine';
 import type { SuppressionLists } from '../lists/suppressionLists';
 import { CUSTOMER_REJECTS_KEPT, readCustomerChunks } from './customerFile';
-import type { MatchSummary } from '../../shared/customerFiles';
+import { EMPTY_MATCH_SUMMARY, type MatchSummary } from '../../shared/customerFiles';
 import { byMethod, matchPeople, type Withheld } from './matchPeople';
 import { MatchedFileWriter, type ValueStyle } from './writeMatched';
 
@@ -80,16 +80,7 @@ export class MatchService {
     if (!engine) throw new AppError('invalid_request', 'No dataset is open to match against.', 'dataset');
     const withheld = this.withheld();
     const keep = request.keepAs !== undefined;
-    const summary: MatchSummary = {
-      rows: 0,
-      matched: 0,
-      byMethod: { pid: 0, address: 0, phone: 0 },
-      ambiguous: 0,
-      rejected: 0,
-      refused: 0,
-      rejects: [],
-      list: null,
-    };
+    const summary: MatchSummary = structuredClone(EMPTY_MATCH_SUMMARY);
     // The matched people's PIDs, over all chunks (a list is kept of them).
     const pids = new Set<string>();
     let writer: MatchedFileWriter | null = null;
