@@ -3,8 +3,11 @@
 // quotes, any unicode) must survive that trip exactly, on the fast path (text surgery on the stored
 // JSON) and on the slow one (JSON.parse), and so must the stored text itself, which the line carries
 // whole after the record's PID rank; a real server must store what the line says (tsvLine.clickhouse.test.ts).
+// The loader writes lines from the stored bytes (tsvBytes.ts): byte for byte the same lines.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
+import { pidOfStoredBytes, pidOfStoredRecord } from '../../src/core/clickhouse/sharding';
+import { tsvLineBytes, writeClickHouseTsv } from '../../src/core/clickhouse/tsvBytes';
 import { storedRecordToClickHouseTsv } from '../../src/core/clickhouse/tsvLine';
 import { tsvUnescape } from '../../src/core/clickhouse/tsv';
 import { recordValues } from '../../src/core/clickhouse/values';
@@ -40,6 +43,24 @@ it('a record with nothing to escape (the fast path) reads back as itself, -0 and
       expect(text.includes('\\')).toBe(false);
       expect(readBack(storedRecordToClickHouseTsv(text, rank), text, rank)).toEqual(JSON.parse(text));
     }),
+    { numRuns: 300 },
+  );
+});
+
+it("the loader's byte path writes exactly the string path's line, into a buffer among others, and finds the same PID", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.oneof(record(hostileString, hexId), record(plainString, hexId)), fc.nat()), { minLength: 1, maxLength: 4 }),
+      (rows) => {
+        const stored = rows.map(([values]) => Buffer.from(JSON.stringify(values), 'utf8'));
+        const out = Buffer.alloc(stored.reduce((n, b) => n + tsvLineBytes(b.length), 0));
+        let end = 0;
+        rows.forEach(([, rank], k) => (end = writeClickHouseTsv(stored[k]!, rank, out, end)));
+        const expected = rows.map(([, rank], k) => storedRecordToClickHouseTsv(stored[k]!.toString('utf8'), rank)).join('');
+        expect(out.subarray(0, end).toString('utf8')).toBe(expected);
+        for (const bytes of stored) expect(pidOfStoredBytes(bytes)).toBe(pidOfStoredRecord(bytes.toString('utf8')));
+      },
+    ),
     { numRuns: 300 },
   );
 });

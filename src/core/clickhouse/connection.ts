@@ -282,8 +282,8 @@ export class ClickHouseConnection {
     await this.run((client) => client.command({ query, clickhouse_settings: settings }));
   }
 
-  /** Inserts TabSeparated lines (tsvLine.ts) into a table (qualified name), as one streamed request. */
-  async insertTsv(table: string, lines: AsyncIterable<string>, settings: ClickHouseSettings = {}): Promise<void> {
+  /** Inserts TabSeparated lines (tsvLine.ts, tsvBytes.ts) into a table (qualified name), as one streamed request. */
+  async insertTsv(table: string, lines: AsyncIterable<string | Buffer>, settings: ClickHouseSettings = {}): Promise<void> {
     const stream = Readable.from(lines, { objectMode: false });
     await this.run((client) => client.insert({ table, values: stream, format: 'TabSeparated', clickhouse_settings: settings }));
   }

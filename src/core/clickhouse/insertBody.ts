@@ -1,31 +1,31 @@
-// The body of one streamed INSERT request, filled while the request runs: the loader pushes text,
-// the HTTP client pulls it. It holds at most a few batches, so a load's memory does not grow with
+// The body of one streamed INSERT request, filled while the request runs: the loader pushes lines
+// (bytes), the HTTP client pulls them. It holds at most a few batches, so a load's memory does not grow with
 // the dataset, and a loader feeding several requests (one a shard) waits for the slowest server
 // rather than buffering for it. A request that fails stops the pushing at once.
 
-/** Text held before push() waits for the request to take some (about two 2,000-record batches). */
-const HELD_CHARACTERS = 6_000_000;
+/** Bytes held before push() waits for the request to take some (one to two 2,000-record batches). */
+const HELD_BYTES = 6_000_000;
 
 export class InsertBody {
-  private readonly chunks: string[] = [];
+  private readonly chunks: Buffer[] = [];
   private held = 0;
   private ended = false;
   private failure: unknown = null;
   private wakeReader: (() => void) | null = null;
   private wakeWriter: (() => void) | null = null;
 
-  /** Adds text; resolves once the body holds little enough; rejects if the request failed. */
-  async push(text: string): Promise<void> {
+  /** Adds lines; resolves once the body holds little enough; rejects if the request failed. */
+  async push(lines: Buffer): Promise<void> {
     if (this.failure) throw this.failure;
-    if (!text) return;
-    this.chunks.push(text);
-    this.held += text.length;
+    if (lines.length === 0) return;
+    this.chunks.push(lines);
+    this.held += lines.length;
     this.resumeReader();
-    while (this.held > HELD_CHARACTERS && !this.failure) await new Promise<void>((resolve) => (this.wakeWriter = resolve));
+    while (this.held > HELD_BYTES && !this.failure) await new Promise<void>((resolve) => (this.wakeWriter = resolve));
     if (this.failure) throw this.failure;
   }
 
-  /** No more text: the request's body ends once it has taken what is held. */
+  /** No more lines: the request's body ends once it has taken what is held. */
   end(): void {
     this.ended = true;
     this.resumeReader();
@@ -42,7 +42,7 @@ export class InsertBody {
   }
 
   /** What the request sends, in the order pushed. */
-  async *text(): AsyncGenerator<string> {
+  async *text(): AsyncGenerator<Buffer> {
     for (;;) {
       if (this.failure) throw this.failure;
       const next = this.chunks.shift();

@@ -8,16 +8,16 @@
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { FIELDS } from '../../shared/fields';
-import { DICTIONARY_LIMIT, HASHED_FIELDS } from '../dataset/write/columnSet';
+import { HASHED_FIELDS } from '../dataset/write/columnSet';
 import { Dataset } from '../dataset/read/dataset';
 import { ClickHouseConnection, type ClickHouseCredentials, type ClickHouseTarget } from './connection';
 import { DATA_TABLE, META_TABLE } from './clickhouseEngine';
 import { createDistributedSql, createMetaSql, createTableSql, TABLE_LAYOUT } from './schema';
 import { detectDialect, dropTableSql, switchSql, type ServerDialect, type SwitchPair } from './serverDialect';
 import { sqlIdentifier, sqlString } from './sqlLiteral';
-import { storedRecordToClickHouseTsv } from './tsvLine';
+import { tsvLineBytes, writeClickHouseTsv } from './tsvBytes';
 import { InsertBody } from './insertBody';
-import { pidOfStoredRecord, shardOfPid } from './sharding';
+import { pidOfStoredBytes, shardOfPid } from './sharding';
 import { LOCAL_TABLE, replicatedEngine, replicationOf, switchReplicated, type Replication } from './replication';
 
 export { LOCAL_TABLE };
@@ -78,25 +78,20 @@ async function tableExists(connection: ClickHouseConnection, database: string, t
   return text.trim() === '1';
 }
 
-/** String fields the embedded engine would hash (too many distinct values to break down), from the loaded rows. */
-async function hashedFields(connection: ClickHouseConnection, table: string): Promise<string[]> {
-  const candidates = FIELDS.filter((f) => f.type === 'string' && !HASHED_FIELDS.has(f.name)).map((f) => f.name);
-  const [approx] = await connection.rows(`SELECT ${candidates.map((n) => `uniq(${sqlIdentifier(n)})`).join(', ')} FROM ${table}`);
-  // uniq is approximate (about 1%): count exactly the fields near the limit.
-  const near = candidates.filter((_, i) => Number(approx![i]) > DICTIONARY_LIMIT * 0.9);
-  const hashed = [...HASHED_FIELDS];
-  if (near.length) {
-    const [exact] = await connection.rows(`SELECT ${near.map((n) => `uniqExact(${sqlIdentifier(n)})`).join(', ')} FROM ${table}`);
-    near.forEach((name, i) => {
-      if (Number(exact![i]) > DICTIONARY_LIMIT) hashed.push(name);
-    });
-  }
-  return hashed;
+/**
+ * String fields the embedded engine hashes (too many distinct values to break down): those the
+ * dataset file keeps as hashes, which is what the embedded engine reads. Counting them again on the
+ * server (a uniq of 174 columns) was a full scan of the new table on every load.
+ */
+function hashedFields(dataset: Dataset): string[] {
+  const overLimit = FIELDS.filter((f, i) => f.type === 'string' && !HASHED_FIELDS.has(f.name) && dataset.columnInfo(i).encoding === 'hash');
+  return [...HASHED_FIELDS, ...overLimit.map((f) => f.name)];
 }
 
 /** Stored records of one state, with each one's PID rank in its state. */
 interface RecordBatch {
-  texts: string[];
+  /** Each record's stored text as UTF-8 bytes (tsvBytes.ts converts them without decoding). */
+  records: Buffer[];
   ranks: Uint32Array;
 }
 
@@ -117,13 +112,13 @@ async function* allRecords(dataset: Dataset): AsyncGenerator<RecordBatch> {
         positions[k] = from + k;
         ranks[k] = stored ? stored[from - first + k]! : from - first + k;
       }
-      yield { texts: dataset.recordTexts(positions), ranks };
+      yield { records: dataset.recordBytes(positions), ranks };
     }
   }
 }
 
-/** Which of a round's INSERT requests takes a record (the record's text, its batch's number). */
-type Route = (record: string, batch: number) => number;
+/** Which of a round's INSERT requests takes a record (the record's stored bytes, its batch's number). */
+type Route = (record: Buffer, batch: number) => number;
 
 /**
  * Inserts every record as TabSeparated lines, in rounds: a round opens one streamed INSERT request a
@@ -133,7 +128,7 @@ type Route = (record: string, batch: number) => number;
  */
 async function insertAll(
   dataset: Dataset,
-  targets: ReadonlyArray<(text: AsyncIterable<string>) => Promise<void>>,
+  targets: ReadonlyArray<(text: AsyncIterable<Buffer>) => Promise<void>>,
   route: Route,
   onRecords: (n: number) => void,
   recordsPerInsert: number,
@@ -159,16 +154,20 @@ async function insertAll(
           finished = true;
           break;
         }
-        const texts = targets.map(() => '');
-        const { texts: records, ranks } = step.value;
+        const { records, ranks } = step.value;
+        let room = 0;
+        for (const record of records) room += tsvLineBytes(record.length);
+        // One buffer a target, each with room for the whole batch (a batch is 2,000 records).
+        const lines = targets.map(() => ({ out: Buffer.allocUnsafe(room), end: 0 }));
         for (let k = 0; k < records.length; k++) {
           const i = route(records[k]!, batch);
-          texts[i] += storedRecordToClickHouseTsv(records[k]!, ranks[k]!);
+          const target = lines[i]!;
+          target.end = writeClickHouseTsv(records[k]!, ranks[k]!, target.out, target.end);
           sent[i]!++;
         }
         batch++;
         onRecords(records.length);
-        await Promise.all(bodies.map((body, i) => body.push(texts[i]!)));
+        await Promise.all(bodies.map((body, i) => body.push(lines[i]!.out.subarray(0, lines[i]!.end))));
       }
       for (const body of bodies) body.end();
     } catch (error) {
@@ -236,7 +235,7 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
     // Rows go straight to each shard's local table, placed as the Distributed table's key would place them.
     const targets = cluster
       ? shards.map(
-          (shard, i) => (text: AsyncIterable<string>) =>
+          (shard, i) => (text: AsyncIterable<Buffer>) =>
             shard.insertTsv(qualified(database, newLocal), text, {
               ...onePartAnInsert(recordsPerInsert),
               // Answered once every replica of the shard holds the part: the count below and the switch see them all.
@@ -245,10 +244,10 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
         )
       : Array.from(
           { length: SINGLE_NODE_STREAMS },
-          () => (text: AsyncIterable<string>) => entry.insertTsv(qualified(database, newData), text, onePartAnInsert(recordsPerInsert)),
+          () => (text: AsyncIterable<Buffer>) => entry.insertTsv(qualified(database, newData), text, onePartAnInsert(recordsPerInsert)),
         );
     const route: Route = cluster
-      ? (record) => shardOfPid(pidOfStoredRecord(record), shards.length)
+      ? (record) => shardOfPid(pidOfStoredBytes(record), shards.length)
       : (_record, batch) => batch % SINGLE_NODE_STREAMS;
     // A progress callback that throws stops the load with its own error, not the aborted request's.
     let stopped: unknown = null;
@@ -274,7 +273,7 @@ export async function loadIntoClickHouse(options: LoadOptions): Promise<LoadResu
     if (Number(count) !== total)
       throw new Error(`ClickHouse holds ${count} of the dataset's ${total} records after the load; nothing was switched.`);
 
-    const hashed = await hashedFields(entry, qualified(database, newData));
+    const hashed = hashedFields(dataset);
     await entry.command(
       replication
         ? createMetaSql(qualified(database, newMeta), replicatedEngine(database, newMeta, true), onCluster)

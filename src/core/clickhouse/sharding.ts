@@ -16,6 +16,12 @@ export function shardOfPid(pid: string, shards: number): number {
   return Number(key % BigInt(shards));
 }
 
+/** The PID of a stored record given as its UTF-8 bytes (pidOfStoredRecord's answer). */
+export function pidOfStoredBytes(bytes: Buffer): string {
+  const end = bytes.indexOf(0x22, 2);
+  return end > 2 && bytes.subarray(2, end).indexOf(0x5c) < 0 ? bytes.toString('utf8', 2, end) : pidOfStoredRecord(bytes.toString('utf8'));
+}
+
 /** The PID of a stored record (its JSON array text, PID first). */
 export function pidOfStoredRecord(text: string): string {
   const end = text.indexOf('"', 2);
