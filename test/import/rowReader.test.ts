@@ -19,15 +19,37 @@ interface Broken {
   reason: string;
 }
 
-function read(text: string, delimiter: string, newline: Newline, cuts: number[] = []): { rows: Row[]; broken: Broken[] } {
+/**
+ * `unquoted`: the sink takes rows of text with no quote as their text (RowSink.unquoted) and splits
+ * them itself; every result must be the same as without.
+ */
+function read(
+  text: string,
+  delimiter: string,
+  newline: Newline,
+  cuts: number[] = [],
+  unquoted = false,
+): { rows: Row[]; broken: Broken[]; unquotedRows: number } {
   const rows: Row[] = [];
   const broken: Broken[] = [];
+  let unquotedRows = 0;
+  const row = (cells: string[], line: number, utf8: boolean): number =>
+    rows.push({ cells, line, raw: reader.rawRow(), ...(utf8 ? {} : { utf8 }) });
   const reader: RowReader = new RowReader(
     delimiter,
     newline,
     { line: 1, fileStart: true },
     {
-      row: (cells, line, utf8) => rows.push({ cells, line, raw: reader.rawRow(), ...(utf8 ? {} : { utf8 }) }),
+      row,
+      ...(unquoted
+        ? {
+            unquoted: (text: string, line: number, utf8: boolean) => {
+              unquotedRows++;
+              expect(text).toBe(reader.rawRow());
+              row(text.split(delimiter), line, utf8);
+            },
+          }
+        : {}),
       broken: (line, raw, reason) => broken.push({ line, raw, reason }),
     },
   );
@@ -38,6 +60,14 @@ function read(text: string, delimiter: string, newline: Newline, cuts: number[] 
   }
   reader.push(text.slice(at));
   reader.end();
+  return { rows, broken, unquotedRows };
+}
+
+/** read() both ways (papaparse's rows, and rows of unquoted text split by the sink), which must agree. */
+function readBoth(text: string, delimiter: string, newline: Newline, cuts: number[] = []): { rows: Row[]; broken: Broken[] } {
+  const { rows, broken } = read(text, delimiter, newline, cuts);
+  const split = read(text, delimiter, newline, cuts, true);
+  expect({ rows: split.rows, broken: split.broken }).toEqual({ rows, broken });
   return { rows, broken };
 }
 
@@ -75,7 +105,7 @@ describe('RowReader against rows written by the test', () => {
             text += raw + (i < rows.length - 1 || finalNewline ? newline : '');
           });
           const cuts = cutSeeds.map((n) => n % (text.length + 1));
-          const got = read(text, delimiter, newline, cuts);
+          const got = readBoth(text, delimiter, newline, cuts);
           expect(got.broken).toEqual([]);
           expect(got.rows).toEqual(expected);
         },
@@ -84,14 +114,34 @@ describe('RowReader against rows written by the test', () => {
     );
   });
 
+  it('hands text with no quote to RowSink.unquoted, row for row what papaparse reads', () => {
+    // Stray line-break characters (a lone CR or LF where the file's line end is another) are data.
+    const plain = fc.array(fc.constantFrom('a', 'B', ' ', ',', '\t', '|', '\r', '\n', 'é', '😀', '0', '\uFFFD'), { maxLength: 40 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(',', '\t', '|'),
+        fc.constantFrom<Newline>('\r\n', '\n', '\r'),
+        fc.array(plain, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (delimiter, newline, lines, cutSeeds) => {
+          const text = lines.map((l) => l.join('')).join(newline);
+          const cuts = cutSeeds.map((n) => n % (text.length + 1));
+          const { rows } = readBoth(text, delimiter, newline, cuts);
+          expect(read(text, delimiter, newline, cuts, true).unquotedRows).toBe(rows.length);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('takes a quote inside an unquoted field literally, and a stray CR as data but a line break', () => {
-    const { rows } = read('PID,H\r\nA,5\'10"\r\nB,a"b"c\r\n', ',', '\r\n');
+    const { rows } = readBoth('PID,H\r\nA,5\'10"\r\nB,a"b"c\r\n', ',', '\r\n');
     expect(rows.map((r) => r.cells)).toEqual([
       ['PID', 'H'],
       ['A', '5\'10"'],
       ['B', 'a"b"c'],
     ]);
-    const lf = read('A,B\nC,D\r\nE,F\n', ',', '\n');
+    const lf = readBoth('A,B\nC,D\r\nE,F\n', ',', '\n');
     expect(lf.rows).toEqual([
       { cells: ['A', 'B'], line: 1, raw: 'A,B' },
       { cells: ['C', 'D\r'], line: 2, raw: 'C,D\r' },
@@ -100,7 +150,7 @@ describe('RowReader against rows written by the test', () => {
   });
 
   it('reads a row of one quoted empty field ("") as a row, and a blank line as nothing', () => {
-    const { rows } = read('A,B\n\n""\n   \nC,D\n\n', ',', '\n');
+    const { rows } = readBoth('A,B\n\n""\n   \nC,D\n\n', ',', '\n');
     expect(rows).toEqual([
       { cells: ['A', 'B'], line: 1, raw: 'A,B' },
       { cells: [''], line: 3, raw: '""' },

@@ -76,6 +76,19 @@ async function readPart(
     keys = [];
     jsons = [];
   }
+  /** A data row `parser` is handing out, checked (`accepted`: it passed; else `utf8`: whether its text was UTF-8 at least). */
+  function take(parser: RowParser, line: number, accepted: boolean, utf8: boolean): void {
+    batch.read++;
+    if (!utf8) batch.rejects.push({ line, field: '', reason: 'not valid UTF-8 text', raw: parser.rawRow() });
+    else if (!accepted) batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: parser.rawRow() });
+    else {
+      keys.push(rowKey(values));
+      jsons.push(JSON.stringify(values));
+      columns?.push(values);
+      batch.accepted++;
+    }
+    if (batch.read >= BATCH_ROWS) close();
+  }
   let header = part.header;
   const newParser = (): RowParser => {
     const made: RowParser = new RowParser(
@@ -94,17 +107,11 @@ async function readPart(
               );
             return;
           }
-          batch.read++;
-          if (!utf8) batch.rejects.push({ line, field: '', reason: 'not valid UTF-8 text', raw: made.rawRow() });
-          else if (!checker.check(cells, made.upperCase))
-            batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: made.rawRow() });
-          else {
-            keys.push(rowKey(values));
-            jsons.push(JSON.stringify(values));
-            columns?.push(values);
-            batch.accepted++;
-          }
-          if (batch.read >= BATCH_ROWS) close();
+          take(made, line, utf8 && checker.check(cells, made.upperCase), utf8);
+        },
+        unquoted(row, line, utf8) {
+          if (header) return this.row(row.split(info.delimiter), line, utf8);
+          take(made, line, utf8 && checker.checkRow(row, info.delimiter, made.upperCase), utf8);
         },
         broken(line, raw, reason) {
           batch.read++;

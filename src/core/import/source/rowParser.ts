@@ -8,6 +8,12 @@ import type { Newline } from '../types';
 export interface RowSink {
   /** One row, the header included. `utf8` is false when its text held bytes that are not UTF-8. */
   row(cells: string[], line: number, utf8: boolean): void;
+  /**
+   * Optional: one row of text that holds no quote character, as its text (without its line end)
+   * instead of its cells, which are then exactly `text.split(delimiter)`: a sink that reads the
+   * cells itself spares the parser making ~400 strings a row. Without it, such rows come to row().
+   */
+  unquoted?(text: string, line: number, utf8: boolean): void;
   /** A row papaparse could not read as CSV (a quote problem): rejected whole, with its text. */
   broken(line: number, raw: string, reason: string): void;
 }
@@ -101,6 +107,10 @@ export class RowParser {
   }
 
   private parse(): void {
+    // Text with no quote at all from here on is split at its line ends directly, as papaparse does
+    // such text itself (its "fast mode": each line split at the delimiter), without its step
+    // callback's result objects; papaparse reads all else, so it stays the parser of quoted text.
+    if (this.sink.unquoted && this.text.indexOf('"', this.done) < 0) return this.splitLines();
     for (;;) {
       const from = (this.parseFrom = this.done);
       this.resync = -1;
@@ -139,6 +149,34 @@ export class RowParser {
     this.rowEnd = bodyEnd;
     this.advance(end);
     this.sink.row(cells, line, bad >= bodyEnd);
+  }
+
+  /**
+   * The complete lines of text that holds no quote (all of it at the end), each a row for
+   * RowSink.unquoted as onRow() would hand it out; an empty line is blank, not a row.
+   */
+  private splitLines(): void {
+    const text = this.text;
+    const newline = this.newline;
+    for (let start = this.done; ;) {
+      let end = text.indexOf(newline, start);
+      let next = end + newline.length;
+      if (end < 0) {
+        if (!this.final || start >= text.length) return; // the unfinished last row waits for more text
+        end = next = text.length;
+      }
+      if (end === start) this.advance(next);
+      else {
+        const line = this.line;
+        let bad = this.nextBad;
+        if (bad < start) bad = this.nextBad = indexOf(text, '\uFFFD', start);
+        this.rowStart = start;
+        this.rowEnd = end;
+        this.advance(next);
+        this.sink.unquoted!(text.slice(start, end), line, bad >= end);
+      }
+      start = next;
+    }
   }
 
   /** The text of the row being handed out (inside RowSink.row), as in the file, without its line ending. */
