@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { loadIntoClickHouse } from '../../src/core/clickhouse/load';
 import { SHARDING_KEY_SQL } from '../../src/core/clickhouse/sharding';
 import { ClickHouseConnection } from '../../src/core/clickhouse/connection';
+import { isLocalTable } from '../../src/core/clickhouse/tableReads';
 import { normalizeAudience, type AudienceInput } from '../../src/shared/audienceRequest';
 import type { GroupCount } from '../../src/core/audience/contract/engine';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
@@ -57,6 +58,16 @@ for (const topology of ['single node', 'two shards'] as const) {
     afterAll(async () => {
       await cores?.close();
       oracle?.close();
+    });
+
+    it(`reads its pages ${topology === 'single node' ? 'in one query with their count (a table of the node)' : 'in separate queries (a Distributed table)'}`, async () => {
+      const ch = clickhouse();
+      const connection = new ClickHouseConnection(topology === 'single node' ? ch.singleServe : ch.clusterServe);
+      try {
+        expect(await isLocalTable(connection, 'people')).toBe(topology === 'single node');
+      } finally {
+        await connection.close();
+      }
     });
 
     if (topology === 'two shards')

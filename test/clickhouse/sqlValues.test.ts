@@ -4,8 +4,9 @@
 // functions, through table reads that keep each query's text and parameters.
 import { describe, expect, it } from 'vitest';
 import { audienceWhere } from '../../src/core/clickhouse/audienceSql';
+import { paramText } from '../../src/core/clickhouse/httpQuery';
 import { likeScoreSql } from '../../src/core/clickhouse/likeScoreSql';
-import { pageRows, PREVIEW_SQL } from '../../src/core/clickhouse/pidPages';
+import { filteredPage, pageRows, PREVIEW_SQL } from '../../src/core/clickhouse/pidPages';
 import { dialectFor } from '../../src/core/clickhouse/serverDialect';
 import { SqlValues, type QueryParams } from '../../src/core/clickhouse/sqlValues';
 import type { Cached, Sql, TableReads } from '../../src/core/clickhouse/tableReads';
@@ -23,11 +24,16 @@ const audience: Audience = {
 };
 
 /** Table reads that keep each query as its engine would send it to a server of this version, and answer with `answers` in turn. */
-function recordingReads(version: string, answers: string[][][]): { reads: TableReads; sent: Array<{ sql: string; params: QueryParams }> } {
+function recordingReads(
+  version: string,
+  answers: string[][][],
+  localTable = false,
+): { reads: TableReads; sent: Array<{ sql: string; params: QueryParams }> } {
   const sent: Array<{ sql: string; params: QueryParams }> = [];
   const dialect = dialectFor(version, 'Atomic');
   const reads: TableReads = {
     table: '`ad`.`people`',
+    localTable: () => localTable,
     rows: (sql: Sql) => {
       const values = new SqlValues(dialect.queryParameters);
       sent.push({ sql: typeof sql === 'string' ? sql : sql(values), params: values.params });
@@ -56,12 +62,27 @@ describe('request values as SQL', () => {
     expect(sql).not.toContain('BRIEN');
   });
 
+  it('a string filter of one value is an equality on either path (a set of one is slow on 18.16)', () => {
+    const one: Audience = { state: 'TX', filters: [{ field: 'GENDER', index: fieldIndex('GENDER'), kind: 'string', values: [HOSTILE] }] };
+    expect(audienceWhere(one, new SqlValues(false))).toBe(
+      "STATE = 'TX' AND `GENDER` = 'O\\'BRIEN\\\\\\'); DROP TABLE people; --\\x09\\x0A\\x00'",
+    );
+    const bound = new SqlValues(true);
+    expect(audienceWhere(one, bound)).toBe('STATE = {v0:String} AND `GENDER` = {v1:String}');
+    expect(bound.params).toEqual({ v0: 'TX', v1: HOSTILE });
+  });
+
   it('a string with a lone surrogate stays a literal on every version (a parameter would turn it into U+FFFD)', () => {
     const values = new SqlValues(true);
     expect(values.string('A\uD800B')).toBe("'A\\xED\\xA0\\x80B'");
     expect(values.stringSet(['X', '\uDC00'])).toBe("('X','\\xED\\xB0\\x80')");
     expect(values.string('\uD83D\uDE00')).toBe('{v0:String}');
     expect(values.params).toEqual({ v0: '\uD83D\uDE00' });
+  });
+
+  it('a parameter travels as the server reads param_<name>: tab, newline, return, quote and backslash escaped', () => {
+    expect(paramText(HOSTILE)).toBe("O\\'BRIEN\\\\\\'); DROP TABLE people; --\\t\\n\0");
+    expect(paramText(['F', "a'b", 'c\\d\r'])).toBe("['F','a\\'b','c\\\\d\\r']");
   });
 
   it("a lookalike score's string values are bound the same way", () => {
@@ -119,6 +140,91 @@ describe('request values as SQL', () => {
           'AND ((`AGE` >= 25 AND `AGE` <= 34)) ORDER BY `PID_RANK` LIMIT 0, 50',
         params: { v0: 'CA', v1: ['F', HOSTILE] },
       },
+    ]);
+  });
+
+  it('on a single node, a filtered page and its count are one query: the count and the ranks as subqueries', async () => {
+    const where = (v: readonly [string, string]) => `STATE = ${v[0]} AND \`GENDER\` IN ${v[1]} AND ((\`AGE\` >= 25 AND \`AGE\` <= 34))`;
+    for (const [version, first, second, state, params] of [
+      [
+        '18.16.1',
+        ["'CA'", "('F','O\\'BRIEN\\\\\\'); DROP TABLE people; --\\x09\\x0A\\x00')"],
+        ["'CA'", "('F','O\\'BRIEN\\\\\\'); DROP TABLE people; --\\x09\\x0A\\x00')"],
+        "'CA'",
+        {},
+      ],
+      [
+        '24.3.2.23',
+        ['{v0:String}', '(SELECT arrayJoin({v1:Array(String)}))'],
+        ['{v2:String}', '(SELECT arrayJoin({v3:Array(String)}))'],
+        '{v4:String}',
+        { v0: 'CA', v1: ['F', HOSTILE], v2: 'CA', v3: ['F', HOSTILE], v4: 'CA' },
+      ],
+    ] as const) {
+      const { reads, sent } = recordingReads(
+        version,
+        [
+          [
+            ['43', 'a'],
+            ['43', 'b'],
+            ['43', 'c'],
+          ],
+        ],
+        true,
+      );
+      const page = await filteredPage(reads, audience, '`RECORD`', 40, 5, () => Promise.reject(new Error('counted apart')));
+      expect(page).toEqual({ total: 43, rows: [['a'], ['b'], ['c']] });
+      expect(sent).toEqual([
+        {
+          sql:
+            `SELECT (SELECT count() FROM \`ad\`.\`people\` WHERE ${where(first)}), \`RECORD\` FROM \`ad\`.\`people\` ` +
+            `WHERE STATE = ${state} AND \`PID_RANK\` IN (SELECT \`PID_RANK\` FROM \`ad\`.\`people\` WHERE ${where(second)} ` +
+            'ORDER BY `PID_RANK` LIMIT 40, 5) ORDER BY `PID_RANK`',
+          params,
+        },
+      ]);
+    }
+  });
+
+  it('on a single node, an unfiltered page and its count are one query over the key range of its ranks', async () => {
+    const { reads, sent } = recordingReads('18.16.1', [[['250', 'x']]], true);
+    expect(await filteredPage(reads, { state: 'TX', filters: [] }, PREVIEW_SQL, 249, 50, () => Promise.resolve(-1))).toEqual({
+      total: 250,
+      rows: [['x']],
+    });
+    expect(sent.map((s) => s.sql)).toEqual([
+      `SELECT (SELECT count() FROM \`ad\`.\`people\` WHERE STATE = 'TX'), ${PREVIEW_SQL} FROM \`ad\`.\`people\` ` +
+        "WHERE STATE = 'TX' AND `PID_RANK` >= 249 AND `PID_RANK` < 299 ORDER BY `PID_RANK`",
+    ]);
+  });
+
+  it('an empty page carries no count, so the count is asked alone; a page that disagrees with its count is refused', async () => {
+    const empty = recordingReads('18.16.1', [[]], true);
+    expect(await filteredPage(empty.reads, audience, '`RECORD`', 500, 100, () => Promise.resolve(43))).toEqual({ total: 43, rows: [] });
+    expect(empty.sent).toHaveLength(1);
+    // 43 matches from skip 40 are 3 rows, not 2: the table changed between the subqueries.
+    const torn = recordingReads(
+      '18.16.1',
+      [
+        [
+          ['43', 'a'],
+          ['43', 'b'],
+        ],
+      ],
+      true,
+    );
+    await expect(filteredPage(torn.reads, audience, '`RECORD`', 40, 5, () => Promise.resolve(43))).rejects.toThrow(
+      /changed while a page was read/,
+    );
+  });
+
+  it('on a cluster (a Distributed table), the count and the page are separate queries, as before', async () => {
+    const { reads, sent } = recordingReads('18.16.1', [[['7']], [['a']]], false);
+    expect(await filteredPage(reads, audience, '`RECORD`', 0, 1, () => Promise.resolve(1))).toEqual({ total: 1, rows: [['a']] });
+    expect(sent.map((s) => s.sql)).toEqual([
+      "SELECT `PID_RANK` FROM `ad`.`people` WHERE STATE = 'CA' AND `GENDER` IN ('F','O\\'BRIEN\\\\\\'); DROP TABLE people; --\\x09\\x0A\\x00') " +
+        'AND ((`AGE` >= 25 AND `AGE` <= 34)) ORDER BY `PID_RANK` LIMIT 0, 1',
+      "SELECT `RECORD` FROM `ad`.`people` WHERE STATE = 'CA' AND `PID_RANK` >= 7 AND `PID_RANK` <= 7 ORDER BY `PID_RANK`",
     ]);
   });
 

@@ -33,8 +33,8 @@ import {
   PREVIEW_SQL,
   RECORD_SQL,
   byRanks,
+  filteredPage,
   filteredRecords,
-  pageRows,
   previewOf,
   rankListRecords,
   recordBytes,
@@ -43,7 +43,7 @@ import { COLUMN_PLANS, storedColumn, storedColumns, TABLE_LAYOUT } from './schem
 import { detectDialect, type ServerDialect } from './serverDialect';
 import { sqlIdentifier } from './sqlLiteral';
 import { SqlValues } from './sqlValues';
-import { filteredRows, type Cached, type Sql, type TableReads } from './tableReads';
+import { filteredRows, isLocalTable, type Cached, type Sql, type TableReads } from './tableReads';
 import { tsvUnescape } from './tsv';
 import { floatFromBits, valueOf } from './values';
 
@@ -90,6 +90,8 @@ const FIELDS_READ_TOGETHER = 16;
 export class ClickHouseEngine implements AudienceEngine {
   private cache: LruCache<Cached>;
   private meta: Meta;
+  /** The data table is a MergeTree of this node, not a Distributed table (TableReads.localTable). */
+  private localTable: boolean;
   private checkedAt = Date.now();
   private readonly matched = new Map<string, Set<string>>();
   private readonly zipCentres = new Map<string, { lat: number; lon: number } | undefined>();
@@ -105,9 +107,11 @@ export class ClickHouseEngine implements AudienceEngine {
     /** What the server's version offers: query parameters or literals for request values (serverDialect.ts). */
     private readonly dialect: ServerDialect,
     meta: Meta,
+    localTable: boolean,
     options: ClickHouseEngineOptions,
   ) {
     this.meta = meta;
+    this.localTable = localTable;
     // The embedded engine's budget for one preview or search (SECURITY.md), unless told otherwise.
     this.options = { queryBudgetSeconds: DEFAULT_QUERY_BUDGET_MS / 1000, ...options };
     this.cache = new LruCache<Cached>(options.cacheBytes ?? CACHE_BYTES, 4096);
@@ -116,6 +120,7 @@ export class ClickHouseEngine implements AudienceEngine {
     this.table = `${sqlIdentifier(connection.database)}.${sqlIdentifier(DATA_TABLE)}`;
     this.reads = {
       table: this.table,
+      localTable: () => this.localTable,
       rows: (sql, budget) => this.rows(sql, budget),
       // The engine's cache of the moment: fresh() replaces it after a new load.
       cached: <T extends Cached>(key: string) => this.cache.get(key) as T | undefined,
@@ -128,7 +133,8 @@ export class ClickHouseEngine implements AudienceEngine {
     const connection = new ClickHouseConnection(target);
     try {
       const meta = await ClickHouseEngine.readMeta(connection);
-      return new ClickHouseEngine(connection, await detectDialect(connection, connection.database), meta, options);
+      const dialect = await detectDialect(connection, connection.database);
+      return new ClickHouseEngine(connection, dialect, meta, await isLocalTable(connection, DATA_TABLE), options);
     } catch (error) {
       await connection.close();
       throw error;
@@ -178,6 +184,9 @@ export class ClickHouseEngine implements AudienceEngine {
     });
     if (meta.loadId !== this.meta.loadId) {
       this.meta = meta;
+      this.localTable = await this.retrying(() => isLocalTable(this.connection, DATA_TABLE)).catch((error: unknown) => {
+        throw this.failures.neutral(error);
+      });
       this.cache = new LruCache<Cached>(this.options.cacheBytes ?? CACHE_BYTES, 4096);
       this.matched.clear();
       this.zipCentres.clear();
@@ -196,9 +205,14 @@ export class ClickHouseEngine implements AudienceEngine {
     }
   }
 
-  /** A query's rows; its request values bound as query parameters where the server has them, else literals. */
-  private rows(sql: Sql, budget = false): Promise<string[][]> {
-    const settings = budget && this.options.queryBudgetSeconds ? { max_execution_time: this.options.queryBudgetSeconds } : {};
+  /**
+   * A query's rows; its request values bound as query parameters where the server has them, else literals.
+   * `budget`: a preview's or search's query, within its time budget; `short`: a count's or a page's, read
+   * through the server's cache of uncompressed blocks (the columns the last counts and pages read).
+   */
+  private rows(sql: Sql, budget = false, short = budget): Promise<string[][]> {
+    const settings: Record<string, number> = short ? { use_uncompressed_cache: 1 } : {};
+    if (budget && this.options.queryBudgetSeconds) settings.max_execution_time = this.options.queryBudgetSeconds;
     const values = new SqlValues(this.dialect.queryParameters);
     const text = typeof sql === 'string' ? sql : sql(values);
     return this.retrying(() => this.connection.rows(text, settings, values.params)).catch((error: unknown) => {
@@ -233,7 +247,9 @@ export class ClickHouseEngine implements AudienceEngine {
     const key = `count:${audienceKey(audience)}`;
     const hit = this.reads.cached<CountEntry>(key);
     if (hit) return hit.total;
-    const [[count]] = (await this.rows((v) => `SELECT count() FROM ${this.table} WHERE ${audienceWhere(audience, v)}`)) as [[string]];
+    const [[count]] = (await this.rows((v) => `SELECT count() FROM ${this.table} WHERE ${audienceWhere(audience, v)}`, false, true)) as [
+      [string],
+    ];
     const total = Number(count);
     this.reads.remember(key, { bytes: 64, total } as CountEntry);
     return total;
@@ -327,24 +343,10 @@ export class ClickHouseEngine implements AudienceEngine {
 
   // ---- Pages -------------------------------------------------------------------------------------
 
-  /** Rows of `columns` of the matches skip .. skip+limit-1 of the state and filters, and their total. */
-  private async filteredPage(
-    audience: Audience,
-    columns: string,
-    skip: number,
-    limit: number,
-  ): Promise<{ total: number; rows: string[][] }> {
-    const [total, rows] = await Promise.all([
-      this.filteredCount(audience),
-      limit > 0 ? pageRows(this.reads, audience, columns, skip, limit, columns === PREVIEW_SQL) : [],
-    ]);
-    return { total, rows };
-  }
-
   /** Rows of `columns` of one page of the audience and its total: its list controls' people, or its matches. */
   private async page(audience: Audience, columns: string, skip: number, limit: number): Promise<{ total: number; rows: string[][] }> {
     const list = await this.controlled(audience);
-    if (!list) return this.filteredPage(audience, columns, skip, limit);
+    if (!list) return filteredPage(this.reads, audience, columns, skip, limit, () => this.filteredCount(audience));
     return { total: list.steps.total, rows: await byRanks(this.reads, audience.state, list.ranks.slice(skip, skip + limit), columns) };
   }
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { AppError } from '../../shared/errors';
+import { HttpQuery } from './httpQuery';
 import { TsvLineSplitter, tsvRows } from './tsv';
 import { isPlainIdentifier } from './sqlLiteral';
 import type { QueryParams } from './sqlValues';
@@ -41,7 +42,9 @@ const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
 const NO_ANSWER = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNABORTED']);
 
 // A request's values are SQL literals (sqlLiteral.ts): a big IN list must fit in the query.
-const QUERY_SETTINGS: ClickHouseSettings = { max_query_size: '67108864' };
+const QUERY_SETTINGS = { max_query_size: '67108864' } satisfies ClickHouseSettings;
+const REQUEST_TIMEOUT_MS = 300_000;
+const MAX_SOCKETS = 16;
 
 /** The address to show in messages: scheme, host and port only. */
 export function shownAddress(url: string): string {
@@ -193,6 +196,8 @@ export function clickhouseCode(error: unknown): number | undefined {
 export class ClickHouseConnection {
   /** One client a node: the entry node's first, then the fallbacks'. */
   private readonly clients: ClickHouseClient[];
+  /** Each node's short queries (text, rows), on Node's own kept-alive agent (httpQuery.ts). */
+  private readonly queries: HttpQuery[];
   private readonly urls: string[];
   /** The node that answered last; requests go there first. */
   private current = 0;
@@ -203,6 +208,19 @@ export class ClickHouseConnection {
     this.urls = nodeUrls(target);
     this.database = target.database;
     this.clients = this.urls.map((url) => this.newClient(target, url, options));
+    const ca = target.caCertificate ? readCaCertificate(target.caCertificate) : undefined;
+    this.queries = this.urls.map(
+      (url) =>
+        new HttpQuery({
+          url,
+          username: target.credentials?.username ?? 'default',
+          password: target.credentials?.password ?? '',
+          ...(ca ? { ca } : {}),
+          requestTimeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+          keepAlive: options.keepAlive ?? true,
+          maxSockets: MAX_SOCKETS,
+        }),
+    );
   }
 
   /** The address of the node requests go to now. */
@@ -215,10 +233,10 @@ export class ClickHouseConnection {
       url,
       username: target.credentials?.username ?? 'default',
       password: target.credentials?.password ?? '',
-      request_timeout: options.requestTimeoutMs ?? 300_000,
+      request_timeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
       log: { level: ClickHouseLogLevel.OFF },
       clickhouse_settings: QUERY_SETTINGS,
-      max_open_connections: 16,
+      max_open_connections: MAX_SOCKETS,
       // A load pauses between requests while it reads records; a fresh socket per request there
       // cannot be one the server closed meanwhile.
       keep_alive: { enabled: options.keepAlive ?? true },
@@ -226,10 +244,10 @@ export class ClickHouseConnection {
     });
   }
 
-  private async run<T>(work: (client: ClickHouseClient) => Promise<T>, retry = false, tried = 0): Promise<T> {
+  private async run<T>(work: (client: ClickHouseClient, query: HttpQuery) => Promise<T>, retry = false, tried = 0): Promise<T> {
     const node = this.current;
     try {
-      return await work(this.clients[node]!);
+      return await work(this.clients[node]!, this.queries[node]!);
     } catch (error) {
       const code = (error as { code?: string })?.code ?? '';
       // A node that does not answer at all: the next node is asked (a read, or any request before it was sent).
@@ -244,16 +262,12 @@ export class ClickHouseConnection {
   }
 
   /** A query's TabSeparated answer as text; `params`: the values of its placeholders (sqlValues.ts), if any. */
-  text(query: string, settings: ClickHouseSettings = {}, params: QueryParams = {}): Promise<string> {
-    const query_params = Object.keys(params).length ? params : undefined;
-    return this.run(
-      async (client) => (await client.query({ query, format: 'TabSeparated', clickhouse_settings: settings, query_params })).text(),
-      true,
-    );
+  text(query: string, settings: Record<string, string | number> = {}, params: QueryParams = {}): Promise<string> {
+    return this.run((_, http) => http.text(query, { ...QUERY_SETTINGS, ...settings }, params), true);
   }
 
   /** A query's rows, fields still TSV-escaped. */
-  async rows(query: string, settings: ClickHouseSettings = {}, params: QueryParams = {}): Promise<string[][]> {
+  async rows(query: string, settings: Record<string, string | number> = {}, params: QueryParams = {}): Promise<string[][]> {
     return tsvRows(await this.text(query, settings, params));
   }
 
@@ -295,6 +309,7 @@ export class ClickHouseConnection {
   }
 
   async close(): Promise<void> {
+    for (const query of this.queries) query.close();
     await Promise.all(this.clients.map((client) => client.close()));
   }
 }

@@ -1,8 +1,10 @@
 // Pages and exports of the ClickHouse engine, in PID order. The table is ordered by (STATE, PID_RANK)
 // (schema.ts), so a page is a short range of the primary key, found without walking an OFFSET of rows:
 // - a state without filters: its matches at skip S are the ranks S, S+1, …, read as one key range;
-// - with filters: the page's ranks first (only the matches' ranks are read and sorted on the server),
-//   then the page's columns over the key range those ranks span;
+// - with filters: the page's ranks (only the matches' ranks are read and sorted on the server), then the
+//   page's columns over the key range those ranks span;
+// - on a single node, either is one query with the audience's count (pageWithCount): the ranks a subquery
+//   whose set the server uses on the key; on a cluster, the count, the ranks and the rows are each a query;
 // - a list of ranks (a page of a controlled list) likewise, by key.
 // A search reads one column (RECORD, each record's stored text) for its 100 records instead of 392.
 // An export streams ranges between bookmarks (the rank of every EXPORT_CHUNK-th match, found once),
@@ -14,6 +16,7 @@ import type { Audience, RecordStream } from '../audience/contract/engine';
 import { audienceWhere } from './audienceSql';
 import { RANK_COLUMN, RECORD_COLUMN } from './schema';
 import { sqlIdentifier, sqlNumber } from './sqlLiteral';
+import type { SqlValues } from './sqlValues';
 import type { Cached, TableReads } from './tableReads';
 import { tsvUnescape } from './tsv';
 
@@ -67,6 +70,65 @@ async function bookmarks(reads: TableReads, audience: Audience, step: number): P
   const entry: BookmarkEntry = { marks: list, total: Number(total), bytes: 64 + list.length * 8 };
   reads.remember(key, entry);
   return entry;
+}
+
+/**
+ * Rows of `columns` of the matches skip .. skip+limit-1 of the state and filters, and their total: one
+ * query on a single node (pageWithCount); on a cluster, the count (`count`) beside pageRows.
+ */
+export async function filteredPage(
+  reads: TableReads,
+  audience: Audience,
+  columns: string,
+  skip: number,
+  limit: number,
+  count: () => Promise<number>,
+): Promise<{ total: number; rows: string[][] }> {
+  if (limit > 0 && reads.localTable())
+    // An empty page carries no count: only then is the count asked alone.
+    return (await pageWithCount(reads, audience, columns, skip, limit)) ?? { total: await count(), rows: [] };
+  const [total, rows] = await Promise.all([
+    count(),
+    limit > 0 ? pageRows(reads, audience, columns, skip, limit, columns === PREVIEW_SQL) : [],
+  ]);
+  return { total, rows };
+}
+
+/**
+ * The matches skip .. skip+limit-1 (limit > 0) of the state and filters, and their count, in one query
+ * on a table of this node (reads.localTable()): each row is the count, then `columns`. The page's ranks are
+ * a subquery whose set the server uses on the primary key, so only the granules holding the page's rows
+ * are read; one request instead of the count's, the ranks' and the rows' (each request to the server
+ * costs milliseconds however little it reads). An empty page carries no count: null, and the caller
+ * counts. A Distributed table cannot run it (its shards read `people_local`, and a GLOBAL IN set is not
+ * used on the key), so a cluster keeps pageRows.
+ */
+export async function pageWithCount(
+  reads: TableReads,
+  audience: Audience,
+  columns: string,
+  skip: number,
+  limit: number,
+): Promise<{ total: number; rows: string[][] } | null> {
+  const rows = await reads.rows((v) => pageWithCountSql(reads.table, audience, columns, skip, limit, v), true);
+  if (rows.length === 0) return null;
+  const total = Number(rows[0]![0]);
+  if (rows.length !== Math.min(limit, total - skip))
+    throw new AppError('unavailable', 'The ClickHouse dataset changed while a page was read; try again.');
+  return { total, rows: rows.map((row) => row.slice(1)) };
+}
+
+/**
+ * pageWithCount's SQL: the count as a scalar subquery, and the page's ranks as an IN subquery, or without
+ * filters the ranks skip .. skip+limit-1 themselves (every version has both kinds of subquery).
+ */
+export function pageWithCountSql(table: string, audience: Audience, columns: string, skip: number, limit: number, v: SqlValues): string {
+  const count = `(SELECT count() FROM ${table} WHERE ${audienceWhere(audience, v)})`;
+  const page =
+    audience.filters.length === 0
+      ? `${RANK} >= ${sqlNumber(skip)} AND ${RANK} < ${sqlNumber(skip + limit)}`
+      : `${RANK} IN (SELECT ${RANK} FROM ${table} WHERE ${audienceWhere(audience, v)} ORDER BY ${RANK} LIMIT ${sqlNumber(skip)}, ${sqlNumber(limit)})`;
+  return `SELECT ${count}, ${columns} FROM ${table} WHERE STATE = ${v.string(audience.state)} AND ${page} ORDER BY ${RANK}`;
 }
 
 /**

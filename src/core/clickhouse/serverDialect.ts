@@ -9,6 +9,10 @@
 // - `DROP TABLE … SYNC` from 20.10, so an Atomic database frees the old data at once instead of minutes later.
 // - Server-side query parameters from 19.11 (`{name:Type}` with `param_name`); before, the literal
 //   encoder (sqlLiteral.ts). sqlValues.ts writes each query's request values one way or the other.
+//
+// Not a difference: a page and its count in one query on a single node (pidPages.ts, pageWithCount) use a
+// scalar subquery and an IN subquery, which 18.16 and every later version run alike; what decides it is
+// the table's kind (a MergeTree of the node, or a Distributed table over shards), not the version.
 import type { ClickHouseConnection } from './connection';
 import { sqlIdentifier, sqlString } from './sqlLiteral';
 

@@ -3,8 +3,9 @@
 // of recent answers, which the engine drops whenever a new load replaced the dataset.
 import type { Audience } from '../audience/contract/engine';
 import { audienceWhere } from './audienceSql';
+import type { ClickHouseConnection } from './connection';
 import { RANK_COLUMN } from './schema';
-import { sqlIdentifier } from './sqlLiteral';
+import { sqlIdentifier, sqlString } from './sqlLiteral';
 import type { SqlValues } from './sqlValues';
 
 /** An answer kept in the engine's cache, with what it costs. */
@@ -18,7 +19,15 @@ export type Sql = string | ((values: SqlValues) => string);
 export interface TableReads {
   /** The data table, qualified by its database. */
   readonly table: string;
-  /** The rows of a query's TSV answer; `budget`: within one preview's or search's time on the server. */
+  /**
+   * The data table is a MergeTree on the node that answers (not a Distributed table over shards), so a
+   * query may read it again in a subquery: a filtered page is then one query (pidPages.ts).
+   */
+  localTable(): boolean;
+  /**
+   * The rows of a query's TSV answer; `budget`: within one preview's or search's time on the server, and
+   * through its cache of uncompressed blocks (a short read of the columns recent counts and pages read).
+   */
   rows(sql: Sql, budget?: boolean): Promise<string[][]>;
   cached<T extends Cached>(key: string): T | undefined;
   remember(key: string, entry: Cached): void;
@@ -31,4 +40,12 @@ export function filteredRows(reads: TableReads, audience: Audience, columns: Sql
       `SELECT ${typeof columns === 'string' ? columns : columns(v)} FROM ${reads.table} WHERE ${audienceWhere(audience, v)} ` +
       `ORDER BY ${sqlIdentifier(RANK_COLUMN)}`,
   );
+}
+
+/** Whether a table of the connection's database is a MergeTree of the node that answers, not a Distributed table over shards. */
+export async function isLocalTable(connection: ClickHouseConnection, name: string): Promise<boolean> {
+  const rows = await connection.rows(
+    `SELECT engine FROM system.tables WHERE database = ${sqlString(connection.database)} AND name = ${sqlString(name)}`,
+  );
+  return /MergeTree$/.test(rows[0]?.[0] ?? '');
 }
