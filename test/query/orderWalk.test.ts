@@ -1,9 +1,10 @@
 // Paging through a stored PID order (storedPidOrder.ts): slices of a state's order read across chunk
-// boundaries exactly as the whole order, with a few decoded chunks kept; a filtered audience walked
-// through the order gives, at every depth and page size, the matches listed in PID order, whether its
-// pages come in order, backwards or at random.
+// boundaries exactly as the whole order, from the whole order once the engine keeps it, with a few
+// decoded chunks kept; a filtered audience walked through the order gives, at every depth and page
+// size, the matches listed in PID order, whether its pages come in order, backwards or at random.
 import { describe, expect, it } from 'vitest';
 import { randomFrom } from '../../src/core/audience/contract/listSteps';
+import type { StateOrder } from '../../src/core/dataset/format/pidRanks';
 import { OrderWalkSelection, StoredPidOrder, StoredRangeSelection } from '../../src/core/query/storedPidOrder';
 
 const CHUNK = 16;
@@ -34,9 +35,9 @@ function layout(counts: number[], seed: number) {
 }
 
 describe('a stored PID order', () => {
-  it('slices each state across chunk boundaries as its whole order, pages a whole state by it, keeping a few decoded chunks', () => {
+  it('slices each state across chunk boundaries as its whole order, keeping a few decoded chunks', () => {
     const { states, file, reads } = layout([37, 100, 5], 3);
-    const stored = new StoredPidOrder(file);
+    const stored = new StoredPidOrder(file, () => null);
     for (const { range, order } of states) {
       const slice = stored.of(range);
       for (const [from, to] of [
@@ -48,11 +49,6 @@ describe('a stored PID order', () => {
       ] as Array<[number, number]>)
         expect([...slice(from, to)], `${range.state} ${from}..${to}`).toEqual([...order.subarray(from, to)]);
     }
-    // A whole state's page is its slice, as positions.
-    const { range, order } = states[1]!;
-    const selection = new StoredRangeSelection(range.first, range.count, stored.of(range));
-    expect([...selection.page(10, 7)]).toEqual([...order.subarray(10, 17)].map((o) => range.first + o));
-    expect([...selection.page(range.count - 2, 7)]).toEqual([...order.subarray(range.count - 2)].map((o) => range.first + o));
     // Reading one chunk again is served from the kept ones.
     reads.length = 0;
     const second = stored.of(states[1]!.range);
@@ -61,9 +57,21 @@ describe('a stored PID order', () => {
     expect(reads.length).toBeLessThanOrEqual(1);
   });
 
+  it('slices the whole order the engine keeps, reading no chunk', () => {
+    const { states, file, reads } = layout([40, 40], 5);
+    const whole = new Map<string, StateOrder>(
+      states.map(({ range, order }) => [range.state, { order, ranks: new Uint32Array(0), byteLength: 0 }]),
+    );
+    const stored = new StoredPidOrder(file, (state) => whole.get(state) ?? null);
+    const { range, order } = states[1]!;
+    const selection = new StoredRangeSelection(range.first, range.count, stored.of(range));
+    expect([...selection.page(10, 7)]).toEqual([...order.subarray(10, 17)].map((o) => range.first + o));
+    expect(reads).toEqual([]);
+  });
+
   it('walks a filtered audience in PID order at every depth, in any order of pages', () => {
     const { states, file } = layout([13, 203, 61], 8);
-    const stored = new StoredPidOrder(file);
+    const stored = new StoredPidOrder(file, () => null);
     const random = randomFrom(17);
     for (const { range, order } of states) {
       for (const share of [0, 0.02, 0.3, 1]) {

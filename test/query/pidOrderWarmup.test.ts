@@ -1,14 +1,11 @@
-// Right after open, a worker builds the PID order of the large states of a household-ordered file
-// written before orders were stored, largest first within half the budget of derived arrays, and the
-// engine keeps each as it arrives: the first page of a warmed state then builds nothing, and answers
-// exactly as an engine without the warm-up. A state past the budget is left to its first page as
-// before; a file in PID order, or one that stores its orders, starts no worker.
+// Right after open, a worker builds the PID order of a household-ordered file's large states,
+// largest first within half the budget of derived arrays, and the engine keeps each as it arrives:
+// the first page of a warmed state then builds nothing, and answers exactly as an engine without the
+// warm-up. A state past the budget, or a file in PID order, is left to its first page as before.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import Database from 'better-sqlite3';
-import { PID_ORDER_KEY } from '../../src/core/dataset/format/pidRanks';
 import { Dataset } from '../../src/core/dataset/read/dataset';
 import { LruCache } from '../../src/core/cache/lruCache';
 import { VerifyGate } from '../../src/core/dataset/verify/verifyGate';
@@ -18,7 +15,6 @@ import type { Derived } from '../../src/core/query/derivedArrays';
 import { warmPidOrders } from '../../src/core/query/pidOrderWarmup';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
 import { engineAudience } from '../support/audienceQueries';
-import { copyWithMeta } from '../support/datasetMeta';
 
 let dir: string;
 let path: string;
@@ -26,13 +22,8 @@ const ROWS = 4000;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-warmup-'));
-  // A ranked file written before PID orders were stored: the files the warm-up is for.
-  const stored = join(dir, 'stored.sqlite');
-  generateDataset({ rows: ROWS, seed: 21, out: stored });
-  path = copyWithMeta(stored, join(dir, 'people.sqlite'), { [PID_ORDER_KEY]: null });
-  const db = new Database(path);
-  db.exec('DROP TABLE pid_order');
-  db.close();
+  path = join(dir, 'people.sqlite');
+  generateDataset({ rows: ROWS, seed: 21, out: path });
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,6 +55,7 @@ describe('the PID-order warm-up', () => {
       expect(bySize.length).toBeGreaterThan(3);
       expect(warmed).toEqual(bySize);
       const built = vi.spyOn(engine.dataset, 'pidOrder');
+      const read = vi.spyOn(engine.dataset, 'pidOrderChunk');
       for (const state of warmed) {
         const body = { state, filters: [['GENDER', ['F']]] };
         const [a, b] = [await engineAudience(engine, body), await engineAudience(plain, body)];
@@ -72,10 +64,12 @@ describe('the PID-order warm-up', () => {
         expect(page.records.length).toBeGreaterThan(0);
       }
       expect(built).not.toHaveBeenCalled();
-      // A state under the threshold builds its order on its first page, as before.
+      expect(read).not.toHaveBeenCalled();
+      // A state under the threshold pages through the order the file stores, building none.
       const small = engine.dataset.stateCounts().find((r) => r.count > 0 && r.count < 100)!;
       engine.recordPage(await engineAudience(engine, { state: small.state, filters: [] }), 0, 5);
-      expect(built).toHaveBeenCalledTimes(1);
+      expect(read).toHaveBeenCalled();
+      expect(built).not.toHaveBeenCalled();
     } finally {
       engine.close();
       plain.close();
@@ -93,14 +87,13 @@ describe('the PID-order warm-up', () => {
     expect(warmed).toEqual([sorted[0]!.state, sorted[1]!.state]);
   });
 
-  it('starts no worker for a file in PID order, one that stores its orders, nor for states all under the threshold', () => {
+  it('starts no worker for a file in PID order, nor for states all under the threshold', () => {
     const inPidOrder = join(dir, 'pid.sqlite');
     const writer = new DatasetWriter(inPidOrder);
     for (const record of generateRecords(500, 21)) writer.append(record);
     writer.finish();
     const cases: Array<[string, number]> = [
       [inPidOrder, 1],
-      [join(dir, 'stored.sqlite'), 1],
       [path, ROWS + 1],
     ];
     for (const [file, from] of cases) {

@@ -1,5 +1,5 @@
-// A ranked file written before PID orders were stored (dataset/format/pidRanks.ts) pages in PID
-// order through each state's PID order, which the first page of the state builds: 45-76 ms for California at 10M,
+// A file stored in household order (dataset/format/pidRanks.ts) pages in PID order through each
+// state's PID order, which the first page of the state builds: 45-76 ms for California at 10M,
 // ~290 ms at 30M, seconds nationally, paid by the analyst's very first request after choosing a
 // state. So right after open a worker builds the large states' orders, largest first, while the
 // budget of derived arrays allows, and the engine keeps each as it arrives; a state asked for
@@ -31,9 +31,7 @@ export const pidOrderKey = (state: string): string => `pidOrder|${state}`;
 
 /** Starts the warm-up of `dataset`'s large states into `kept`; false when there is nothing to warm or no worker. */
 export function warmPidOrders(dataset: Dataset, kept: LruCache<Derived>, gate: VerifyGate, options: WarmupOptions): boolean {
-  // A file that stores its orders pages through them (storedPidOrder.ts): nothing to build, and no
-  // thread to start beside the first requests.
-  if (dataset.inPidOrder || dataset.storesPidOrder) return false;
+  if (dataset.inPidOrder) return false;
   const from = options.from ?? WARM_FROM;
   const states: string[] = [];
   let bytes = 0;

@@ -1,8 +1,8 @@
 // Which way a state's selections page in PID order (docs/dataset-format.md, "Record order"): a file
-// in PID order pages by position; a ranked file through the order it stores, a chunk at a time
-// (storedPidOrder.ts), so no request waits for a whole state's order; a ranked file written before
-// orders were stored through the state's whole order, built from its ranks by the warm-up
-// (pidOrderWarmup.ts) or by the state's first page, and kept while the budget allows.
+// in PID order pages by position; a ranked file through the state's whole order when the engine
+// keeps it (built by the warm-up, pidOrderWarmup.ts), else through the order the file stores, a
+// chunk at a time (storedPidOrder.ts), so no request waits for a whole state's order; a ranked file
+// written before orders were stored builds the whole order on the state's first page.
 import type { LruCache } from '../cache/lruCache';
 import type { StateRange } from '../dataset/format/datasetTypes';
 import type { StateOrder } from '../dataset/format/pidRanks';
@@ -13,6 +13,9 @@ import { pidOrderKey } from './pidOrderWarmup';
 import { ListSelection, RangeSelection, type Selection } from './selection';
 import { OrderWalkSelection, StoredPidOrder, StoredRangeSelection } from './storedPidOrder';
 
+/** An audience with fewer than 1 in RARE people of its state is listed rather than walked, when it can be. */
+const RARE = 32;
+
 export class PidPaging {
   private readonly stored: StoredPidOrder | null;
 
@@ -20,12 +23,14 @@ export class PidPaging {
     private readonly dataset: Dataset,
     private readonly derived: LruCache<Derived>,
   ) {
-    this.stored = !dataset.inPidOrder && dataset.storesPidOrder ? new StoredPidOrder(dataset) : null;
+    this.stored = !dataset.inPidOrder && dataset.storesPidOrder ? new StoredPidOrder(dataset, (state) => this.kept(state)) : null;
   }
 
   /** A whole state, in PID order. */
   whole(range: StateRange): Selection {
     if (this.dataset.inPidOrder) return new RangeSelection(range.first, range.count);
+    const kept = this.kept(range.state);
+    if (kept) return new OrderedRangeSelection(range.first, kept.order);
     if (this.stored) return new StoredRangeSelection(range.first, range.count, this.stored.of(range));
     return new OrderedRangeSelection(range.first, this.built(range).order);
   }
@@ -33,10 +38,18 @@ export class PidPaging {
   /** The first `n` of `positions` (ascending, each once, all in the state at `range`), in PID order; copies what it keeps. */
   listed(positions: Uint32Array, n: number, range: StateRange): Selection {
     if (this.dataset.inPidOrder) return new ListSelection(positions.slice(0, n));
-    // A walk costs a first page a bit a person to mark and the ranks up to its matches (a rare
-    // audience's first page walks far: once, its running counts are kept for the next pages).
-    if (this.stored) return OrderWalkSelection.of(positions, n, range.first, range.count, this.stored.of(range));
-    return orderedSelection(positions, n, range.first, this.built(range));
+    const kept = this.kept(range.state);
+    // A walk through the order costs its first page a bit a person to mark and the ranks up to its
+    // matches, where a rank set sums every word of the state first; but an audience rarer than 1 in
+    // 32 would have its pages walk far, and is listed in PID order from the kept ranks instead.
+    if (this.stored && !(kept && n * RARE < range.count))
+      return OrderWalkSelection.of(positions, n, range.first, range.count, this.stored.of(range));
+    return orderedSelection(positions, n, range.first, kept ?? this.built(range));
+  }
+
+  /** The state's whole order when the engine keeps it. */
+  private kept(state: string): StateOrder | null {
+    return (this.derived.get(pidOrderKey(state))?.array as StateOrder | undefined) ?? null;
   }
 
   /** The state's whole order, built from its ranks and kept while the budget allows. */

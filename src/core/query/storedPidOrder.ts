@@ -1,8 +1,10 @@
 // Paging in PID order through the order a ranked file stores (dataset/format/pidRanks.ts, table
 // pid_order): a page at rank r reads the chunk that holds r, so the first page of a state needs one
 // chunk of its order, where building the order from the state's ranks reads and inverts all of them
-// (docs/performance.md, "What a user meets first").
+// (docs/performance.md, "What a user meets first"). When the engine keeps a state's whole order
+// (the warm-up's, pidOrderWarmup.ts) the slices come from it instead.
 import type { StateRange } from '../dataset/format/datasetTypes';
+import type { StateOrder } from '../dataset/format/pidRanks';
 import type { Selection } from './selection';
 
 /** Offsets from the state's first position of its PID ranks [from, to): a view, read only, valid until the next call. */
@@ -20,7 +22,11 @@ export interface StoredOrderFile {
 export class StoredPidOrder {
   private readonly decoded = new Map<number, Uint32Array>();
 
-  constructor(private readonly file: StoredOrderFile) {}
+  constructor(
+    private readonly file: StoredOrderFile,
+    /** The state's whole order when the engine keeps it, else null. */
+    private readonly whole: (state: string) => StateOrder | null,
+  ) {}
 
   /** The order of the state at `range`, sliced. */
   of(range: StateRange): OrderSlice {
@@ -30,6 +36,8 @@ export class StoredPidOrder {
   private slice(range: StateRange, from: number, to: number): Uint32Array {
     const end = Math.min(to, range.count);
     if (from >= end) return new Uint32Array(0);
+    const kept = this.whole(range.state);
+    if (kept) return kept.order.subarray(from, end);
     const size = this.file.pidOrderChunkSize;
     const lo = range.first + from;
     const hi = range.first + end;
