@@ -29,17 +29,30 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** An engine whose warm-up counts from `from` people and keeps `budget` bytes of derived arrays; resolves once the worker is done. */
-async function warmedEngine(from: number, budget: number): Promise<{ engine: EmbeddedEngine; warmed: string[] }> {
+async function warmedEngine(
+  from: number,
+  budget: number,
+  delayMs = 0,
+): Promise<{ engine: EmbeddedEngine; warmed: string[]; startedAfter: number }> {
   const warmed: string[] = [];
   let done!: () => void;
   const finished = new Promise<void>((resolve) => (done = resolve));
+  const opened = performance.now();
+  let startedAfter = -1;
   const engine = new EmbeddedEngine(Dataset.open(path), {
     backgroundVerify: false,
     derivedCacheBytes: budget,
-    pidOrderWarmup: { from, onWarmed: (state) => warmed.push(state), onFinished: done },
+    pidOrderWarmup: {
+      from,
+      delayMs,
+      onWarmed: (state) => {
+        if (warmed.push(state) === 1) startedAfter = performance.now() - opened;
+      },
+      onFinished: done,
+    },
   });
   await finished;
-  return { engine, warmed };
+  return { engine, warmed, startedAfter };
 }
 
 describe('the PID-order warm-up', () => {
@@ -73,6 +86,17 @@ describe('the PID-order warm-up', () => {
     } finally {
       engine.close();
       plain.close();
+    }
+  });
+
+  it('waits the delay it is given before it reads anything (a file that stores its orders waits a few seconds by default)', async () => {
+    const { engine, warmed, startedAfter } = await warmedEngine(100, 64 << 20, 400);
+    try {
+      expect(warmed.length).toBeGreaterThan(3);
+      // A timer never fires before its time: the first order arrives no sooner.
+      expect(startedAfter).toBeGreaterThanOrEqual(399);
+    } finally {
+      engine.close();
     }
   });
 

@@ -48,7 +48,7 @@ beforeAll(async () => {
   db.close();
   writtenBefore = new EmbeddedEngine(Dataset.open(beforePath), { ...options, pidOrderWarmup: false });
   await new Promise<void>((done) => {
-    warmed = new EmbeddedEngine(Dataset.open(householdPath), { ...options, pidOrderWarmup: { from: 0, onFinished: done } });
+    warmed = new EmbeddedEngine(Dataset.open(householdPath), { ...options, pidOrderWarmup: { from: 0, delayMs: 0, onFinished: done } });
   });
 }, 180_000);
 afterAll(() => {
