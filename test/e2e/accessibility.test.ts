@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations } from './support/axe';
 import { startDesk, stopDesk, type Desk } from './support/desk';
+import { DIALOG_OPENERS } from './support/dialogOpeners';
 
 let desk: Desk;
 beforeAll(async () => {
@@ -49,16 +50,7 @@ const SCREENS: Array<{ name: string; open: (page: Page) => Promise<void>; close:
     },
     close: async (page) => page.getByTestId('record-close').click(),
   },
-  ...(
-    [
-      ['import', 'open-import'],
-      ['datasets', 'open-datasets'],
-      ['datasource', 'open-datasource'],
-      ['lists', 'lists-open'],
-      ['match', 'open-match'],
-      ['optouts', 'open-optouts'],
-    ] as const
-  ).map(([name, opener]) => ({
+  ...DIALOG_OPENERS.map(([name, opener]) => ({
     name: `the ${name} dialog`,
     open: async (page: Page) => {
       await page.getByTestId(opener).click();

@@ -6,21 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { shot } from './support/desk';
 import { useDeskInState } from './support/deskInState';
+import { DIALOG_OPENERS } from './support/dialogOpeners';
 import { atEverySize, cutLabels, cutSelects, overflows, pageOverflow } from './support/layout';
 
 const desk = useDeskInState('CA');
 
-const DIALOGS = [
-  ['import', 'open-import'],
-  ['datasets', 'open-datasets'],
-  ['datasource', 'open-datasource'],
-  ['lists', 'lists-open'],
-  ['match', 'open-match'],
-  ['optouts', 'open-optouts'],
-] as const;
-
 describe('the dialogs', () => {
-  for (const [name, opener] of DIALOGS)
+  for (const [name, opener] of DIALOG_OPENERS)
     it(`fits the ${name} dialog inside a 1024x700 and a 1440x900 window, light and dark, its labels whole`, async () => {
       const { page } = desk;
       await page.getByTestId(opener).click();
