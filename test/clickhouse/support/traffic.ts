@@ -16,8 +16,16 @@ export interface Answer {
 }
 
 /**
- * Two clients asking `bodies` in turn until `during` settles, and 20 more requests each after it (so the
- * engine also notices what changed); every answer timed and compared with `expected`.
+ * How long requests go on after `during` settles: the switch's end is known to the second and taken a
+ * second later (expectNoWaitAcross's `to`), and some requests must start after it; 20 requests alone
+ * took less than that once counts and pages got faster.
+ */
+const ASK_AFTER_MS = 2_100;
+
+/**
+ * Two clients asking `bodies` in turn until `during` settles, then at least 20 more requests each and for
+ * at least ASK_AFTER_MS (so the engine also notices what changed); every answer timed and compared with
+ * `expected`.
  */
 export async function trafficDuring<T>(
   post: Post,
@@ -27,8 +35,9 @@ export async function trafficDuring<T>(
 ): Promise<{ answers: Answer[]; result: T }> {
   const answers: Answer[] = [];
   let running = true;
+  let until = Infinity;
   const client = async (offset: number): Promise<void> => {
-    for (let i = offset, after = 0; running || after++ < 20; i++) {
+    for (let i = offset, after = 0; running || after++ < 20 || Date.now() < until; i++) {
       const [path, body] = bodies[i % bodies.length]!;
       const at = Date.now();
       const response = await post(path, body);
@@ -37,7 +46,10 @@ export async function trafficDuring<T>(
     }
   };
   const clients = [client(0), client(1)];
-  const result = await during().finally(() => (running = false));
+  const result = await during().finally(() => {
+    running = false;
+    until = Date.now() + ASK_AFTER_MS;
+  });
   await Promise.all(clients);
   return { answers, result };
 }
