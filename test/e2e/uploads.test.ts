@@ -130,7 +130,8 @@ describe('uploads in browser mode', () => {
         .sort(),
     ).toEqual(['vendor (2).csv', 'vendor.csv']);
     expect(readFileSync(join(inbox, 'vendor.csv'), 'utf8')).toBe(csv);
-    expect(await page.getByTestId('import-start').isDisabled()).toBe(false);
+    // The second file is still being checked when its row appears: the start waits for it.
+    await expect.poll(() => page.getByTestId('import-start').isDisabled()).toBe(false);
     await shot(page, 'up-02-import-dropped');
     await fitsEverywhere(page, 'import', IMPORT_PARTS, 'up-import-dropped');
   });
