@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { AppError, isAppError, type ErrorCode } from '../shared/errors';
 import type { Core } from '../core/createCore';
 import { keyHash, type VerifiedKey } from '../core/keys/keyStore';
+import { AnswerBuffers } from './answerBuffers';
 import { searchAnswerJson } from './searchAnswer';
 import { normalizeAudienceRequest } from '../shared/audienceRequest';
 import { normalizeProfileRequest } from '../shared/profile';
@@ -76,6 +77,8 @@ export class ApiServer {
   private activeKeys = { hashes: new Set<string>(), at: -Infinity, changes: -1 };
   private readonly admission: Admission;
   private readonly keyInFlight: InFlightLimit;
+  /** Search answers are written into kept buffers (answerBuffers.ts says why). */
+  readonly answerBuffers = new AnswerBuffers();
   private readonly originRules: Array<(path: string, port: number) => readonly string[]> = [];
   private port = 0;
 
@@ -263,7 +266,10 @@ export class ApiServer {
     });
     app.post('/api/audiences/search', { onRequest: this.authenticate }, async (request, reply) => {
       const answer = await this.core.audiences.search(normalizeAudienceRequest(request.body));
-      reply.type(JSON_TYPE).send(searchAnswerJson(answer));
+      let kept: Buffer | undefined;
+      const body = searchAnswerJson(answer, (size) => (kept = this.answerBuffers.take(size)));
+      if (kept) this.answerBuffers.returnAfter(kept, reply.raw);
+      reply.type(JSON_TYPE).send(body);
     });
     // extensions.md: the profile of an audience against everyone in its state (docs/insight.md).
     app.post('/api/audiences/profile', { onRequest: this.authenticate }, async (request, reply) => {

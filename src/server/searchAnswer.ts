@@ -2,11 +2,15 @@
 import type { SearchAnswer } from '../core/audience/audienceService';
 import { storedRecordsToJsonBytes } from '../core/dataset/codec/recordFormat';
 
-/** The search operation's body as the API sends it, built from the stored bytes without decoding them. */
-export function searchAnswerJson(answer: SearchAnswer): Buffer {
+/**
+ * The search operation's body as the API sends it, built from the stored bytes without decoding
+ * them, into a buffer from `allocate` (a new one by default; the server passes its kept ones).
+ */
+export function searchAnswerJson(answer: SearchAnswer, allocate?: (size: number) => Buffer): Buffer {
   return storedRecordsToJsonBytes(
     `{"total":${answer.total},"limit":${answer.limit},"skip":${answer.skip},"results":[`,
     answer.records,
     ']}',
+    allocate,
   );
 }

@@ -192,10 +192,16 @@ function copyRecordJson(record: Uint8Array, out: Buffer, o: number): number {
  * `head` + the search response's JSON objects of stored records (as bytes), comma-separated, +
  * `tail`, as one buffer: the bytes of `head + records.map(storedRecordToJson).join(',') + tail`.
  */
-export function storedRecordsToJsonBytes(head: string, records: readonly Uint8Array[], tail: string): Buffer {
+export function storedRecordsToJsonBytes(
+  head: string,
+  records: readonly Uint8Array[],
+  tail: string,
+  /** Where the bytes go: a buffer of at least `size` bytes (the HTTP server reuses its own). */
+  allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+): Buffer {
   let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + records.length;
   for (const r of records) size += r.length + KEY_BYTES_TOTAL;
-  const out = Buffer.allocUnsafe(size);
+  const out = allocate(size);
   let o = out.write(head, 0);
   for (let i = 0; i < records.length; i++) {
     if (i > 0) out[o++] = COMMA;
