@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { createCore, type Core } from '../core/createCore';
 import { createHandlers } from '../core/handlers';
 import { ApiServer } from '../server/apiServer';
+import { tuneHeapForServing } from '../server/heapTuning';
 import { shutdown } from '../server/shutdown';
 import { DESKTOP_CHANNELS } from '../shared/desktopExtras';
 import { bundledDatasetPath, isAppUrl, type AppLocation } from './appPaths';
@@ -67,6 +68,8 @@ async function listen(server: ApiServer, settings: Settings): Promise<void> {
 }
 
 export async function boot(options: StartOptions = {}): Promise<RunningApp> {
+  // Before the dataset opens: its start-up's collections are at the serving factor too.
+  tuneHeapForServing();
   const loc = location();
   hardenSession(session.defaultSession, loc);
   serveAppScheme(session.defaultSession, loc);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { createCore } from '../../core/createCore';
+import { tuneHeapForServing } from '../../server/heapTuning';
 import { ApiServer } from '../../server/apiServer';
 import { shutdown } from '../../server/shutdown';
 import { mountBrowserUi, UI_NOT_BUILT } from '../../server/uiBrowserMode';
@@ -9,6 +10,8 @@ import { ClickHouseEngine } from '../../core/clickhouse/clickhouseEngine';
 import { clickhouseTarget } from './clickhouse';
 
 export async function serveCommand(argv: string[]): Promise<void> {
+  // Before the dataset opens: its start-up's collections are at the serving factor too.
+  tuneHeapForServing();
   const { values } = parse(argv, {
     db: { type: 'string' },
     port: { type: 'string' },
