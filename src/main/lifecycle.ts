@@ -8,6 +8,7 @@ import { createCore, type Core } from '../core/createCore';
 import { createHandlers } from '../core/handlers';
 import { ApiServer } from '../server/apiServer';
 import { tuneHeapForServing } from '../server/heapTuning';
+import { warmRequestPath } from '../server/warmRequestPath';
 import { shutdown } from '../server/shutdown';
 import { DESKTOP_CHANNELS } from '../shared/desktopExtras';
 import { bundledDatasetPath, isAppUrl, type AppLocation } from './appPaths';
@@ -87,6 +88,8 @@ export async function boot(options: StartOptions = {}): Promise<RunningApp> {
   core.onDatasetOpened((path) => {
     settings.set('dataset.last', resolve(path) === resolve(bundledDatasetPath(loc)) ? null : path);
   });
+  // Before it listens: the first request is not the one to compile the request path.
+  await warmRequestPath(core);
   const server = new ApiServer(core);
   await listen(server, settings);
 

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createCore } from '../../core/createCore';
 import { tuneHeapForServing } from '../../server/heapTuning';
 import { ApiServer } from '../../server/apiServer';
+import { warmRequestPath } from '../../server/warmRequestPath';
 import { shutdown } from '../../server/shutdown';
 import { mountBrowserUi, UI_NOT_BUILT } from '../../server/uiBrowserMode';
 import { BUNDLED_DATASET_PATH } from '../bundledDataset';
@@ -37,6 +38,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // Neither --db nor --clickhouse: the home folder's Data source setting, as the desktop app opens it.
   if (values.db === undefined && !engine) await core.dataSources.openAtStart(() => core.openDataset(resolve(BUNDLED_DATASET_PATH)));
   for (const notice of core.notices) process.stderr.write(`notice: ${notice}\n`);
+  // Before it listens: the first request is not the one to compile the request path.
+  await warmRequestPath(core);
   const server = new ApiServer(core);
   const ui = await mountBrowserUi(core, server);
   const url = await server.listen(port);

@@ -1,0 +1,60 @@
+// serve and the desktop app ask one small audience of their own before listening
+// (src/server/warmRequestPath.ts): through the request path's calls, in the smallest state,
+// writing nothing, and never failing start-up.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { createCore, type Core } from '../../src/core/createCore';
+import { warmRequestPath } from '../../src/server/warmRequestPath';
+import { SqlOracle } from '../support/oracle';
+
+let core: Core | undefined;
+let home: string | undefined;
+afterEach(async () => {
+  await core?.shutdown();
+  if (home) rmSync(home, { recursive: true, force: true });
+  core = home = undefined;
+});
+
+function open(datasetPath?: string): Core {
+  home = mkdtempSync(join(tmpdir(), 'audience-desk-warm-'));
+  core = createCore({ homeDir: home, datasetPath });
+  return core;
+}
+
+describe('warmRequestPath', () => {
+  it('searches and counts women in the state with the fewest people, and writes nothing', async () => {
+    const c = open(inject('datasetPath'));
+    const search = vi.spyOn(c.audiences, 'search');
+    const preview = vi.spyOn(c.audiences, 'preview');
+    const { states } = await c.engine.summary();
+    const smallest = [...states].sort((a, b) => a.count - b.count)[0]!;
+    await warmRequestPath(c);
+    expect(search).toHaveBeenCalledTimes(1);
+    expect(search.mock.calls[0]![0]).toMatchObject({ state: smallest.state, limit: 25, skip: 0 });
+    const answer = await search.mock.results[0]!.value;
+    const oracle = new SqlOracle(inject('datasetPath'));
+    try {
+      expect(answer.total).toBe(oracle.count(smallest.state, [['GENDER', ['F']]]));
+    } finally {
+      oracle.close();
+    }
+    expect(preview).toHaveBeenCalledTimes(1);
+    expect(c.auditLog.list(10)).toEqual([]);
+    expect(c.keys.list()).toEqual([]);
+  });
+
+  it('does nothing without a dataset, and never throws', async () => {
+    const c = open();
+    const search = vi.spyOn(c.audiences, 'search');
+    await expect(warmRequestPath(c)).resolves.toBeUndefined();
+    expect(search).not.toHaveBeenCalled();
+  });
+
+  it('swallows an engine that fails: the first real request reports it', async () => {
+    const c = open(inject('datasetPath'));
+    vi.spyOn(c.audiences, 'search').mockRejectedValue(new Error('the file went away'));
+    await expect(warmRequestPath(c)).resolves.toBeUndefined();
+  });
+});
