@@ -23,7 +23,11 @@ const SCREENS: Array<{ name: string; open: (page: Page) => Promise<void>; close:
     open: async (page: Page) => {
       await page.getByTestId(`tab-${tab}`).click();
       await page.getByTestId('canvas-view').locator('> *').first().waitFor();
-      if (tab === 'map') await page.getByTestId('geo-map').waitFor();
+      // The report is dimmed while its counts load (aria-busy): checked once they are in.
+      if (tab === 'map') {
+        await page.getByTestId('geo-map').waitFor();
+        await page.locator('[data-testid="report-scroll"][aria-busy="false"]').waitFor();
+      }
       if (tab === 'crosstab') await page.getByTestId('crosstab-table').waitFor();
       if (tab === 'breakdown') await page.locator('[data-testid^="breakdown-bar-"]').first().waitFor();
       if (tab === 'profile') await page.locator('[data-testid^="profile-field-"]').first().waitFor();
