@@ -246,6 +246,25 @@ describeClickHouse('loading a dataset into ClickHouse', () => {
       });
       expect(answer.status).toBe(200);
       expect(((await answer.json()) as { results: unknown[] }).results).toHaveLength(3);
+      // `cli clickhouse check` with the same nodes names the one that answered.
+      const check = await run(
+        'tsx',
+        [
+          'src/cli/index.ts',
+          'clickhouse',
+          'check',
+          '--url',
+          `http://127.0.0.1:${deadPort}`,
+          '--fallback-urls',
+          clickhouse().singleServe.url,
+          '--database',
+          'load_tests',
+        ],
+        { encoding: 'utf8', env: { ...process.env, [USER_ENV]: READER.username, [PASSWORD_ENV]: READER.password } },
+      );
+      const live = new URL(clickhouse().singleServe.url).host;
+      expect(check.stdout).toContain(`answers at ${live} (a fallback node: 127.0.0.1:${deadPort} did not answer)`);
+      output += check.stdout + check.stderr;
     } finally {
       const exited = new Promise((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');

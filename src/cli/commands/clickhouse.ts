@@ -69,7 +69,12 @@ export async function clickhouseCommand(argv: string[]): Promise<void> {
       const connection = new ClickHouseConnection(target);
       try {
         const { version } = await connection.check();
-        console.log(`ClickHouse ${version} answers at ${new URL(target.url).host}`);
+        // The node that answered: the address given, or a fallback node standing in for it.
+        const answered = new URL(connection.url).host;
+        const given = new URL(target.url).host;
+        console.log(
+          `ClickHouse ${version} answers at ${answered}${answered === given ? '' : ` (a fallback node: ${given} did not answer)`}`,
+        );
       } finally {
         await connection.close();
       }
