@@ -53,8 +53,11 @@ export interface RestorePreview {
   keys: RestoreKey[];
   lists: RestoreList[];
   savedAudiences: string[];
-  /** The ClickHouse server the backup's settings name (no password is ever in a backup), and whether they choose it as the data source. */
-  clickhouse: { url: string; database: string; user: string; chosen: boolean } | null;
+  /**
+   * The ClickHouse server the backup's settings name (no password is ever in a backup), its fallback
+   * nodes (requests go there when the server does not answer), and whether they choose it as the data source.
+   */
+  clickhouse: { url: string; fallbackUrls: string[]; database: string; user: string; chosen: boolean } | null;
   counts: {
     keys: number;
     /** Keys not revoked. */

@@ -24,7 +24,13 @@ const PREVIEW: RestorePreview = {
   ],
   lists: [{ name: 'Do not contact', pids: 3, phones: 2, addresses: 1 }],
   savedAudiences: ['Women in CA'],
-  clickhouse: { url: 'http://10.0.0.9:8123', database: 'audience_desk', user: 'analyst', chosen: true },
+  clickhouse: {
+    url: 'http://10.0.0.9:8123',
+    fallbackUrls: ['http://10.0.0.10:8123'],
+    database: 'audience_desk',
+    user: 'analyst',
+    chosen: true,
+  },
   counts: { keys: 2, activeKeys: 2, newKeys: 1, lists: 1, savedAudiences: 1, auditEntries: 4, settings: 3 },
 };
 
@@ -63,7 +69,7 @@ describe('restoring a backup in the app', () => {
     expect(shown).toContain('Do not contact: 3 PIDs, 2 phones, 1 addresses');
     expect(shown).toContain('Women in CA');
     expect(row().get('[data-testid="backup-preview-clickhouse"]').text()).toMatch(
-      /http:\/\/10\.0\.0\.9:8123, user analyst, database audience_desk \(the data source\)/,
+      /http:\/\/10\.0\.0\.9:8123\s*\(fallback nodes\s*http:\/\/10\.0\.0\.10:8123\), user analyst, database audience_desk \(the data source\)/,
     );
 
     await row().get('[data-testid="backup-restore-cancel"]').trigger('click');

@@ -281,13 +281,19 @@ describe('the stored ClickHouse password goes only to the address and user it wa
       core.backup(file);
       const db = openSqlite(file);
       db.prepare("UPDATE settings SET value = ? WHERE key = 'datasource.clickhouse'").run(
-        JSON.stringify({ url: elsewhere.url, database: DATABASE, user: 'analyst' }),
+        JSON.stringify({ url: elsewhere.url, fallbackUrls: ['http://10.0.0.7:8123'], database: DATABASE, user: 'analyst' }),
       );
       db.close();
-      // Through the core, as the app's backup/preview and backup/restore do.
+      // Through the core, as the app's backup/preview and backup/restore do: the fallback node shown too.
       const staged = core.stageRestore(file);
       try {
-        expect(staged.preview.clickhouse).toEqual({ url: elsewhere.url, database: DATABASE, user: 'analyst', chosen: true });
+        expect(staged.preview.clickhouse).toEqual({
+          url: elsewhere.url,
+          fallbackUrls: ['http://10.0.0.7:8123'],
+          database: DATABASE,
+          user: 'analyst',
+          chosen: true,
+        });
         staged.apply();
       } finally {
         staged.discard();

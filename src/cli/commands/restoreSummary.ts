@@ -1,7 +1,7 @@
 // What `restore` prints before it asks (issue 39): everything a backup would bring that decides who
 // can do what afterwards. API keys by name, each one this home does not have now marked NEW (after
 // the restore it works here: expected for your own backup in a fresh home, a warning sign in any
-// other), the suppression lists and saved audiences, and the ClickHouse server its settings name.
+// other), the suppression lists and saved audiences, and the ClickHouse server (and fallback nodes) its settings name.
 // Every name was escaped by the core (shownText.ts): a crafted one cannot fake a line of this.
 import type { RestorePreview } from '../../shared/contract';
 
@@ -25,7 +25,9 @@ export function formatRestorePreview(p: RestorePreview, source: string, home: st
     ...p.savedAudiences.map((name) => `    ${name}`),
     ...more(p.savedAudiences.length, c.savedAudiences),
     p.clickhouse
-      ? `  ClickHouse server: ${p.clickhouse.url}, user ${p.clickhouse.user}, database ${p.clickhouse.database}` +
+      ? `  ClickHouse server: ${p.clickhouse.url}` +
+        `${p.clickhouse.fallbackUrls.length ? ` (fallback nodes ${p.clickhouse.fallbackUrls.join(', ')})` : ''}` +
+        `, user ${p.clickhouse.user}, database ${p.clickhouse.database}` +
         `${p.clickhouse.chosen ? ' (the data source)' : ''}; the stored password goes to it only if it was typed for that address and user`
       : '  ClickHouse server: none',
     `  history entries: ${c.auditEntries}, settings: ${c.settings}`,

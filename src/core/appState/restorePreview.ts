@@ -38,10 +38,14 @@ function setting(backup: Db, key: string): unknown {
 }
 
 function clickhouseOf(backup: Db): RestorePreview['clickhouse'] {
-  const s = setting(backup, DATA_SOURCE_CLICKHOUSE_SETTING) as { url?: unknown; database?: unknown; user?: unknown } | undefined;
+  const s = setting(backup, DATA_SOURCE_CLICKHOUSE_SETTING) as
+    { url?: unknown; fallbackUrls?: unknown; database?: unknown; user?: unknown } | undefined;
   if (typeof s !== 'object' || s === null || typeof s.url !== 'string') return null;
+  // The settings allow 16 nodes; a backup edited by hand may say anything, and shows what it says, escaped.
+  const fallbacks = Array.isArray(s.fallbackUrls) ? (s.fallbackUrls as unknown[]) : [];
   return {
     url: text(s.url, 200),
+    fallbackUrls: fallbacks.slice(0, 16).map((u) => text(u, 200)),
     database: text(s.database ?? ''),
     user: text(s.user ?? ''),
     chosen: setting(backup, DATA_SOURCE_KIND_SETTING) === 'clickhouse',
