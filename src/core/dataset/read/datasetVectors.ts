@@ -19,6 +19,9 @@ import { ZstdDecompressor } from '../codec/zstdContext';
 const SHARE_FROM = 4;
 
 /** Runs a read of the file; damage becomes `dataset_damaged`, which the dataset remembers. */
+/** A field's encoding and dictionary: what columnInfo answers. */
+type ColumnInfo = Pick<ColumnVector, 'field' | 'encoding' | 'dict'>;
+
 export type GuardedRead = <T>(what: string, read: () => T) => T;
 
 /** A vector as far as it is loaded: a chunk at a time. */
@@ -43,6 +46,8 @@ interface StoredColumn {
 
 export class DatasetVectors {
   private readonly columns: KeptVectors<LoadedColumn>;
+  /** Encodings and dictionaries asked for without the values (columnInfo). */
+  private readonly infos = new Map<number, ColumnInfo>();
   private readonly columnStmt: Statement;
   /** A chunk of a vector. */
   private readonly chunkStmt: Statement;
@@ -109,10 +114,22 @@ export class DatasetVectors {
     return column.vector;
   }
 
-  /** A field's encoding and dictionary, without reading its values. */
-  columnInfo(index: number): Pick<ColumnVector, 'field' | 'encoding' | 'dict'> {
-    const { field, encoding, dict } = this.loadedColumn(index).vector;
-    return { field, encoding, dict };
+  /**
+   * A field's encoding and dictionary, without reading its values, and without the vector's memory:
+   * a kept vector is the size of the file (all 392 fields' at 100M: 44 GB of address space, which
+   * then kept the process from starting another).
+   */
+  columnInfo(index: number): ColumnInfo {
+    const kept = this.columns.peek(index)?.vector;
+    if (kept) return { field: kept.field, encoding: kept.encoding, dict: kept.dict };
+    let info = this.infos.get(index);
+    if (!info) {
+      const field = FIELDS[index]!.name;
+      const { vector } = this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
+      info = { field: vector.field, encoding: vector.encoding, dict: vector.dict };
+      this.infos.set(index, info);
+    }
+    return info;
   }
 
   /**
@@ -164,14 +181,15 @@ export class DatasetVectors {
     let column = this.columns.use(index);
     if (!column) {
       const field = FIELDS[index]!.name;
-      column = this.guard(`the vector of ${field}`, () => this.loadColumn(field));
+      // A dictionary already read for columnInfo is not parsed again.
+      column = this.guard(`the vector of ${field}`, () => this.loadColumn(field, true, this.infos.get(index)?.dict));
       this.columns.add(index, column);
     }
     return column;
   }
 
   /** The header, checked, and (`values`) a vector of zeros its chunks are read into, else an empty one. */
-  private loadColumn(field: string, values = true): LoadedColumn {
+  private loadColumn(field: string, values = true, parsedDict?: string[] | null): LoadedColumn {
     const row = this.columnStmt.get(field) as StoredColumn | undefined;
     if (!row || row.name !== field) throw datasetDamaged(this.path, `the vector of ${field} is missing`);
     if (row.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
@@ -181,7 +199,7 @@ export class DatasetVectors {
     // Shared memory, so a second core can scan pieces of a state without a copy (query/twoCoreScan.ts).
     const data: Vector = sharedVector(row.kind, values ? this.records : 0);
     const loaded = new Uint8Array(this.chunks.count(this.records));
-    const dict = row.dict === null ? null : parseDictionary(row.dict);
+    const dict = row.dict === null ? null : (parsedDict ?? parseDictionary(row.dict));
     // The values count as they load (column()).
     return { vector: { field, encoding: row.encoding, data, dict }, header, loaded, bytes: row.dict?.length ?? 0 };
   }
