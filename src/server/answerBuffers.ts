@@ -27,9 +27,11 @@ export class AnswerBuffers {
     return this.free.length;
   }
 
-  /** A buffer of at least `size` bytes: a free kept one that is large enough, else a new one. */
+  /** A buffer of at least `size` bytes: the smallest free kept one large enough, else a new one. */
   take(size: number): Buffer {
-    const i = this.free.findIndex((b) => b.length >= size);
+    // Largest first: the last one that fits is the smallest.
+    let i = this.free.length - 1;
+    while (i >= 0 && this.free[i]!.length < size) i--;
     if (i >= 0) {
       this.outstanding++;
       return this.free.splice(i, 1)[0]!;

@@ -65,6 +65,24 @@ describe('search answers in kept buffers', () => {
     expect(pool.take(1000)).not.toBe(buffer);
   });
 
+  it('hands out the smallest kept buffer that fits', async () => {
+    const pool = new AnswerBuffers(4);
+    const small = pool.take(1);
+    const large = pool.take(3 * 256 * 1024);
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      pool.returnAfter(res.req.url === '/small' ? small : large, res);
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    for (const path of ['/small', '/large']) await (await fetch(`http://127.0.0.1:${port}${path}`)).text();
+    await new Promise<void>((r) => server.close(() => r()));
+    await expect.poll(() => pool.kept).toBe(2);
+    expect(pool.take(10)).toBe(small);
+    expect(pool.take(10)).toBe(large);
+  });
+
   it('keeps a few buffers, of the sizes asked, and allocates beyond them', () => {
     const pool = new AnswerBuffers(1, 1 << 20);
     const big = pool.take((1 << 20) + 1);
