@@ -2,22 +2,35 @@
 // body's schema, the scan, the walk of a state's PID order, the record blocks read on two cores,
 // the answer's JSON), the scan worker compiling its side, statements prepared. At 10M that was
 // 30-40 ms of California's first page on top of the work itself (docs/performance.md, "What a user
-// meets first"). So before it listens, `serve` (and the desktop app) asks one small audience of its
-// own, women in the state with the fewest people, through the calls a request makes: not through
+// meets first"). So before it listens, `serve` (and the desktop app) asks one audience of its own,
+// women in a state just large enough that its scan, its vector chunks and its record blocks are
+// read on two cores as a large state's are (the smallest state had taken the one-core paths, and
+// California's first page still compiled the others), through the calls a request makes: not through
 // HTTP, so no key is used and nothing is logged or written; the answer is dropped. An engine other
 // than a dataset file (ClickHouse) is left alone: its first query is the server's to answer.
 import type { Core } from '../core/createCore';
 import { normalizeAudienceRequest } from '../shared/audienceRequest';
 import { searchAnswerJson } from './searchAnswer';
 
-/** Runs a small search and count through the request path once; never throws (a real request reports any trouble). */
+/**
+ * People a state needs for the two-core paths: scans split from 200,000 (the scanSplitFrom setting),
+ * vector chunks are shared from 4 (of 65,536 positions), record blocks from 8 scattered ones.
+ */
+export const WARM_STATE_FROM = 300_000;
+
+/** The smallest state of at least WARM_STATE_FROM people; in a smaller file, its largest state. */
+export function warmState(states: ReadonlyArray<{ state: string; count: number }>): string | undefined {
+  const bySize = states.filter((s) => s.count > 0).sort((a, b) => a.count - b.count);
+  return (bySize.find((s) => s.count >= WARM_STATE_FROM) ?? bySize.at(-1))?.state;
+}
+
+/** Runs a search and a count through the request path once; never throws (a real request reports any trouble). */
 export async function warmRequestPath(core: Core): Promise<void> {
   if (!core.hasDataset || core.usesEngine) return;
   try {
-    const { states } = await core.engine.summary();
-    const smallest = states.filter((s) => s.count > 0).sort((a, b) => a.count - b.count)[0];
-    if (!smallest) return;
-    const body = { state: smallest.state, limit: 25, filters: [['GENDER', ['F']]] };
+    const state = warmState((await core.engine.summary()).states);
+    if (!state) return;
+    const body = { state, limit: 25, filters: [['GENDER', ['F']]] };
     searchAnswerJson(await core.audiences.search(normalizeAudienceRequest(body)));
     await core.audiences.preview(normalizeAudienceRequest({ ...body, limit: 0 }));
   } catch {

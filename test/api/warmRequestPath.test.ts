@@ -1,12 +1,12 @@
-// serve and the desktop app ask one small audience of their own before listening
-// (src/server/warmRequestPath.ts): through the request path's calls, in the smallest state,
-// writing nothing, and never failing start-up.
+// serve and the desktop app ask one audience of their own before listening
+// (src/server/warmRequestPath.ts): through the request path's calls, in a state just large enough
+// for the two-core paths, writing nothing, and never failing start-up.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
-import { warmRequestPath } from '../../src/server/warmRequestPath';
+import { WARM_STATE_FROM, warmRequestPath, warmState } from '../../src/server/warmRequestPath';
 import { SqlOracle } from '../support/oracle';
 
 let core: Core | undefined;
@@ -24,19 +24,32 @@ function open(datasetPath?: string): Core {
 }
 
 describe('warmRequestPath', () => {
-  it('searches and counts women in the state with the fewest people, and writes nothing', async () => {
+  it('picks the smallest state large enough for the two-core paths, else the largest', () => {
+    const states = [
+      { state: 'WY', count: 5_000 },
+      { state: 'CA', count: 3_000_000 },
+      { state: 'OR', count: WARM_STATE_FROM },
+      { state: 'NV', count: WARM_STATE_FROM - 1 },
+      { state: 'TX', count: 2_000_000 },
+    ];
+    expect(warmState(states)).toBe('OR');
+    expect(warmState(states.filter((s) => s.count < WARM_STATE_FROM))).toBe('NV');
+    expect(warmState([])).toBeUndefined();
+  });
+
+  it('searches and counts women in that state, and writes nothing', async () => {
     const c = open(inject('datasetPath'));
     const search = vi.spyOn(c.audiences, 'search');
     const preview = vi.spyOn(c.audiences, 'preview');
     const { states } = await c.engine.summary();
-    const smallest = [...states].sort((a, b) => a.count - b.count)[0]!;
+    const state = warmState(states)!;
     await warmRequestPath(c);
     expect(search).toHaveBeenCalledTimes(1);
-    expect(search.mock.calls[0]![0]).toMatchObject({ state: smallest.state, limit: 25, skip: 0 });
+    expect(search.mock.calls[0]![0]).toMatchObject({ state, limit: 25, skip: 0 });
     const answer = await search.mock.results[0]!.value;
     const oracle = new SqlOracle(inject('datasetPath'));
     try {
-      expect(answer.total).toBe(oracle.count(smallest.state, [['GENDER', ['F']]]));
+      expect(answer.total).toBe(oracle.count(state, [['GENDER', ['F']]]));
     } finally {
       oracle.close();
     }
