@@ -201,24 +201,18 @@ describeClickHouse('loading a dataset into ClickHouse', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const deadPort = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
+    // The dead address first, the live server as its fallback node: for serve and for check alike.
+    const nodes = (flag: string) => [
+      flag,
+      `http://127.0.0.1:${deadPort}`,
+      '--fallback-urls',
+      clickhouse().singleServe.url,
+      '--database',
+      'load_tests',
+    ];
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/index.ts',
-        'serve',
-        '--clickhouse',
-        `http://127.0.0.1:${deadPort}`,
-        '--fallback-urls',
-        clickhouse().singleServe.url,
-        '--database',
-        'load_tests',
-        '--port',
-        '0',
-        '--home',
-        home,
-      ],
+      ['--import', 'tsx', 'src/cli/index.ts', 'serve', ...nodes('--clickhouse'), '--port', '0', '--home', home],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, [USER_ENV]: READER.username, [PASSWORD_ENV]: READER.password },
@@ -247,21 +241,10 @@ describeClickHouse('loading a dataset into ClickHouse', () => {
       expect(answer.status).toBe(200);
       expect(((await answer.json()) as { results: unknown[] }).results).toHaveLength(3);
       // `cli clickhouse check` with the same nodes names the one that answered.
-      const check = await run(
-        'tsx',
-        [
-          'src/cli/index.ts',
-          'clickhouse',
-          'check',
-          '--url',
-          `http://127.0.0.1:${deadPort}`,
-          '--fallback-urls',
-          clickhouse().singleServe.url,
-          '--database',
-          'load_tests',
-        ],
-        { encoding: 'utf8', env: { ...process.env, [USER_ENV]: READER.username, [PASSWORD_ENV]: READER.password } },
-      );
+      const check = await run('tsx', ['src/cli/index.ts', 'clickhouse', 'check', ...nodes('--url')], {
+        encoding: 'utf8',
+        env: { ...process.env, [USER_ENV]: READER.username, [PASSWORD_ENV]: READER.password },
+      });
       const live = new URL(clickhouse().singleServe.url).host;
       expect(check.stdout).toContain(`answers at ${live} (a fallback node: 127.0.0.1:${deadPort} did not answer)`);
       output += check.stdout + check.stderr;
