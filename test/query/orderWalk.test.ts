@@ -79,19 +79,41 @@ describe('a stored PID order', () => {
         const positions = Uint32Array.from(matched, (k) => range.first + k);
         const set = new Set(matched);
         const expected = [...order].filter((offset) => set.has(offset)).map((offset) => range.first + offset);
-        for (const stretch of [1, 7, 64, 65536]) {
-          const selection = OrderWalkSelection.of(positions, positions.length, range.first, range.count, stored.of(range), stretch);
-          expect(selection.total).toBe(expected.length);
+        const marks = new Uint8Array((range.count + 7) >>> 3);
+        for (const k of matched) marks[k >>> 3]! |= 1 << (k & 7);
+        // Stretches read whole or a few ranks at a time; built from a list of the matches or from their bits.
+        for (const [stretch, slice, from] of [
+          [1, 4096, 'list'],
+          [7, 4096, 'marks'],
+          [64, 5, 'list'],
+          [64, 3, 'marks'],
+          [65536, 4096, 'list'],
+          [65536, 16, 'marks'],
+        ] as const) {
+          const walk = () =>
+            from === 'list'
+              ? OrderWalkSelection.of(positions, positions.length, range.first, range.count, stored.of(range), stretch, slice)
+              : OrderWalkSelection.ofMarks(marks.slice(), matched.length, range.first, range.count, stored.of(range), stretch, slice);
+          expect(walk().total).toBe(expected.length);
           const skips = Array.from({ length: expected.length + 2 }, (_, k) => k);
-          // Deep first, then from the start, then at random: the running counts are found as pages need them.
-          for (const skip of [...skips].reverse().concat(
-            skips,
-            skips.map(() => Math.floor(random() * (expected.length + 2))),
-          ))
-            for (const limit of [1, 3, 50])
-              expect([...selection.page(skip, limit)], `${range.state} ${share} ${stretch} ${skip} ${limit}`).toEqual(
-                expected.slice(skip, skip + limit),
-              );
+          // Each order of pages on a fresh selection (the running counts are found as pages need them):
+          // deep first, from the start, at random, and all three one after the other.
+          const deepFirst = [...skips].reverse();
+          const atRandom = skips.map(() => Math.floor(random() * (expected.length + 2)));
+          for (const [name, orderOfPages] of [
+            ['deep first', deepFirst],
+            ['from the start', skips],
+            ['at random', atRandom],
+            ['all', [...deepFirst, ...skips, ...atRandom]],
+          ] as const)
+            for (const limit of [1, 3, 50]) {
+              const selection = walk();
+              for (const skip of orderOfPages)
+                expect(
+                  [...selection.page(skip, limit)],
+                  `${range.state} ${share} ${stretch} ${slice} ${from} ${name} ${skip} ${limit}`,
+                ).toEqual(expected.slice(skip, skip + limit));
+            }
         }
       }
     }

@@ -43,8 +43,8 @@ import { householdNumbers } from './householdNumbers';
 import { keptPerState, type Derived } from './derivedArrays';
 import { matchedMarks } from './matchedPeople';
 import { keyedCandidates, recordValues } from './keyedCandidates';
-import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
-import { matchRange } from './scanKernels';
+import { DictionaryIndex } from './predicates';
+import { StateFilters } from './stateFilters';
 import { TwoCoreScan } from './twoCoreScan';
 import { ascendingBatches } from './pidOrder';
 import { EMPTY_SELECTION, ListSelection, type Selection } from './selection';
@@ -105,8 +105,8 @@ export class EmbeddedEngine implements AudienceEngine {
   /** How selections page in PID order (pidPaging.ts). */
   private readonly paging: PidPaging;
   private readonly zipCentres = new Map<string, { lat: number; lon: number } | undefined>();
-  /** evaluate()'s working list of positions (queries run one at a time on this thread). */
-  private scratch = new Uint32Array(0);
+  /** The audience's filters over its state: counted, listed or marked. */
+  private readonly filters: StateFilters;
   /** Large states' scans shared with a second core; null on one core or when turned off. */
   readonly twoCores: TwoCoreScan | null;
   /** Held while a request computes, so the background verify waits (verifyGate.ts). */
@@ -125,6 +125,7 @@ export class EmbeddedEngine implements AudienceEngine {
       startBackgroundVerify(dataset, { verified: options.verifiedFiles, gate: this.verifyGate });
     const splitFrom = options.scanSplitFrom ?? settings().scanSplitFrom;
     this.twoCores = splitFrom > 0 && availableParallelism() > 1 ? new TwoCoreScan(splitFrom) : null;
+    this.filters = new StateFilters(dataset, this.dictionaries, this.twoCores);
     // The same worker decompresses record blocks of a page and vector chunks of a first use while it is idle (dataset/read/inflateJob.ts).
     dataset.useInflater(this.twoCores);
     dataset.onClose(() => this.twoCores?.stop());
@@ -244,35 +245,14 @@ export class EmbeddedEngine implements AudienceEngine {
   }
 
   private evaluate(audience: Audience, range: StateRange, checkBudget: () => void): Selection {
-    const n = this.match(audience, range.first, range.first + range.count, false, checkBudget);
+    if (this.paging.takesMarks) {
+      const marked = this.filters.mark(audience, range, checkBudget);
+      if (marked) return marked.n === 0 ? EMPTY_SELECTION : this.paging.marked(marked.marks, marked.n, range);
+    }
+    const n = this.filters.match(audience, range.first, range.first + range.count, false, checkBudget);
     if (n === 0) return EMPTY_SELECTION;
     // A right-sized copy or a bit a person: the cache does not hold a whole state's worth per audience.
-    return this.paging.listed(this.scratch, n, range);
-  }
-
-  /**
-   * How many positions of [first, end) match the audience's filters; unless `countOnly`, they are
-   * also the first that-many places of `this.scratch`, ascending. Hashed fields need the positions
-   * (their candidates are checked against the records), so they are always listed.
-   */
-  private match(audience: Audience, first: number, end: number, countOnly: boolean, checkBudget: () => void): number {
-    let predicates: Predicate[] = [];
-    for (const filter of audience.filters) {
-      const p = compilePredicate(this.dataset, this.dictionaries, filter, { first, count: end - first });
-      if (!p) return 0;
-      predicates.push(p);
-    }
-    if (end <= first) return 0;
-    predicates = bySelectivity(predicates, first, end);
-    const verified = predicates.some((p) => p.verify);
-    // A state's worth of positions, kept between queries: allocating (and zeroing) 4 bytes a
-    // record of California for every count was a millisecond and most of the garbage of a count.
-    if (this.scratch.length < end - first) this.scratch = new Uint32Array(end - first);
-    const tallyOnly = countOnly && !verified;
-    const n =
-      this.twoCores?.match(predicates, first, end, this.scratch, tallyOnly, checkBudget) ??
-      matchRange(predicates, first, end, this.scratch, tallyOnly, checkBudget);
-    return verified ? verifyHashed(this.dataset, predicates, this.scratch, n, checkBudget) : n;
+    return this.paging.listed(this.filters.listed, n, range);
   }
 
   summary(): DatasetSummary {
@@ -299,7 +279,7 @@ export class EmbeddedEngine implements AudienceEngine {
       const cached = this.cache.get(audienceKey(audience));
       if (cached) return cached.total;
       const range = this.dataset.stateRange(audience.state);
-      return this.match(audience, range.first, range.first + range.count, true, checkBudget);
+      return this.filters.match(audience, range.first, range.first + range.count, true, checkBudget);
     });
   }
 
@@ -406,8 +386,8 @@ export class EmbeddedEngine implements AudienceEngine {
         return countFields(this.dataset, { range, list: null }, fieldIndexes, this.twoCores);
       const selection = controlled ? this.select(audience) : this.cache.get(audienceKey(audience));
       // Filters not asked for before: their scan lists them ascending already, with no PID order or rank set to build.
-      const listed = selection ? -1 : this.match(audience, range.first, range.first + range.count, false, () => undefined);
-      const list = selection ? ascendingPositions(selection, range) : sharedList(this.scratch, listed);
+      const listed = selection ? -1 : this.filters.match(audience, range.first, range.first + range.count, false, () => undefined);
+      const list = selection ? ascendingPositions(selection, range) : sharedList(this.filters.listed, listed);
       return countFields(this.dataset, countedPositions(range, list), fieldIndexes, this.twoCores);
     });
   }

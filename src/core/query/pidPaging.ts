@@ -8,6 +8,7 @@ import type { StateRange } from '../dataset/format/datasetTypes';
 import type { StateOrder } from '../dataset/format/pidRanks';
 import type { Dataset } from '../dataset/read/dataset';
 import { keptPerState, type Derived } from './derivedArrays';
+import { markedPositions } from './markKernels';
 import { OrderedRangeSelection, orderedSelection } from './pidOrder';
 import { pidOrderKey } from './pidOrderWarmup';
 import { ListSelection, RangeSelection, type Selection } from './selection';
@@ -45,6 +46,25 @@ export class PidPaging {
     if (this.stored && !(kept && n * RARE < range.count))
       return OrderWalkSelection.of(positions, n, range.first, range.count, this.stored.of(range));
     return orderedSelection(positions, n, range.first, kept ?? this.built(range));
+  }
+
+  /**
+   * Whether a filtered audience is best given as a bit a person (marked()): a file that stores its
+   * PID orders walks them with those bits, so a list of the matches would only be turned into them.
+   */
+  get takesMarks(): boolean {
+    return this.stored !== null;
+  }
+
+  /**
+   * A state's `n` matches given as a bit a person (markKernels.ts), in PID order: walked through the
+   * stored order, or, when the engine keeps the whole order and the audience is rare, listed.
+   */
+  marked(marks: Uint8Array, n: number, range: StateRange): Selection {
+    const kept = this.kept(range.state);
+    if (this.stored && !(kept && n * RARE < range.count))
+      return OrderWalkSelection.ofMarks(marks, n, range.first, range.count, this.stored.of(range));
+    return this.listed(markedPositions(marks, n, range.first), n, range);
   }
 
   /** The state's whole order when the engine keeps it. */

@@ -5,6 +5,7 @@
 // Claiming instead of halving: when the worker is late (woken late, or its core busy with other
 // work on a shared machine) the calling thread takes its pieces, so a scan never waits on the worker
 // for more than the piece it is in.
+import { markRange } from './markKernels';
 import { matchRange, type ScanPredicate } from './scanKernels';
 
 /** What the worker posts once it takes jobs. */
@@ -31,6 +32,8 @@ export interface ScanJob {
   /** PIECES + 1 positions: piece k is [bounds[k], bounds[k + 1]). */
   bounds: number[];
   countOnly: boolean;
+  /** When set (shared), the matches are a bit a person from `first` here, not a list (markKernels.ts). */
+  marks?: Uint8Array;
   control: Int32Array;
   /** The worker's list (shared); the calling thread lists into its own. */
   out: Uint32Array;
@@ -44,9 +47,17 @@ export function pieceBounds(first: number, end: number): number[] {
   return bounds;
 }
 
+/** Piece boundaries for marks: multiples of 8 from `first`, so each piece writes whole bytes of its own. */
+export function markPieceBounds(first: number, end: number): number[] {
+  const bounds = [first];
+  for (let k = 1; k < PIECES; k++) bounds.push(first + (Math.floor(((end - first) * k) / PIECES) & ~7));
+  bounds.push(end);
+  return bounds;
+}
+
 /**
  * Claims and scans pieces of `job` until none is left, listing into `out` (a piece's positions
- * at its offset from the state's first). Each piece's count is stored, then DONE is counted up,
+ * at its offset from the state's first), or marking into the job's shared marks. Each piece's count is stored, then DONE is counted up,
  * also when the piece throws (it is then marked failed and the error goes on). `between` runs
  * after each piece (the calling thread's time budget).
  */
@@ -58,7 +69,9 @@ export function scanPieces(job: ScanJob, out: Uint32Array, byWorker: boolean, be
     let n = -1;
     try {
       const from = bounds[k]!;
-      n = matchRange(job.predicates, from, bounds[k + 1]!, out.subarray(from - job.first), job.countOnly);
+      n = job.marks
+        ? markRange(job.predicates, from, bounds[k + 1]!, job.marks, job.first)
+        : matchRange(job.predicates, from, bounds[k + 1]!, out.subarray(from - job.first), job.countOnly);
     } finally {
       control[BY_WORKER_AT + k] = byWorker ? 1 : 0;
       control[COUNT_AT + k] = n < 0 ? -1 : n + 1;

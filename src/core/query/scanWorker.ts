@@ -9,6 +9,7 @@ import { WorkerSources } from '../dataset/read/pieceFetch';
 import { ZstdDecompressor } from '../dataset/codec/zstdContext';
 import { claimFields, type FieldCountJob } from './fieldCountJob';
 import { SCAN_WORKER_READY, scanPieces, type ScanJob } from './scanJob';
+import { warmUpMarks } from './markKernels';
 import { warmUpScans } from './scanKernels';
 
 /** Its own zstd context and connections to the files it reads pieces of. */
@@ -43,4 +44,5 @@ parentPort!.on('message', (job: ScanJob | InflateJob | FieldCountJob) => {
 // 'online' before its modules are loaded, ~0.1 s from sources under tsx, and a job sent then waited
 // that long).
 warmUpScans();
+warmUpMarks();
 parentPort!.postMessage(SCAN_WORKER_READY);

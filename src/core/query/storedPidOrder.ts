@@ -89,6 +89,8 @@ export class StoredRangeSelection implements Selection {
 
 /** Ranks whose matches are counted at once. */
 const STRETCH = 65536;
+/** Ranks a walk reads of the order at a time. */
+const WALK_SLICE = 4096;
 
 /**
  * A filtered audience of a state paged through its stored order: a bit a person of the state for
@@ -105,14 +107,18 @@ export class OrderWalkSelection implements Selection {
     private readonly first: number,
     private readonly marks: Uint8Array,
     readonly total: number,
-    count: number,
+    private readonly count: number,
     private readonly order: OrderSlice,
     private readonly stretch: number,
+    private readonly slice: number,
   ) {
     this.stretches = Math.ceil(count / stretch);
   }
 
-  /** The first `n` of `positions` (each once, all in the state at `first` of `count` people); `stretch`: ranks counted at once (tests use few). */
+  /**
+   * The first `n` of `positions` (each once, all in the state at `first` of `count` people);
+   * `stretch`: ranks counted at once, `slice`: ranks read of the order at a time (tests use few).
+   */
   static of(
     positions: ArrayLike<number>,
     n: number,
@@ -120,13 +126,27 @@ export class OrderWalkSelection implements Selection {
     count: number,
     order: OrderSlice,
     stretch = STRETCH,
+    slice = WALK_SLICE,
   ): OrderWalkSelection {
     const marks = new Uint8Array((count + 7) >>> 3);
     for (let k = 0; k < n; k++) {
       const offset = positions[k]! - first;
       marks[offset >>> 3]! |= 1 << (offset & 7);
     }
-    return new OrderWalkSelection(first, marks, n, count, order, stretch);
+    return new OrderWalkSelection(first, marks, n, count, order, stretch, slice);
+  }
+
+  /** As of(), from a bit a person of the state already set for its `n` matches (markKernels.ts), kept as it is. */
+  static ofMarks(
+    marks: Uint8Array,
+    n: number,
+    first: number,
+    count: number,
+    order: OrderSlice,
+    stretch = STRETCH,
+    slice = WALK_SLICE,
+  ): OrderWalkSelection {
+    return new OrderWalkSelection(first, marks, n, count, order, stretch, slice);
   }
 
   get bytes(): number {
@@ -138,11 +158,12 @@ export class OrderWalkSelection implements Selection {
     const out = new Uint32Array(n);
     if (n === 0) return out;
     const before = this.before;
-    while (before.length - 1 < this.stretches && before[before.length - 1]! <= skip)
-      before.push(before[before.length - 1]! + this.matchesIn(before.length - 1));
-    // The last stretch whose matches before it are at most `skip`.
+    // The last stretch known to start at or before the skip-th match. The walk goes on from there
+    // and notes each stretch it passes whole, so a page reads only the ranks up to its last match:
+    // counting the stretch first (65,536 ranks) made California's first page read and decode that
+    // much of its order for 25 people found in the first few hundred ranks.
     let j = 0;
-    for (let lo = 0, hi = Math.min(before.length - 1, this.stretches - 1); lo <= hi;) {
+    for (let lo = 0, hi = before.length - 1; lo <= hi;) {
       const mid = (lo + hi) >>> 1;
       if (before[mid]! <= skip) {
         j = mid;
@@ -152,25 +173,26 @@ export class OrderWalkSelection implements Selection {
     let seen = before[j]!;
     let filled = 0;
     for (; filled < n && j < this.stretches; j++) {
-      const offsets = this.order(j * this.stretch, (j + 1) * this.stretch);
-      for (let k = 0; k < offsets.length; k++) {
-        const offset = offsets[k]!;
-        if (!(this.marks[offset >>> 3]! & (1 << (offset & 7)))) continue;
-        if (seen++ < skip) continue;
-        out[filled++] = this.first + offset;
-        if (filled === n) break;
+      const end = Math.min((j + 1) * this.stretch, this.count);
+      let passed = true;
+      // A slice at a time, so the order is read (a chunk of 65,536 positions at most) only as far as the page goes.
+      for (let from = j * this.stretch; from < end; from += this.slice) {
+        const offsets = this.order(from, Math.min(end, from + this.slice));
+        let k = 0;
+        for (; k < offsets.length && filled < n; k++) {
+          const offset = offsets[k]!;
+          if (!(this.marks[offset >>> 3]! & (1 << (offset & 7)))) continue;
+          if (seen++ < skip) continue;
+          out[filled++] = this.first + offset;
+        }
+        // Full before the stretch's last rank: the matches before the next stretch are not known yet.
+        if (k < offsets.length || (filled === n && from + this.slice < end)) {
+          passed = false;
+          break;
+        }
       }
+      if (passed && j + 1 === before.length) before.push(seen);
     }
     return out;
-  }
-
-  private matchesIn(stretch: number): number {
-    const offsets = this.order(stretch * this.stretch, (stretch + 1) * this.stretch);
-    let matches = 0;
-    for (let k = 0; k < offsets.length; k++) {
-      const offset = offsets[k]!;
-      matches += (this.marks[offset >>> 3]! >>> (offset & 7)) & 1;
-    }
-    return matches;
   }
 }

@@ -18,6 +18,7 @@ import {
   DONE,
   NEXT,
   PIECES,
+  markPieceBounds,
   pieceBounds,
   SCAN_WORKER_READY,
   scanPieces,
@@ -126,6 +127,48 @@ export class TwoCoreScan {
       this.awaitPieces(job.control);
     }
     return this.gather(job, out);
+  }
+
+  /**
+   * markRange over [first, end) on both cores: a bit a person from `first`, in shared memory, and how
+   * many are set; null when this scan runs on one (see above) or a piece failed. A failed piece is not
+   * marked again into these bytes, since a late worker may still write them: the caller marks afresh.
+   */
+  mark(predicates: readonly ScanPredicate[], first: number, end: number, between: () => void): { marks: Uint8Array; n: number } | null {
+    if (end - first < this.splitFrom || !predicates.every(shared)) return null;
+    this.start();
+    const worker = this.worker;
+    if (!this.ready || !worker) return null;
+    const marks = new Uint8Array(new SharedArrayBuffer((end - first + 7) >>> 3));
+    const job: ScanJob = {
+      predicates: predicates.map(({ data, mask, bands, hashes }) => ({ data, mask, bands, hashes }) as ScanPredicate),
+      first,
+      bounds: markPieceBounds(first, end),
+      countOnly: true,
+      marks,
+      control: new Int32Array(new SharedArrayBuffer(4 * CONTROL_SLOTS)),
+      out: this.out,
+    };
+    worker.postMessage(job);
+    if (this.workerFirst) this.awaitWorkerClaim(job.control);
+    try {
+      scanPieces(job, this.out, false, between);
+    } finally {
+      this.awaitPieces(job.control);
+    }
+    let n = 0;
+    let workerDid = false;
+    for (let k = 0; k < PIECES; k++) {
+      const stored = job.control[COUNT_AT + k]!;
+      if (stored <= 0) {
+        this.stop();
+        return null;
+      }
+      n += stored - 1;
+      workerDid ||= job.control[BY_WORKER_AT + k] === 1;
+    }
+    if (workerDid) this.jobsDone++;
+    return { marks, n };
   }
 
   /** Waits until every claimed piece is done; a worker that takes longer than its patience is stopped. */

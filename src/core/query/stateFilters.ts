@@ -1,0 +1,71 @@
+// An audience's filters run over its state's positions, for the embedded engine: compiled to
+// predicates over the field vectors (predicates.ts), narrowest first, then counted, listed or marked
+// a bit a person, on two cores when the state is large (twoCoreScan.ts).
+import type { Audience } from '../audience/contract/engine';
+import type { Dataset, StateRange } from '../dataset/read/dataset';
+import { markRange } from './markKernels';
+import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
+import { matchRange } from './scanKernels';
+import type { TwoCoreScan } from './twoCoreScan';
+
+export class StateFilters {
+  /** match()'s working list of positions (queries run one at a time on this thread). */
+  private scratch = new Uint32Array(0);
+
+  constructor(
+    private readonly dataset: Dataset,
+    private readonly dictionaries: DictionaryIndex,
+    private readonly twoCores: TwoCoreScan | null,
+  ) {}
+
+  /** The positions the last match() listed (its first n places), until the next one. */
+  get listed(): Uint32Array {
+    return this.scratch;
+  }
+
+  /**
+   * How many positions of [first, end) match the audience's filters; unless `countOnly`, they are
+   * also the first that-many places of `listed`, ascending. Hashed fields need the positions (their
+   * candidates are checked against the records), so they are always listed.
+   */
+  match(audience: Audience, first: number, end: number, countOnly: boolean, checkBudget: () => void): number {
+    const predicates = this.compiled(audience, first, end);
+    if (!predicates) return 0;
+    const verified = predicates.some((p) => p.verify);
+    // A state's worth of positions, kept between queries: allocating (and zeroing) 4 bytes a
+    // record of California for every count was a millisecond and most of the garbage of a count.
+    if (this.scratch.length < end - first) this.scratch = new Uint32Array(end - first);
+    const tallyOnly = countOnly && !verified;
+    const n =
+      this.twoCores?.match(predicates, first, end, this.scratch, tallyOnly, checkBudget) ??
+      matchRange(predicates, first, end, this.scratch, tallyOnly, checkBudget);
+    return verified ? verifyHashed(this.dataset, predicates, this.scratch, n, checkBudget) : n;
+  }
+
+  /**
+   * The matches of a state's filters as a bit a person (markKernels.ts) and how many; null when a
+   * filter is on a hashed field (its candidates are checked against the records, from a list).
+   */
+  mark(audience: Audience, range: StateRange, checkBudget: () => void): { marks: Uint8Array; n: number } | null {
+    const first = range.first;
+    const end = first + range.count;
+    const predicates = this.compiled(audience, first, end);
+    if (!predicates) return { marks: new Uint8Array(0), n: 0 };
+    if (predicates.some((p) => p.verify)) return null;
+    const split = this.twoCores?.mark(predicates, first, end, checkBudget);
+    if (split) return split;
+    const marks = new Uint8Array((end - first + 7) >>> 3);
+    return { marks, n: markRange(predicates, first, end, marks, first, checkBudget) };
+  }
+
+  /** The filters' predicates over [first, end), narrowest first; null when no one can match (an empty range, a value no record holds). */
+  private compiled(audience: Audience, first: number, end: number): Predicate[] | null {
+    const predicates: Predicate[] = [];
+    for (const filter of audience.filters) {
+      const p = compilePredicate(this.dataset, this.dictionaries, filter, { first, count: end - first });
+      if (!p) return null;
+      predicates.push(p);
+    }
+    return end <= first ? null : bySelectivity(predicates, first, end);
+  }
+}
