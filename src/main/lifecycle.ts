@@ -8,6 +8,7 @@ import { createCore, type Core } from '../core/createCore';
 import { createHandlers } from '../core/handlers';
 import { ApiServer } from '../server/apiServer';
 import { tuneHeapForServing } from '../server/heapTuning';
+import { spendDetachProtector } from '../server/detachProtector';
 import { warmRequestPath } from '../server/warmRequestPath';
 import { shutdown } from '../server/shutdown';
 import { DESKTOP_CHANNELS } from '../shared/desktopExtras';
@@ -71,6 +72,7 @@ async function listen(server: ApiServer, settings: Settings): Promise<void> {
 export async function boot(options: StartOptions = {}): Promise<RunningApp> {
   // Before the dataset opens: its start-up's collections are at the serving factor too.
   tuneHeapForServing();
+  spendDetachProtector();
   const loc = location();
   hardenSession(session.defaultSession, loc);
   serveAppScheme(session.defaultSession, loc);

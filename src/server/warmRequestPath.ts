@@ -28,6 +28,8 @@ export function warmState(states: ReadonlyArray<{ state: string; count: number }
 export async function warmRequestPath(core: Core): Promise<void> {
   if (!core.hasDataset || core.usesEngine) return;
   try {
+    // The scan worker up first (~0.1-0.5 s after open): a warm-up without it compiles the one-core paths only.
+    await core.engine.ready?.();
     const state = warmState((await core.engine.summary()).states);
     if (!state) return;
     const body = { state, limit: 25, filters: [['GENDER', ['F']]] };

@@ -58,6 +58,21 @@ describe('warmRequestPath', () => {
     expect(c.keys.list()).toEqual([]);
   });
 
+  it('waits for the helpers of the engine (the scan worker) before it asks', async () => {
+    const c = open(inject('datasetPath'));
+    const engine = c.engine;
+    let up!: () => void;
+    const ready = vi.spyOn(engine, 'ready').mockReturnValue(new Promise<void>((resolve) => (up = resolve)));
+    const search = vi.spyOn(c.audiences, 'search');
+    const warming = warmRequestPath(c);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ready).toHaveBeenCalledTimes(1);
+    expect(search).not.toHaveBeenCalled();
+    up();
+    await warming;
+    expect(search).toHaveBeenCalledTimes(1);
+  });
+
   it('does nothing without a dataset, and never throws', async () => {
     const c = open();
     const search = vi.spyOn(c.audiences, 'search');

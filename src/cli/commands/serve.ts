@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { createCore } from '../../core/createCore';
 import { tuneHeapForServing } from '../../server/heapTuning';
+import { spendDetachProtector } from '../../server/detachProtector';
 import { ApiServer } from '../../server/apiServer';
 import { warmRequestPath } from '../../server/warmRequestPath';
 import { shutdown } from '../../server/shutdown';
@@ -13,6 +14,7 @@ import { clickhouseTarget } from './clickhouse';
 export async function serveCommand(argv: string[]): Promise<void> {
   // Before the dataset opens: its start-up's collections are at the serving factor too.
   tuneHeapForServing();
+  spendDetachProtector();
   const { values } = parse(argv, {
     db: { type: 'string' },
     port: { type: 'string' },

@@ -44,6 +44,8 @@ import { keptPerState, type Derived } from './derivedArrays';
 import { matchedMarks } from './matchedPeople';
 import { keyedCandidates, recordValues } from './keyedCandidates';
 import { DictionaryIndex } from './predicates';
+import { warmUpMarks } from './markKernels';
+import { warmUpScans } from './scanKernels';
 import { StateFilters } from './stateFilters';
 import { TwoCoreScan } from './twoCoreScan';
 import { ascendingBatches } from './pidOrder';
@@ -358,6 +360,15 @@ export class EmbeddedEngine implements AudienceEngine {
         for (let skip = 0; skip < selection.total; skip += batchSize) yield dataset.recordTexts(selection.page(skip, batchSize));
       },
     };
+  }
+
+  async ready(): Promise<void> {
+    // This thread's loops compiled with every branch seen: a warm-up request alone left a marking
+    // loop's tail unseen, and California's first page then ran it deoptimized (8.8 against ~1 ms).
+    warmUpScans();
+    warmUpMarks();
+    // Only where a scan would be split: a small file's engine never starts the worker.
+    if (this.twoCores && this.dataset.stateCounts().some((s) => s.count >= this.twoCores!.splitFrom)) await this.twoCores.whenRunning();
   }
 
   close(): void {

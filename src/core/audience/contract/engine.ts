@@ -162,5 +162,10 @@ export interface AudienceEngine {
    */
   groupCountsMany(audience: Audience, fieldIndexes: readonly number[]): Awaitable<GroupCount[][]>;
   records(audience: Audience): Awaitable<RecordStream>;
+  /**
+   * Optional: resolves once the helpers requests will use are up (the embedded engine's scan worker),
+   * so a warm-up before serving (server/warmRequestPath.ts) takes the paths requests take.
+   */
+  ready?(): Promise<void>;
   close(): void;
 }
