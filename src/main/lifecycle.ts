@@ -93,6 +93,7 @@ export async function boot(options: StartOptions = {}): Promise<RunningApp> {
   // Before it listens: the first request is not the one to compile the request path.
   await warmRequestPath(core);
   const server = new ApiServer(core);
+  await server.warmUp();
   await listen(server, settings);
 
   let win: BrowserWindow | null = null;

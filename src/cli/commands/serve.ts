@@ -44,6 +44,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   await warmRequestPath(core);
   const server = new ApiServer(core);
   const ui = await mountBrowserUi(core, server);
+  // Its routes all added: Fastify takes none once it has answered a request.
+  await server.warmUp();
   const url = await server.listen(port);
   console.log(`api: ${url}`);
   console.log(ui.available ? `ui: ${ui.url()}` : UI_NOT_BUILT);
