@@ -30,7 +30,7 @@ function maskOf(distinct: number, share: number, next: () => number): Uint8Array
   return mask;
 }
 
-/** Predicates of every kind the engine makes: masks over one- and two-byte vectors, bands, hashes. */
+/** Predicates of every kind the engine makes: masks over one- and two-byte vectors (some keeping one value), bands, hashes. */
 function predicates(seed: number): ScanPredicate[] {
   const next = random(seed);
   const offset = Math.floor(next() * 4);
@@ -39,6 +39,9 @@ function predicates(seed: number): ScanPredicate[] {
     { data: vector('u8', 200, offset + 1, next), mask: maskOf(256, 0.6, next) },
     { data: vector('u8', 9, offset, next), mask: maskOf(9, 0.4, next) },
     { data: vector('u16', 3000, offset, next), mask: maskOf(3000, 0.3, next) },
+    // One value kept: counted a word at a time without lookups, the lowest and the highest code.
+    { data: vector('u8', 3, offset, next), mask: Uint8Array.of(1, 0, 0) },
+    { data: vector('u8', 256, offset + 2, next), mask: Uint8Array.from({ length: 256 }, (_, v) => (v === 255 ? 1 : 0)) },
     {
       data: vector('u32', 100_000, 0, next),
       bands: [

@@ -190,9 +190,48 @@ function count16(data: Uint16Array, mask: Uint8Array, first: number, end: number
   return n;
 }
 
+/** The one code a mask keeps, or -1 when it keeps none or several. */
+function onlyCode(mask: Uint8Array): number {
+  let code = -1;
+  for (let v = 0; v < mask.length; v++) {
+    if (mask[v] === 0) continue;
+    if (code >= 0) return -1;
+    code = v;
+  }
+  return code;
+}
+
+// A filter of one value (GENDER F, MARRIEDCD M) counted a word at a time with no lookups: a byte of
+// x ^ code-in-every-byte is zero exactly where the value is the code, and the high bit of each byte
+// of ~(((y & 0x7f7f7f7f) + 0x7f7f7f7f) | y) says so without carries between bytes. The four flags
+// are summed by one multiply. About twice as fast as count8's four lookups a word (California's two
+// one-value filters at 30M: 2.5 ms on two cores before).
+function equalFlags(x: number, repeated: number): number {
+  const y = x ^ repeated;
+  return ~(((y & 0x7f7f7f7f) + 0x7f7f7f7f) | y) & 0x80808080;
+}
+
+function flagCount(flags: number): number {
+  return Math.imul(flags >>> 7, 0x01010101) >>> 24;
+}
+
+function countEqual8(data: Uint8Array, code: number, first: number, end: number): number {
+  let n = 0;
+  let i = first;
+  for (const head = aligned(data, first, end); i < head; i++) if (data[i] === code) n++;
+  const w = words(data, i, end);
+  const repeated = Math.imul(code, 0x01010101);
+  for (let k = 0; k < w.length; k++) n += flagCount(equalFlags(w[k]!, repeated));
+  for (i += w.length * 4; i < end; i++) if (data[i] === code) n++;
+  return n;
+}
+
 /** How many positions in [first, end) satisfy the predicate. */
 export function countRange(p: ScanPredicate, first: number, end: number): number {
-  if (p.mask && p.data instanceof Uint8Array) return count8(p.data, p.mask, first, end);
+  if (p.mask && p.data instanceof Uint8Array) {
+    const code = onlyCode(p.mask);
+    return code >= 0 ? countEqual8(p.data, code, first, end) : count8(p.data, p.mask, first, end);
+  }
   if (p.mask && p.data instanceof Uint16Array) return count16(p.data, p.mask, first, end);
   const data = p.data;
   const test = valueTest(p);
@@ -223,10 +262,26 @@ function countBoth8(a: Uint8Array, ma: Uint8Array, b: Uint8Array, mb: Uint8Array
   return n;
 }
 
+function countBothEqual8(a: Uint8Array, ca: number, b: Uint8Array, cb: number, first: number, end: number): number {
+  let n = 0;
+  let i = first;
+  for (const head = aligned(a, first, end); i < head; i++) if (a[i] === ca && b[i] === cb) n++;
+  const wa = words(a, i, end);
+  const wb = words(b, i, end);
+  const ra = Math.imul(ca, 0x01010101);
+  const rb = Math.imul(cb, 0x01010101);
+  for (let k = 0; k < wa.length; k++) n += flagCount(equalFlags(wa[k]!, ra) & equalFlags(wb[k]!, rb));
+  for (i += wa.length * 4; i < end; i++) if (a[i] === ca && b[i] === cb) n++;
+  return n;
+}
+
 /** How many positions satisfy both predicates in one pass, or null when they are not two one-byte masks read alike. */
 function countBoth(p: ScanPredicate, q: ScanPredicate, first: number, end: number): number | null {
   if (!p.mask || !q.mask || !(p.data instanceof Uint8Array) || !(q.data instanceof Uint8Array)) return null;
   if (((p.data.byteOffset - q.data.byteOffset) & 3) !== 0) return null;
+  const ca = onlyCode(p.mask);
+  const cb = onlyCode(q.mask);
+  if (ca >= 0 && cb >= 0) return countBothEqual8(p.data, ca, q.data, cb, first, end);
   return countBoth8(p.data, p.mask, q.data, q.mask, first, end);
 }
 
@@ -279,6 +334,7 @@ export function warmUpScans(): void {
   }
   const out = new Uint32Array(size);
   const byteMask = Uint8Array.of(0, 1, 1);
+  const oneCode = Uint8Array.of(0, 0, 1);
   const pairMask = new Uint8Array(1000).fill(1, 0, 500);
   const kinds: ScanPredicate[][] = [
     [{ data: bytes, mask: byteMask }],
@@ -287,6 +343,11 @@ export function warmUpScans(): void {
     [
       { data: bytes, mask: byteMask },
       { data: bytes, mask: byteMask },
+    ],
+    [{ data: bytes, mask: oneCode }],
+    [
+      { data: bytes, mask: oneCode },
+      { data: bytes, mask: oneCode },
     ],
     [
       { data: bytes, mask: byteMask },
