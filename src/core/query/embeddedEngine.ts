@@ -363,8 +363,9 @@ export class EmbeddedEngine implements AudienceEngine {
   }
 
   async ready(): Promise<void> {
-    // This thread's loops compiled with every branch seen: a warm-up request alone left a marking
-    // loop's tail unseen, and California's first page then ran it deoptimized (8.8 against ~1 ms).
+    // This thread's loops compiled with every branch seen: a warm-up request alone can leave one
+    // unseen (a marking piece's tail), and code compiled without it is thrown away on the first
+    // request that takes it.
     warmUpScans();
     warmUpMarks();
     // Only where a scan would be split: a small file's engine never starts the worker.

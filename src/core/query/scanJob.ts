@@ -57,9 +57,9 @@ export function markPieceBounds(first: number, end: number): number[] {
 
 /**
  * Claims and scans pieces of `job` until none is left, listing into `out` (a piece's positions
- * at its offset from the state's first), or marking into the job's shared marks. Each piece's count is stored, then DONE is counted up,
- * also when the piece throws (it is then marked failed and the error goes on). `between` runs
- * after each piece (the calling thread's time budget).
+ * at its offset from the state's first), or marking into the job's shared marks. Each piece's
+ * count is stored, then DONE is counted up, also when the piece throws (it is then marked failed
+ * and the error goes on). `between` runs after each piece (the calling thread's time budget).
  */
 export function scanPieces(job: ScanJob, out: Uint32Array, byWorker: boolean, between: () => void = () => undefined): void {
   const { control, bounds } = job;
