@@ -23,7 +23,7 @@ const SCREENS: Array<{ name: string; open: (page: Page) => Promise<void>; close:
     open: async (page: Page) => {
       await page.getByTestId(`tab-${tab}`).click();
       await page.getByTestId('canvas-view').locator('> *').first().waitFor();
-      // The report is dimmed while its counts load (aria-busy): checked once they are in.
+      // The report's counts in before axe looks (a stale report is checked in staleContrast.test.ts).
       if (tab === 'map') {
         await page.getByTestId('geo-map').waitFor();
         await page.locator('[data-testid="report-scroll"][aria-busy="false"]').waitFor();
