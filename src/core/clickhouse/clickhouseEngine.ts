@@ -9,7 +9,6 @@
 //   (controlledList.ts), so the same people are chosen as on the embedded engine.
 import { audienceKey } from '../../shared/audienceRequest';
 import type { AudienceSteps, PreviewRecord } from '../../shared/contract';
-import { AppError } from '../../shared/errors';
 import { FIELDS, fieldIndex } from '../../shared/fields';
 import { hasEffect, unchangedSteps } from '../audience/contract/controls';
 import { assertResolved } from '../audience/contract/engine';
@@ -39,19 +38,19 @@ import {
   rankListRecords,
   recordBytes,
 } from './pidPages';
-import { COLUMN_PLANS, storedColumn, storedColumns, TABLE_LAYOUT } from './schema';
+import { COLUMN_PLANS, storedColumn, storedColumns } from './schema';
 import { detectDialect, type ServerDialect } from './serverDialect';
 import { sqlIdentifier } from './sqlLiteral';
 import { SqlValues } from './sqlValues';
 import { filteredRows, isLocalTable, type Cached, type Sql, type TableReads } from './tableReads';
+import { keptCombinations, keptFieldCounts } from './keptTallies';
+import { DATA_TABLE, readLoadedMeta, UNKNOWN_TABLE, type LoadedMeta } from './loadedMeta';
 import { tsvUnescape } from './tsv';
 import { floatFromBits, valueOf } from './values';
 
 const CACHE_BYTES = 128 * 1024 * 1024;
 /** How often the engine asks whether a new load replaced the dataset (its caches would be stale). */
 const FRESHNESS_MS = 2_000;
-/** ClickHouse's "table doesn't exist": seen for an instant while a load renames tables. */
-const UNKNOWN_TABLE = 60;
 /**
  * Failures a read survives by asking again: the table renamed away for an instant, and a replica that
  * stopped while a Distributed query read from it (the next try goes to a replica that answers):
@@ -60,9 +59,6 @@ const UNKNOWN_TABLE = 60;
  */
 const TRANSIENT = new Set([UNKNOWN_TABLE, 32, 209, 210, 279, 1000]);
 const TRIES = 3;
-
-export const DATA_TABLE = 'people';
-export const META_TABLE = 'people_meta';
 
 interface CountEntry extends Cached {
   total: number;
@@ -77,19 +73,9 @@ export interface ClickHouseEngineOptions {
   exportChunk?: number;
 }
 
-interface Meta {
-  loadId: string;
-  createdAt: string | null;
-  source: string;
-  hashed: Set<string>;
-}
-
-/** Fields whose values groupCountsMany reads in one pass over an audience with list controls. */
-const FIELDS_READ_TOGETHER = 16;
-
 export class ClickHouseEngine implements AudienceEngine {
   private cache: LruCache<Cached>;
-  private meta: Meta;
+  private meta: LoadedMeta;
   /** The data table is a MergeTree of this node, not a Distributed table (TableReads.localTable). */
   private localTable: boolean;
   private checkedAt = Date.now();
@@ -106,7 +92,7 @@ export class ClickHouseEngine implements AudienceEngine {
     private readonly connection: ClickHouseConnection,
     /** What the server's version offers: query parameters or literals for request values (serverDialect.ts). */
     private readonly dialect: ServerDialect,
-    meta: Meta,
+    meta: LoadedMeta,
     localTable: boolean,
     options: ClickHouseEngineOptions,
   ) {
@@ -132,7 +118,7 @@ export class ClickHouseEngine implements AudienceEngine {
   static async open(target: ClickHouseTarget, options: ClickHouseEngineOptions = {}): Promise<ClickHouseEngine> {
     const connection = new ClickHouseConnection(target);
     try {
-      const meta = await ClickHouseEngine.readMeta(connection);
+      const meta = await readLoadedMeta(connection);
       const dialect = await detectDialect(connection, connection.database);
       return new ClickHouseEngine(connection, dialect, meta, await isLocalTable(connection, DATA_TABLE), options);
     } catch (error) {
@@ -141,45 +127,11 @@ export class ClickHouseEngine implements AudienceEngine {
     }
   }
 
-  private static async readMeta(connection: ClickHouseConnection): Promise<Meta> {
-    const metaTable = `${sqlIdentifier(connection.database)}.${sqlIdentifier(META_TABLE)}`;
-    let rows: string[][];
-    try {
-      rows = await connection.rows(`SELECT key, value FROM ${metaTable}`);
-    } catch (error) {
-      if (clickhouseCode(error) === UNKNOWN_TABLE || clickhouseCode(error) === 81)
-        throw Object.assign(
-          new AppError(
-            'unavailable',
-            `No dataset is loaded in database ${connection.database} at ${shownAddress(connection.url)}: run \`cli clickhouse load\` first.`,
-          ),
-          { fromClickHouse: true },
-        );
-      throw error;
-    }
-    const map = new Map(rows.map(([k, v]) => [tsvUnescape(k!), tsvUnescape(v ?? '')]));
-    // A table of an earlier layout lacks the rank and stored-text columns every page reads.
-    if (map.get('table_layout') !== TABLE_LAYOUT)
-      throw Object.assign(
-        new AppError(
-          'unavailable',
-          `The dataset in database ${connection.database} at ${shownAddress(connection.url)} was loaded by an earlier version: run \`cli clickhouse load\` again.`,
-        ),
-        { fromClickHouse: true },
-      );
-    return {
-      loadId: map.get('load_id') ?? '',
-      createdAt: map.get('created_at') || null,
-      source: map.get('source') ?? '',
-      hashed: new Set(JSON.parse(map.get('hashed_fields') ?? '[]') as string[]),
-    };
-  }
-
   /** Drops every cached answer when a new load replaced the dataset since the last look. */
   private async fresh(): Promise<void> {
     if (Date.now() - this.checkedAt < FRESHNESS_MS) return;
     this.checkedAt = Date.now();
-    const meta = await this.retrying(() => ClickHouseEngine.readMeta(this.connection)).catch((error: unknown) => {
+    const meta = await this.retrying(() => readLoadedMeta(this.connection)).catch((error: unknown) => {
       throw this.failures.neutral(error);
     });
     if (meta.loadId !== this.meta.loadId) {
@@ -387,56 +339,30 @@ export class ClickHouseEngine implements AudienceEngine {
     const columns = storedColumns(fieldIndexes);
     const group = (texts: string[], count: number): GroupCount => ({ values: texts.map((t, i) => valueOf(defs[i]!.type, t)), count });
     const list = await this.controlled(audience);
-    if (!list) {
-      const rows = await this.rows(
-        (v) => `SELECT ${columns}, count() FROM ${this.table} WHERE ${audienceWhere(audience, v)} GROUP BY ${columns}`,
-      );
-      return rows.map((row) => group(row.slice(0, -1), Number(row[row.length - 1])));
-    }
-    // The kept people's values, tallied here: the list is a shuffle's choice SQL cannot repeat.
-    const kept = new Set(list.pids);
-    const counts = new Map<string, number>();
-    for (const row of await filteredRows(this.reads, audience, `PID, ${columns}`)) {
-      if (!kept.has(tsvUnescape(row[0]!))) continue;
-      const key = row.slice(1).join('\t');
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    return Array.from(counts, ([key, count]) => group(key.split('\t'), count));
+    if (list) return keptCombinations(this.reads, audience, new Set(list.pids), fieldIndexes);
+    const rows = await this.rows(
+      (v) => `SELECT ${columns}, count() FROM ${this.table} WHERE ${audienceWhere(audience, v)} GROUP BY ${columns}`,
+    );
+    return rows.map((row) => group(row.slice(0, -1), Number(row[row.length - 1])));
   }
 
   /**
    * Each field alone. Without list controls, one query: every matching row gives a (field, value) pair
    * a field, grouped together, so a profile of a hundred fields is one scan, not a hundred round trips.
-   * With list controls, the kept people's values of several fields read in one pass (a few fields at a
-   * time, so a large state's rows are not all held at once).
+   * With list controls, the kept people's values tallied here (keptTallies.ts).
    */
   async groupCountsMany(audience: Audience, fieldIndexes: readonly number[]): Promise<GroupCount[][]> {
     assertResolved(audience);
     await this.fresh();
-    const out: GroupCount[][] = [];
     const list = await this.controlled(audience);
-    if (!list) {
-      const defs = fieldIndexes.map((i) => FIELDS[i]!);
-      if (defs.length === 0) return out;
-      const rows = await this.rows((v) => manyFieldCountsSql(this.table, fieldIndexes.map(storedColumn), audienceWhere(audience, v)));
-      for (let f = 0; f < defs.length; f++) out.push([]);
-      for (const [f, text, count] of rows) {
-        const at = Number(f);
-        out[at]!.push({ values: [valueOf(defs[at]!.type, text!)], count: Number(count) });
-      }
-      return out;
-    }
-    const kept = new Set(list.pids);
-    for (let at = 0; at < fieldIndexes.length; at += FIELDS_READ_TOGETHER) {
-      const slice = fieldIndexes.slice(at, at + FIELDS_READ_TOGETHER);
-      const defs = slice.map((i) => FIELDS[i]!);
-      const counts = defs.map(() => new Map<string, number>());
-      const columns = storedColumns(slice);
-      for (const row of await filteredRows(this.reads, audience, `PID, ${columns}`)) {
-        if (!kept.has(tsvUnescape(row[0]!))) continue;
-        for (let f = 0; f < defs.length; f++) counts[f]!.set(row[f + 1]!, (counts[f]!.get(row[f + 1]!) ?? 0) + 1);
-      }
-      defs.forEach((def, f) => out.push(Array.from(counts[f]!, ([text, count]) => ({ values: [valueOf(def.type, text)], count }))));
+    if (list) return keptFieldCounts(this.reads, audience, new Set(list.pids), fieldIndexes);
+    const defs = fieldIndexes.map((i) => FIELDS[i]!);
+    const out: GroupCount[][] = defs.map(() => []);
+    if (defs.length === 0) return out;
+    const rows = await this.rows((v) => manyFieldCountsSql(this.table, fieldIndexes.map(storedColumn), audienceWhere(audience, v)));
+    for (const [f, text, count] of rows) {
+      const at = Number(f);
+      out[at]!.push({ values: [valueOf(defs[at]!.type, text!)], count: Number(count) });
     }
     return out;
   }

@@ -11,7 +11,7 @@ import { FIELDS } from '../../shared/fields';
 import { HASHED_FIELDS } from '../dataset/write/columnSet';
 import { Dataset } from '../dataset/read/dataset';
 import { ClickHouseConnection, type ClickHouseCredentials, type ClickHouseTarget } from './connection';
-import { DATA_TABLE, META_TABLE } from './clickhouseEngine';
+import { DATA_TABLE, META_TABLE } from './loadedMeta';
 import { createDistributedSql, createMetaSql, createTableSql, TABLE_LAYOUT } from './schema';
 import { detectDialect, dropTableSql, switchSql, type ServerDialect, type SwitchPair } from './serverDialect';
 import { sqlIdentifier, sqlString } from './sqlLiteral';

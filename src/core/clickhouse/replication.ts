@@ -4,7 +4,7 @@
 // node then has the Distributed `people` and the metadata, so any node answers. Needs the `{shard}` and
 // `{replica}` macros in each server's config (docs/clickhouse.md, "A replicated cluster").
 import type { ClickHouseConnection } from './connection';
-import { DATA_TABLE, META_TABLE } from './clickhouseEngine';
+import { DATA_TABLE, META_TABLE } from './loadedMeta';
 import { createDistributedSql } from './schema';
 import { dropTableSql, switchSql, type ServerDialect } from './serverDialect';
 import { sqlIdentifier, sqlString } from './sqlLiteral';

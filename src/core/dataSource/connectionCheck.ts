@@ -7,7 +7,7 @@
 // the password; addresses are shown as scheme://host:port only (connection.ts).
 import type { ClickHouseCheck } from '../../shared/contract';
 import { isAppError } from '../../shared/errors';
-import { DATA_TABLE, META_TABLE } from '../clickhouse/clickhouseEngine';
+import { DATA_TABLE, META_TABLE } from '../clickhouse/loadedMeta';
 import { checkTarget, ClickHouseConnection, nodeUrls, shownAddress, type ClickHouseTarget } from '../clickhouse/connection';
 import { sqlIdentifier, sqlString } from '../clickhouse/sqlLiteral';
 import { tsvUnescape } from '../clickhouse/tsv';
