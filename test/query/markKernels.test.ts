@@ -3,32 +3,11 @@
 // byte offsets of their buffers, and each vector type takes its own loop; what is marked is read back
 // bit by bit and as positions, and the bits outside a piece are left as they were.
 import { describe, expect, it } from 'vitest';
-import type { Vector } from '../../src/core/dataset/codec/columnVector';
 import { randomFrom as random } from '../../src/core/audience/contract/listSteps';
 import { markedPositions, markRange } from '../../src/core/query/markKernels';
 import { markPieceBounds, PIECES } from '../../src/core/query/scanJob';
-import { valueTest, type ScanPredicate } from '../../src/core/query/scanKernels';
-
-const LENGTH = 700;
-
-function vector(kind: 'u8' | 'u16' | 'u32', distinct: number, offset: number, next: () => number): Vector {
-  const width = kind === 'u8' ? 1 : kind === 'u16' ? 2 : 4;
-  const buffer = new ArrayBuffer((LENGTH + 8 + offset) * width);
-  const data =
-    kind === 'u8'
-      ? new Uint8Array(buffer, offset, LENGTH)
-      : kind === 'u16'
-        ? new Uint16Array(buffer, offset * 2, LENGTH)
-        : new Uint32Array(buffer, offset * 4, LENGTH);
-  for (let i = 0; i < LENGTH; i++) data[i] = Math.floor(next() * distinct);
-  return data;
-}
-
-function maskOf(distinct: number, share: number, next: () => number): Uint8Array {
-  const mask = new Uint8Array(distinct);
-  for (let v = 0; v < distinct; v++) mask[v] = next() < share ? 1 : 0;
-  return mask;
-}
+import type { ScanPredicate } from '../../src/core/query/scanKernels';
+import { LENGTH, maskOf, plainly, vector } from '../support/scanVectors';
 
 /** Masks over one- and two-byte vectors, integer bands and hashes: every kind the engine marks. */
 function predicates(seed: number): ScanPredicate[] {
@@ -41,12 +20,6 @@ function predicates(seed: number): ScanPredicate[] {
     { data: vector('u32', 100_000, 0, next), bands: [{ lo: 10_000, hi: 60_000 }] },
     { data: vector('u32', 30, 0, next), hashes: new Set([2, 5, 11, 17]) },
   ];
-}
-
-function plainly(ps: ScanPredicate[], first: number, end: number): number[] {
-  const out: number[] = [];
-  for (let i = first; i < end; i++) if (ps.every((p) => valueTest(p)(p.data[i]!))) out.push(i);
-  return out;
 }
 
 function combinations(ps: ScanPredicate[]): ScanPredicate[][] {

@@ -3,32 +3,10 @@
 // offsets of their buffers, and each vector type takes its own loop, so the word reads, the fused
 // count of two filters and the generic loop are each compared on the same answers.
 import { describe, expect, it } from 'vitest';
-import type { Vector } from '../../src/core/dataset/codec/columnVector';
 // Seeded (the sample control's mulberry32), so a failure names its case.
 import { randomFrom as random } from '../../src/core/audience/contract/listSteps';
-import { countRange, matchRange, refine, scan, tally, valueTest, type ScanPredicate } from '../../src/core/query/scanKernels';
-
-const LENGTH = 700;
-
-/** A vector of `kind` whose values are below `distinct`, starting `offset` bytes into a larger buffer. */
-function vector(kind: 'u8' | 'u16' | 'u32', distinct: number, offset: number, next: () => number): Vector {
-  const width = kind === 'u8' ? 1 : kind === 'u16' ? 2 : 4;
-  const buffer = new ArrayBuffer((LENGTH + 8) * width + offset * width);
-  const data =
-    kind === 'u8'
-      ? new Uint8Array(buffer, offset, LENGTH)
-      : kind === 'u16'
-        ? new Uint16Array(buffer, offset * 2, LENGTH)
-        : new Uint32Array(buffer, offset * 4, LENGTH);
-  for (let i = 0; i < LENGTH; i++) data[i] = Math.floor(next() * distinct);
-  return data;
-}
-
-function maskOf(distinct: number, share: number, next: () => number): Uint8Array {
-  const mask = new Uint8Array(distinct);
-  for (let v = 0; v < distinct; v++) mask[v] = next() < share ? 1 : 0;
-  return mask;
-}
+import { countRange, matchRange, refine, scan, tally, type ScanPredicate } from '../../src/core/query/scanKernels';
+import { LENGTH, maskOf, plainly, vector } from '../support/scanVectors';
 
 /** Predicates of every kind the engine makes: masks over one- and two-byte vectors (some keeping one value), bands, hashes. */
 function predicates(seed: number): ScanPredicate[] {
@@ -53,12 +31,6 @@ function predicates(seed: number): ScanPredicate[] {
     // Few hashes are compared in the loop (one, or up to eight), more looked up in the Set above.
     { data: vector('u32', 40, 0, next), hashes: new Set(seed % 2 === 0 ? [5] : [2, 9, 30]) },
   ];
-}
-
-function plainly(ps: ScanPredicate[], first: number, end: number): number[] {
-  const out: number[] = [];
-  for (let i = first; i < end; i++) if (ps.every((p) => valueTest(p)(p.data[i]!))) out.push(i);
-  return out;
 }
 
 /** Every pair and triple of predicates, and each alone. */

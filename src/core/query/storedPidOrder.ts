@@ -133,7 +133,7 @@ export class OrderWalkSelection implements Selection {
       const offset = positions[k]! - first;
       marks[offset >>> 3]! |= 1 << (offset & 7);
     }
-    return new OrderWalkSelection(first, marks, n, count, order, stretch, slice);
+    return OrderWalkSelection.ofMarks(marks, n, first, count, order, stretch, slice);
   }
 
   /** As of(), from a bit a person of the state already set for its `n` matches (markKernels.ts), kept as it is. */
