@@ -2,23 +2,17 @@
 // (a bar at its side, a progress cursor, aria-busy) instead of dimmed, which took it below WCAG's
 // 4.5:1 contrast. The real desk in real Chromium; the count and the breakdown of a new state are held
 // back at the page's wire so the old ones stay on screen, stale, while axe looks in both schemes.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Route } from 'playwright-core';
 import { axeViolations } from './support/axe';
-import { startDesk, stopDesk, type Desk } from './support/desk';
+import { useDeskInState } from './support/deskInState';
 
-let desk: Desk;
-beforeAll(async () => {
-  desk = await startDesk(inject('datasetPath'));
-  await desk.page.getByTestId('dataset-info').waitFor();
-  await desk.page.getByTestId('state-select').selectOption('CA');
-  await desk.page.locator('.ag-row[row-index="0"] [col-id="pid"]').first().waitFor();
-});
-afterAll(() => stopDesk(desk));
+const desk = useDeskInState('CA');
 
 describe('stale answers while new ones load', () => {
   it('stay legible, marked busy, in the light and the dark scheme', async () => {
     const { page } = desk;
+    await page.locator('.ag-row[row-index="0"] [col-id="pid"]').first().waitFor();
     await page.getByTestId('tab-breakdown').click();
     await page.locator('[data-testid^="breakdown-bar-"]').first().waitFor();
     await page.locator('[data-testid="breakdown-bars"][aria-busy="false"]').waitFor();
