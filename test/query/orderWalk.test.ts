@@ -95,6 +95,8 @@ describe('a stored PID order', () => {
               ? OrderWalkSelection.of(positions, positions.length, range.first, range.count, stored.of(range), stretch, slice)
               : OrderWalkSelection.ofMarks(marks.slice(), matched.length, range.first, range.count, stored.of(range), stretch, slice);
           expect(walk().total).toBe(expected.length);
+          // In storage order, from the bits alone (what a profile of the audience reads).
+          expect([...walk().ascending(new Uint32Array(expected.length))]).toEqual([...positions]);
           const skips = Array.from({ length: expected.length + 2 }, (_, k) => k);
           // Each order of pages on a fresh selection (the running counts are found as pages need them):
           // deep first, from the start, at random, and all three one after the other.

@@ -140,6 +140,26 @@ describe('records stored in household order', () => {
     }
   });
 
+  it('profile an audience alike before and after a page has walked it', async () => {
+    // The selection cache on: after a page, the profile reads the walked audience's bits (Selection.ascending).
+    const dataset = Dataset.open(householdPath);
+    const engine = new EmbeddedEngine(dataset, { backgroundVerify: false, scanSplitFrom: 0 });
+    try {
+      const fields = ['AGE', 'GENDER', 'HOMEOWNERC', 'ZIP'].map(fieldIndex);
+      const sorted = (groups: ReturnType<EmbeddedEngine['groupCountsMany']>) =>
+        groups.map((g) => [...g].sort((a, b) => String(a.values[0]).localeCompare(String(b.values[0]))));
+      for (const request of [REQUESTS[1]!, REQUESTS[2]!]) {
+        const audience = await engineAudience(engine, request);
+        const expected = sorted(inPidOrder.groupCountsMany(await engineAudience(inPidOrder, request), fields));
+        expect(sorted(engine.groupCountsMany(audience, fields)), JSON.stringify(request)).toEqual(expected);
+        engine.previewPage(audience, 0, 5);
+        expect(sorted(engine.groupCountsMany(audience, fields)), JSON.stringify(request)).toEqual(expected);
+      }
+    } finally {
+      engine.close();
+    }
+  });
+
   it('export the same records, in storage order', async () => {
     for (const request of [REQUESTS[0]!, REQUESTS[3]!, REQUESTS[6]!]) {
       const fromStored = await exported(stored, request);

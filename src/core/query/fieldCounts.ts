@@ -30,6 +30,9 @@ export function sharedList(positions: Uint32Array, n: number): Uint32Array {
  * offset of the state `range` and read back in order.
  */
 export function ascendingPositions(selection: Selection, range: PositionRange): Uint32Array {
+  // A walked audience has its bits already: paging through its order to set them again cost a profile
+  // of California at 10M 24-79 ms after a page, more than the scan it replaced.
+  if (selection.ascending) return selection.ascending(new Uint32Array(new SharedArrayBuffer(4 * selection.total)));
   const bits = new Int32Array((range.count + 31) >>> 5);
   const first = range.first;
   for (let skip = 0; skip < selection.total; skip += PAGE) {

@@ -170,9 +170,8 @@ export function markRange(
   return n;
 }
 
-/** The positions whose bits are set, ascending: `n` of them, from base `base`. */
-export function markedPositions(marks: Uint8Array, n: number, base: number): Uint32Array {
-  const out = new Uint32Array(n);
+/** The positions whose bits are set, ascending: `n` of them, from base `base`, into `out` (or a new list). */
+export function markedPositions(marks: Uint8Array, n: number, base: number, out: Uint32Array = new Uint32Array(n)): Uint32Array {
   let k = 0;
   for (let o = 0; o < marks.length && k < n; o++) {
     let bits = marks[o]!;

@@ -6,6 +6,11 @@ export interface Selection {
   page(skip: number, limit: number): ArrayLike<number>;
   /** Bytes held, for the cache's budget. */
   readonly bytes: number;
+  /**
+   * Optional: every position in storage order (ascending) into `out` (`total` of them), for a
+   * selection that holds them that way, so a caller need not page through it and sort.
+   */
+  ascending?(out: Uint32Array): Uint32Array;
 }
 
 export class RangeSelection implements Selection {

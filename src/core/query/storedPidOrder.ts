@@ -5,6 +5,7 @@
 // (the warm-up's, pidOrderWarmup.ts) the slices come from it instead.
 import type { StateRange } from '../dataset/format/datasetTypes';
 import type { StateOrder } from '../dataset/format/pidRanks';
+import { markedPositions } from './markKernels';
 import type { Selection } from './selection';
 
 /** Offsets from the state's first position of its PID ranks [from, to): a view, read only, valid until the next call. */
@@ -151,6 +152,11 @@ export class OrderWalkSelection implements Selection {
 
   get bytes(): number {
     return this.marks.byteLength + this.before.length * 8;
+  }
+
+  /** Every match in storage order, from the bits alone: a profile of the audience walks no order. */
+  ascending(out: Uint32Array): Uint32Array {
+    return markedPositions(this.marks, this.total, this.first, out);
   }
 
   page(skip: number, limit: number): Uint32Array {
