@@ -101,31 +101,12 @@ export class TwoCoreScan {
     countOnly: boolean,
     between: () => void,
   ): number | null {
-    if (end - first < this.splitFrom || !predicates.every(shared)) return null;
-    this.start();
-    const worker = this.worker;
-    // Until the worker is up (its first ~0.1-0.5 s), scans run here.
-    if (!this.ready || !worker) return null;
+    const worker = this.splitWorker(predicates, first, end);
+    if (!worker) return null;
     // A count of three filters or more lists positions too (only its last pass just counts).
     if (this.out.length < end - first) this.out = new Uint32Array(new SharedArrayBuffer(4 * (end - first)));
-    const job: ScanJob = {
-      // Only what the loops read: a predicate's record check (verify) stays on this thread.
-      predicates: predicates.map(({ data, mask, bands, hashes }) => ({ data, mask, bands, hashes }) as ScanPredicate),
-      first,
-      bounds: pieceBounds(first, end),
-      countOnly,
-      control: new Int32Array(new SharedArrayBuffer(4 * CONTROL_SLOTS)),
-      out: this.out,
-    };
-    worker.postMessage(job);
-    if (this.workerFirst) this.awaitWorkerClaim(job.control);
-    try {
-      scanPieces(job, out, false, between);
-    } finally {
-      // Also when this thread stopped early (a budget, an error): no piece may be left running
-      // into the shared list when the next scan starts.
-      this.awaitPieces(job.control);
-    }
+    const job = this.jobOf(predicates, first, pieceBounds(first, end), countOnly);
+    this.runBeside(worker, job, out, between);
     return this.gather(job, out);
   }
 
@@ -135,27 +116,11 @@ export class TwoCoreScan {
    * marked again into these bytes, since a late worker may still write them: the caller marks afresh.
    */
   mark(predicates: readonly ScanPredicate[], first: number, end: number, between: () => void): { marks: Uint8Array; n: number } | null {
-    if (end - first < this.splitFrom || !predicates.every(shared)) return null;
-    this.start();
-    const worker = this.worker;
-    if (!this.ready || !worker) return null;
+    const worker = this.splitWorker(predicates, first, end);
+    if (!worker) return null;
     const marks = new Uint8Array(new SharedArrayBuffer((end - first + 7) >>> 3));
-    const job: ScanJob = {
-      predicates: predicates.map(({ data, mask, bands, hashes }) => ({ data, mask, bands, hashes }) as ScanPredicate),
-      first,
-      bounds: markPieceBounds(first, end),
-      countOnly: true,
-      marks,
-      control: new Int32Array(new SharedArrayBuffer(4 * CONTROL_SLOTS)),
-      out: this.out,
-    };
-    worker.postMessage(job);
-    if (this.workerFirst) this.awaitWorkerClaim(job.control);
-    try {
-      scanPieces(job, this.out, false, between);
-    } finally {
-      this.awaitPieces(job.control);
-    }
+    const job = { ...this.jobOf(predicates, first, markPieceBounds(first, end), true), marks };
+    this.runBeside(worker, job, this.out, between);
     let n = 0;
     let workerDid = false;
     for (let k = 0; k < PIECES; k++) {
@@ -169,6 +134,39 @@ export class TwoCoreScan {
     }
     if (workerDid) this.jobsDone++;
     return { marks, n };
+  }
+
+  /** The worker, when a scan of [first, end) with these predicates is split; null when it runs here alone. */
+  private splitWorker(predicates: readonly ScanPredicate[], first: number, end: number): Worker | null {
+    if (end - first < this.splitFrom || !predicates.every(shared)) return null;
+    this.start();
+    // Until the worker is up (its first ~0.1-0.5 s), scans run here.
+    return this.ready && this.worker ? this.worker : null;
+  }
+
+  private jobOf(predicates: readonly ScanPredicate[], first: number, bounds: number[], countOnly: boolean): ScanJob {
+    return {
+      // Only what the loops read: a predicate's record check (verify) stays on this thread.
+      predicates: predicates.map(({ data, mask, bands, hashes }) => ({ data, mask, bands, hashes }) as ScanPredicate),
+      first,
+      bounds,
+      countOnly,
+      control: new Int32Array(new SharedArrayBuffer(4 * CONTROL_SLOTS)),
+      out: this.out,
+    };
+  }
+
+  /** Hands the job to the worker and claims pieces here beside it until none is left, then waits for the worker's. */
+  private runBeside(worker: Worker, job: ScanJob, out: Uint32Array, between: () => void): void {
+    worker.postMessage(job);
+    if (this.workerFirst) this.awaitWorkerClaim(job.control);
+    try {
+      scanPieces(job, out, false, between);
+    } finally {
+      // Also when this thread stopped early (a budget, an error): no piece may be left running
+      // into the shared list or marks when the next scan starts.
+      this.awaitPieces(job.control);
+    }
   }
 
   /** Waits until every claimed piece is done; a worker that takes longer than its patience is stopped. */
