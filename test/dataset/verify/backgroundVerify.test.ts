@@ -120,8 +120,8 @@ describe('the background verify', () => {
       }),
     );
     // What the waiter saw when it woke: the request had ended (1), it did not run on past the gate (0).
-    expect(await woke).toBe(1);
-    expect(messages).toEqual(['waiting', 1]);
+    expect(await woke).toMatchObject({ released: 1 });
+    expect(messages).toEqual(['waiting', expect.objectContaining({ released: 1 })]);
     await worker.terminate();
     // hold() itself leaves the gate free, also when the work throws.
     expect(() =>
@@ -130,5 +130,39 @@ describe('the background verify', () => {
       }),
     ).toThrow('boom');
     expect(Atomics.load(new Int32Array(gate.buffer), 0)).toBe(0);
+  });
+
+  it('the verify waits until requests have been quiet its while, counted from the last one to end', async () => {
+    const gate = new VerifyGate();
+    const quietMs = 1000;
+    const lastEnd = () => Number(Atomics.load(new BigInt64Array(gate.buffer, 8, 1), 0));
+    const released = new SharedArrayBuffer(4);
+    // A request holds the gate from before the waiter starts, so the waiter cannot pass before it ends.
+    const count = new Int32Array(gate.buffer, 0, 1);
+    Atomics.add(count, 0, 1);
+    const worker = new Worker(new URL('../../support/workers/gateWaiter.ts', import.meta.url), {
+      workerData: { gate: gate.buffer, released, quietMs },
+      execArgv: ['--import', 'tsx'],
+    });
+    let secondEnd = 0;
+    const woke = new Promise<{ released: number; at: number }>((resolve) =>
+      worker.on('message', (m) => {
+        if (m !== 'waiting') return resolve(m as { released: number; at: number });
+        // A request through hold() ends (its end is stamped), then the one held from the start.
+        gate.hold(() => undefined);
+        Atomics.sub(count, 0, 1);
+        Atomics.notify(count, 0);
+        // A second request, ending while the waiter sits out the first one's quiet time.
+        setTimeout(() => {
+          gate.hold(() => Atomics.store(new Int32Array(released), 0, 1));
+          secondEnd = lastEnd();
+        }, 100);
+      }),
+    );
+    const { released: sawSecond, at } = await woke;
+    await worker.terminate();
+    expect(sawSecond).toBe(1);
+    expect(secondEnd).toBeGreaterThan(0);
+    expect(at).toBeGreaterThanOrEqual(secondEnd + quietMs);
   });
 });

@@ -1,11 +1,11 @@
 // The background verify's worker thread (verify.ts): checks the whole file on its own connection,
-// at the lowest CPU priority and waiting while a request runs (verifyGate.ts), and posts the result.
+// at the lowest CPU priority and waiting while requests run and a moment after (verifyGate.ts), and posts the result.
 import { parentPort, workerData } from 'node:worker_threads';
 import { lowerOwnThreadPriority } from '../../workers/threadPriority';
-import { waitForRequests } from './verifyGate';
+import { VERIFY_QUIET_MS, waitForRequests } from './verifyGate';
 import { verifyDatasetFile } from './verifyFile';
 
 const { path, gate } = workerData as { path: string; gate: SharedArrayBuffer | null };
 
 lowerOwnThreadPriority();
-parentPort!.postMessage(verifyDatasetFile(path, gate ? () => waitForRequests(gate) : undefined));
+parentPort!.postMessage(verifyDatasetFile(path, gate ? () => waitForRequests(gate, VERIFY_QUIET_MS) : undefined));
