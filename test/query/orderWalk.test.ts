@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { randomFrom } from '../../src/core/audience/contract/listSteps';
 import type { StateOrder } from '../../src/core/dataset/format/pidRanks';
 import { OrderWalkSelection, StoredPidOrder, StoredRangeSelection } from '../../src/core/query/storedPidOrder';
+import { markedPositions } from '../../src/core/query/markKernels';
 
 const CHUNK = 16;
 
@@ -96,7 +97,7 @@ describe('a stored PID order', () => {
               : OrderWalkSelection.ofMarks(marks.slice(), matched.length, range.first, range.count, stored.of(range), stretch, slice);
           expect(walk().total).toBe(expected.length);
           // In storage order, from the bits alone (what a profile of the audience reads).
-          expect([...walk().ascending(new Uint32Array(expected.length))]).toEqual([...positions]);
+          expect([...markedPositions(walk().stateMarks, expected.length, range.first)]).toEqual([...positions]);
           const skips = Array.from({ length: expected.length + 2 }, (_, k) => k);
           // Each order of pages on a fresh selection (the running counts are found as pages need them):
           // deep first, from the start, at random, and all three one after the other.

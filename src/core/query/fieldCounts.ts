@@ -8,6 +8,7 @@ import type { GroupCount } from '../audience/contract/engine';
 import type { ColumnVector, Dataset, PositionRange } from '../dataset/read/dataset';
 import { claimFields, fieldCountJob, fieldTallies, tallied } from './fieldCountJob';
 import { isShared, splitTallies } from './fieldCountSplit';
+import { markedPositions } from './markKernels';
 import type { Selection } from './selection';
 import type { TwoCoreScan } from './twoCoreScan';
 
@@ -32,7 +33,8 @@ export function sharedList(positions: Uint32Array, n: number): Uint32Array {
 export function ascendingPositions(selection: Selection, range: PositionRange): Uint32Array {
   // A walked audience has its bits already: paging through its order to set them again cost a profile
   // of California at 10M 24-79 ms after a page, more than the scan it replaced.
-  if (selection.ascending) return selection.ascending(new Uint32Array(new SharedArrayBuffer(4 * selection.total)));
+  if (selection.stateMarks)
+    return markedPositions(selection.stateMarks, selection.total, range.first, new Uint32Array(new SharedArrayBuffer(4 * selection.total)));
   const bits = new Int32Array((range.count + 31) >>> 5);
   const first = range.first;
   for (let skip = 0; skip < selection.total; skip += PAGE) {

@@ -128,23 +128,34 @@ export function orderedSelection(positions: ArrayLike<number>, n: number, first:
   return n * 4 <= set.bytes ? new ListSelection(set.page(0, n)) : set;
 }
 
-/** A selection's positions in storage order (ascending), `size` at a time: a bit a person of the state held, not a copy of the list. */
+/**
+ * A selection's positions in storage order (ascending), `size` at a time: a bit a person of the state
+ * held, not a copy of the list. A walked audience has its bits already (Selection.stateMarks): an
+ * export of it pages through no order.
+ */
 export function* ascendingBatches(selection: Selection, first: number, count: number, size: number): Generator<Uint32Array> {
+  const bits = selection.stateMarks ?? marksOf(selection, first, count);
+  let batch = new Uint32Array(Math.min(size, selection.total));
+  let filled = 0;
+  for (let o = 0; o < bits.length; o++) {
+    for (let byte = bits[o]!; byte !== 0; byte &= byte - 1) {
+      batch[filled++] = first + o * 8 + (31 - Math.clz32(byte & -byte));
+      if (filled === batch.length) {
+        yield batch;
+        batch = new Uint32Array(batch.length);
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0) yield batch.subarray(0, filled);
+}
+
+/** A bit an offset of the state at `first` (`count` people), set for each of the selection's matches, found by paging through it. */
+function marksOf(selection: Selection, first: number, count: number): Uint8Array {
   const bits = new Uint8Array((count + 7) >>> 3);
   for (let skip = 0; skip < selection.total; skip += 65536) {
     const page = selection.page(skip, 65536);
     mark(bits, page, page.length, first);
   }
-  let batch = new Uint32Array(Math.min(size, selection.total));
-  let filled = 0;
-  for (let offset = 0; offset < count; offset++) {
-    if (!(bits[offset >>> 3]! & (1 << (offset & 7)))) continue;
-    batch[filled++] = first + offset;
-    if (filled === batch.length) {
-      yield batch;
-      batch = new Uint32Array(batch.length);
-      filled = 0;
-    }
-  }
-  if (filled > 0) yield batch.subarray(0, filled);
+  return bits;
 }

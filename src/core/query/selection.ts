@@ -7,10 +7,11 @@ export interface Selection {
   /** Bytes held, for the cache's budget. */
   readonly bytes: number;
   /**
-   * Optional: every position in storage order (ascending) into `out` (`total` of them), for a
-   * selection that holds them that way, so a caller need not page through it and sort.
+   * Optional, for a selection that holds its matches as bits of their state: bit (o & 7) of byte
+   * o >>> 3 set for the state's position first + o when it matches. Read, never written: a caller
+   * wanting every match in storage order reads them here instead of paging through and sorting.
    */
-  ascending?(out: Uint32Array): Uint32Array;
+  readonly stateMarks?: Uint8Array;
 }
 
 export class RangeSelection implements Selection {

@@ -5,7 +5,6 @@
 // (the warm-up's, pidOrderWarmup.ts) the slices come from it instead.
 import type { StateRange } from '../dataset/format/datasetTypes';
 import type { StateOrder } from '../dataset/format/pidRanks';
-import { markedPositions } from './markKernels';
 import type { Selection } from './selection';
 
 /** Offsets from the state's first position of its PID ranks [from, to): a view, read only, valid until the next call. */
@@ -106,7 +105,7 @@ export class OrderWalkSelection implements Selection {
 
   private constructor(
     private readonly first: number,
-    private readonly marks: Uint8Array,
+    readonly stateMarks: Uint8Array,
     readonly total: number,
     private readonly count: number,
     private readonly order: OrderSlice,
@@ -151,12 +150,7 @@ export class OrderWalkSelection implements Selection {
   }
 
   get bytes(): number {
-    return this.marks.byteLength + this.before.length * 8;
-  }
-
-  /** Every match in storage order, from the bits alone: a profile of the audience walks no order. */
-  ascending(out: Uint32Array): Uint32Array {
-    return markedPositions(this.marks, this.total, this.first, out);
+    return this.stateMarks.byteLength + this.before.length * 8;
   }
 
   page(skip: number, limit: number): Uint32Array {
@@ -187,7 +181,7 @@ export class OrderWalkSelection implements Selection {
         let k = 0;
         for (; k < offsets.length && filled < n; k++) {
           const offset = offsets[k]!;
-          if (!(this.marks[offset >>> 3]! & (1 << (offset & 7)))) continue;
+          if (!(this.stateMarks[offset >>> 3]! & (1 << (offset & 7)))) continue;
           if (seen++ < skip) continue;
           out[filled++] = this.first + offset;
         }
