@@ -5,8 +5,7 @@
 // (audience/contract/listSteps.ts, breakdown.ts, crossTab.ts); this engine supplies what they are drawn from.
 import type { AudienceSteps, PreviewRecord, ValueCount } from '../../shared/contract';
 import { audienceKey } from '../../shared/audienceRequest';
-import { AppError } from '../../shared/errors';
-import { FIELDS, fieldIndex } from '../../shared/fields';
+import { FIELDS } from '../../shared/fields';
 import { mostFrequent, valueCountsOf } from '../audience/contract/breakdown';
 import { controlledKey, hasEffect, unchangedSteps } from '../audience/contract/controls';
 import { checkAxis, crossTabOf, type CrossTabCounts } from '../audience/contract/crossTab';
@@ -47,6 +46,8 @@ import { DictionaryIndex } from './predicates';
 import { warmUpMarks } from './markKernels';
 import { warmUpScans } from './scanKernels';
 import { StateFilters } from './stateFilters';
+import { budgetCheck } from './queryBudget';
+import { ZipCentres, type ZipCentre } from './zipCentres';
 import { TwoCoreScan } from './twoCoreScan';
 import { ascendingBatches } from './pidOrder';
 import { EMPTY_SELECTION, ListSelection, type Selection } from './selection';
@@ -76,16 +77,6 @@ export interface EngineOptions {
   pidOrderWarmup?: false | Omit<WarmupOptions, 'budgetBytes'>;
 }
 
-/** A check that throws once the budget is spent; a no-op without a finite budget. */
-function budgetCheck(budgetMs: number | undefined): () => void {
-  if (budgetMs === undefined || !Number.isFinite(budgetMs)) return () => undefined;
-  const started = performance.now();
-  return () => {
-    if (performance.now() - started >= budgetMs)
-      throw new AppError('unavailable', `The query exceeded its time budget of ${budgetMs} ms; use more selective filters or try again.`);
-  };
-}
-
 /** The final positions of an audience with list controls, and the count after each step. */
 class StepSelection extends ListSelection {
   constructor(
@@ -106,7 +97,7 @@ export class EmbeddedEngine implements AudienceEngine {
   private readonly derived: LruCache<Derived>;
   /** How selections page in PID order (pidPaging.ts). */
   private readonly paging: PidPaging;
-  private readonly zipCentres = new Map<string, { lat: number; lon: number } | undefined>();
+  private readonly zipCentres: ZipCentres;
   /** The audience's filters over its state: counted, listed or marked. */
   private readonly filters: StateFilters;
   /** Large states' scans shared with a second core; null on one core or when turned off. */
@@ -123,6 +114,7 @@ export class EmbeddedEngine implements AudienceEngine {
     this.derived = new LruCache<Derived>(derivedBytes);
     this.paging = new PidPaging(dataset, this.derived);
     this.dictionaries = new DictionaryIndex(dataset);
+    this.zipCentres = new ZipCentres(dataset, (range) => this.coordinatesOf(range));
     if (options.backgroundVerify ?? settings().backgroundVerify)
       startBackgroundVerify(dataset, { verified: options.verifiedFiles, gate: this.verifyGate });
     const splitFrom = options.scanSplitFrom ?? settings().scanSplitFrom;
@@ -214,31 +206,8 @@ export class EmbeddedEngine implements AudienceEngine {
     return keptPerState(this.derived, `coordinates|${range.state}`, () => this.dataset.coordinates(range));
   }
 
-  zipCentre(zip: string): { lat: number; lon: number } | undefined {
-    if (this.zipCentres.has(zip)) return this.zipCentres.get(zip);
-    const zipField = fieldIndex('ZIP');
-    const code = this.dataset.columnInfo(zipField).dict?.indexOf(zip) ?? -1;
-    let centre: { lat: number; lon: number } | undefined;
-    if (code >= 0) {
-      // The mean position of the people in the ZIP, found through its code in the ZIP vector.
-      let lat = 0;
-      let lon = 0;
-      let people = 0;
-      for (const range of this.dataset.stateCounts()) {
-        const data = this.dataset.column(zipField, range).data;
-        let coordinates: Float64Array | undefined;
-        for (let pos = range.first, end = range.first + range.count; pos < end; pos++) {
-          if (data[pos] !== code) continue;
-          coordinates ??= this.coordinatesOf(range);
-          lat += coordinates[(pos - range.first) * 2]!;
-          lon += coordinates[(pos - range.first) * 2 + 1]!;
-          people++;
-        }
-      }
-      if (people > 0) centre = { lat: lat / people, lon: lon / people };
-    }
-    this.zipCentres.set(zip, centre);
-    return centre;
+  zipCentre(zip: string): ZipCentre {
+    return this.zipCentres.of(zip);
   }
 
   /** Each position's household number in a state, read and kept while the budget allows. */
