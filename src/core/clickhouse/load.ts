@@ -4,7 +4,7 @@
 // is stopped leaves the previous table serving and removes what it wrote. With a cluster, the new local
 // table is created on every shard, each shard is sent its own rows (placed by the Distributed table's
 // sharding key: sharding.ts), and each shard's tables are switched once all rows are in; with a
-// ZooKeeper, on every node at once with replicated tables (replication.ts).
+// ZooKeeper, on every node at once with replicated tables (replication.ts). The switch itself: tableSwitch.ts.
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import { FIELDS } from '../../shared/fields';
@@ -13,10 +13,11 @@ import { Dataset } from '../dataset/read/dataset';
 import { ClickHouseConnection, type ClickHouseCredentials, type ClickHouseTarget } from './connection';
 import { DATA_TABLE, META_TABLE } from './loadedMeta';
 import { createDistributedSql, createMetaSql, createTableSql, TABLE_LAYOUT } from './schema';
-import { detectDialect, dropTableSql, switchSql, type ServerDialect, type SwitchPair } from './serverDialect';
+import { detectDialect, dropTableSql, type ServerDialect } from './serverDialect';
 import { sqlIdentifier, sqlString } from './sqlLiteral';
 import { tsvLineBytes, writeClickHouseTsv } from './tsvBytes';
 import { InsertBody } from './insertBody';
+import { qualified, switchCluster, switchSingle, tableExists } from './tableSwitch';
 import { pidOfStoredBytes, shardOfPid } from './sharding';
 import { LOCAL_TABLE, replicatedEngine, replicationOf, switchReplicated, type Replication } from './replication';
 
@@ -69,13 +70,6 @@ export interface LoadResult {
   shards: number;
   /** The load's id: the new tables were `people_new_<id>` (`people_local_new_<id>` on a cluster) until the switch. */
   loadId: string;
-}
-
-const qualified = (database: string, table: string): string => `${sqlIdentifier(database)}.${sqlIdentifier(table)}`;
-
-async function tableExists(connection: ClickHouseConnection, database: string, table: string): Promise<boolean> {
-  const text = await connection.text(`EXISTS TABLE ${qualified(database, table)}`);
-  return text.trim() === '1';
 }
 
 /**
@@ -332,75 +326,6 @@ async function checkCluster(entry: ClickHouseConnection, cluster: { name: string
     throw new Error(
       `Cluster ${cluster.name} has ${rows.length} shards; give the HTTP address of each (--shard-urls), ${cluster.shardUrls.length} given.`,
     );
-}
-
-/**
- * The new tables take the names `people` and `people_meta` (EXCHANGE TABLES or one RENAME:
- * serverDialect.ts); the previous ones are dropped after. Merges of the serving table stop first too,
- * so the switch waits for no merge on either side; merges resume on whichever table serves after it.
- */
-async function switchSingle(entry: ClickHouseConnection, database: string, id: string, dialect: ServerDialect): Promise<void> {
-  const pairs: SwitchPair[] = [];
-  for (const [current, fresh] of [
-    [DATA_TABLE, `${DATA_TABLE}_new_${id}`],
-    [META_TABLE, `${META_TABLE}_new_${id}`],
-  ] as const)
-    pairs.push({ current, fresh, exists: await tableExists(entry, database, current) });
-  const { statements, leftovers } = switchSql(dialect, database, pairs, id);
-  await withoutMerges(entry, database, pairs[0]!.exists ? [DATA_TABLE] : [], async () => {
-    for (const statement of statements) await entry.command(statement);
-  });
-  await entry.command(`SYSTEM START MERGES ${qualified(database, DATA_TABLE)}`);
-  for (const table of leftovers) await entry.command(dropTableSql(dialect, database, table));
-}
-
-/** Runs `work` with the merges of some tables stopped, and starts them again if it fails (they still serve then). */
-async function withoutMerges(
-  connection: ClickHouseConnection,
-  database: string,
-  tables: string[],
-  work: () => Promise<void>,
-): Promise<void> {
-  for (const table of tables) await connection.command(`SYSTEM STOP MERGES ${qualified(database, table)}`);
-  try {
-    await work();
-  } catch (error) {
-    for (const table of tables) await connection.command(`SYSTEM START MERGES ${qualified(database, table)}`).catch(() => undefined);
-    throw error;
-  }
-}
-
-/**
- * Each shard switches its new local table to `people_local` (one shard after the other: for that
- * moment shards answer from different loads); the entry server's Distributed `people` reads
- * `people_local` on every shard, and its metadata switches last.
- */
-async function switchCluster(
-  entry: ClickHouseConnection,
-  shards: ClickHouseConnection[],
-  database: string,
-  id: string,
-  cluster: string,
-  dialect: ServerDialect,
-): Promise<void> {
-  const dropAfter: Array<{ connection: ClickHouseConnection; table: string }> = [];
-  for (const shard of shards) {
-    const pair = { current: LOCAL_TABLE, fresh: `${LOCAL_TABLE}_new_${id}`, exists: await tableExists(shard, database, LOCAL_TABLE) };
-    const { statements, leftovers } = switchSql(dialect, database, [pair], id);
-    await withoutMerges(shard, database, pair.exists ? [LOCAL_TABLE] : [], async () => {
-      for (const statement of statements) await shard.command(statement);
-    });
-    await shard.command(`SYSTEM START MERGES ${qualified(database, LOCAL_TABLE)}`);
-    dropAfter.push(...leftovers.map((table) => ({ connection: shard, table })));
-  }
-  await entry.command(dropTableSql(dialect, database, `${DATA_TABLE}_new_${id}`));
-  if (!(await tableExists(entry, database, DATA_TABLE)))
-    await entry.command(createDistributedSql(qualified(database, DATA_TABLE), cluster, database, LOCAL_TABLE), dialect.createSettings);
-  const meta = { current: META_TABLE, fresh: `${META_TABLE}_new_${id}`, exists: await tableExists(entry, database, META_TABLE) };
-  const { statements, leftovers } = switchSql(dialect, database, [meta], id);
-  for (const statement of statements) await entry.command(statement);
-  for (const table of leftovers) await entry.command(dropTableSql(dialect, database, table));
-  for (const { connection, table } of dropAfter) await connection.command(dropTableSql(dialect, database, table));
 }
 
 export type { ClickHouseCredentials };
