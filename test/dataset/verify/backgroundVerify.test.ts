@@ -165,4 +165,33 @@ describe('the background verify', () => {
     expect(secondEnd).toBeGreaterThan(0);
     expect(at).toBeGreaterThanOrEqual(secondEnd + quietMs);
   });
+
+  it('but waits for quiet no longer than its patience when requests never pause', async () => {
+    const gate = new VerifyGate();
+    const released = new SharedArrayBuffer(4);
+    const count = new Int32Array(gate.buffer, 0, 1);
+    // Held until the waiter waits, as above; then a request ends every 20 ms, never leaving 10 s of quiet.
+    Atomics.add(count, 0, 1);
+    const worker = new Worker(new URL('../../support/workers/gateWaiter.ts', import.meta.url), {
+      workerData: { gate: gate.buffer, released, quietMs: 10_000, patienceMs: 300 },
+      execArgv: ['--import', 'tsx'],
+    });
+    let traffic: ReturnType<typeof setInterval> | undefined;
+    const woke = new Promise<{ released: number; began: number; at: number }>((resolve) =>
+      worker.on('message', (m) => {
+        if (m !== 'waiting') return resolve(m as { released: number; began: number; at: number });
+        traffic = setInterval(() => gate.hold(() => Atomics.add(new Int32Array(released), 0, 1)), 20);
+        gate.hold(() => undefined);
+        Atomics.sub(count, 0, 1);
+        Atomics.notify(count, 0);
+      }),
+    );
+    const { released: requestsSeen, began, at } = await woke;
+    clearInterval(traffic);
+    await worker.terminate();
+    // It sat out its patience while requests went on ending, then went on without ten seconds of quiet.
+    expect(at - began).toBeGreaterThanOrEqual(300);
+    expect(at - began).toBeLessThan(5_000);
+    expect(requestsSeen).toBeGreaterThan(3);
+  });
 });

@@ -2,10 +2,10 @@
 // at the lowest CPU priority and waiting while requests run and a moment after (verifyGate.ts), and posts the result.
 import { parentPort, workerData } from 'node:worker_threads';
 import { lowerOwnThreadPriority } from '../../workers/threadPriority';
-import { VERIFY_QUIET_MS, waitForRequests } from './verifyGate';
+import { VERIFY_PATIENCE_MS, VERIFY_QUIET_MS, waitForRequests } from './verifyGate';
 import { verifyDatasetFile } from './verifyFile';
 
 const { path, gate } = workerData as { path: string; gate: SharedArrayBuffer | null };
 
 lowerOwnThreadPriority();
-parentPort!.postMessage(verifyDatasetFile(path, gate ? () => waitForRequests(gate, VERIFY_QUIET_MS) : undefined));
+parentPort!.postMessage(verifyDatasetFile(path, gate ? () => waitForRequests(gate, VERIFY_QUIET_MS, VERIFY_PATIENCE_MS) : undefined));
