@@ -2,20 +2,15 @@
 // light and the dark scheme: the workspace with each canvas tab, the filter editor, the record
 // drawer, and every dialog (import, datasets, data source, suppression lists, match, opt-outs). No serious or
 // critical violation of any rule axe runs by default (colour contrast included).
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations } from './support/axe';
-import { startDesk, stopDesk, type Desk } from './support/desk';
+import { useDeskInState } from './support/deskInState';
 import { DIALOG_OPENERS } from './support/dialogOpeners';
 
-let desk: Desk;
-beforeAll(async () => {
-  desk = await startDesk(inject('datasetPath'));
-  await desk.page.getByTestId('dataset-info').waitFor();
-  await desk.page.getByTestId('state-select').selectOption('CA');
-  await desk.page.locator('.ag-row[row-index="0"] [col-id="pid"]').first().waitFor();
-});
-afterAll(() => stopDesk(desk));
+const desk = useDeskInState('CA');
+// Its first page of people shown before any test looks.
+beforeAll(() => desk.page.locator('.ag-row[row-index="0"] [col-id="pid"]').first().waitFor());
 
 const SCREENS: Array<{ name: string; open: (page: Page) => Promise<void>; close: (page: Page) => Promise<void> }> = [
   ...['people', 'map', 'crosstab', 'breakdown', 'profile', 'overlap', 'export', 'saved', 'api'].map((tab) => ({

@@ -2,19 +2,14 @@
 // a filter editor gives focus back to what opened it; Enter on a person opens the drawer with focus
 // in it, and Esc brings focus back to the row; every Tab stop of the desk and of its canvas tabs is
 // something visible with a name (none lands on nothing); the canvas tabs move with the arrow keys.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { countyName } from '../../src/shared/geography';
-import { startDesk, stopDesk, type Desk } from './support/desk';
+import { useDeskInState } from './support/deskInState';
 
-let desk: Desk;
-beforeAll(async () => {
-  desk = await startDesk(inject('datasetPath'));
-  await desk.page.getByTestId('dataset-info').waitFor();
-  await desk.page.getByTestId('state-select').selectOption('CA');
-  await desk.page.locator('.ag-row[row-index="0"] [col-id="pid"]').first().waitFor();
-});
-afterAll(() => stopDesk(desk));
+const desk = useDeskInState('CA');
+// Its first page of people shown before any test looks.
+beforeAll(() => desk.page.locator('.ag-row[row-index="0"] [col-id="pid"]').first().waitFor());
 
 /** The focused element's test id, or its tag and text when it has none; 'BODY' when focus is on nothing. */
 const focused = (page: Page) =>
