@@ -24,15 +24,24 @@ export function warmState(states: ReadonlyArray<{ state: string; count: number }
   return (bySize.find((s) => s.count >= WARM_STATE_FROM) ?? bySize.at(-1))?.state;
 }
 
+/**
+ * The search the start-up asks (its count is the same with `limit: 0`): women in warmState's state;
+ * undefined when there is no dataset file to ask (none open, or another engine such as ClickHouse).
+ */
+export async function warmRequestBody(core: Core): Promise<{ state: string; limit: number; filters: [string, string[]][] } | undefined> {
+  if (!core.hasDataset || core.usesEngine) return undefined;
+  const state = warmState((await core.engine.summary()).states);
+  return state ? { state, limit: 25, filters: [['GENDER', ['F']]] } : undefined;
+}
+
 /** Runs a search and a count through the request path once; never throws (a real request reports any trouble). */
 export async function warmRequestPath(core: Core): Promise<void> {
   if (!core.hasDataset || core.usesEngine) return;
   try {
     // The scan worker up first (~0.1-0.5 s after open): a warm-up without it compiles the one-core paths only.
     await core.engine.ready?.();
-    const state = warmState((await core.engine.summary()).states);
-    if (!state) return;
-    const body = { state, limit: 25, filters: [['GENDER', ['F']]] };
+    const body = await warmRequestBody(core);
+    if (!body) return;
     searchAnswerJson(await core.audiences.search(normalizeAudienceRequest(body)));
     await core.audiences.preview(normalizeAudienceRequest({ ...body, limit: 0 }));
   } catch {

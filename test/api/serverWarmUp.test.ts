@@ -1,12 +1,15 @@
-// Before it listens, the API server sends one keyless request through Fastify's own path
-// (ApiServer.warmUp): it reaches no handler, is not logged, does not spend the keyless limit, and
-// is never sent once the server listens. A real HTTP server on port 0 on the shared test dataset.
+// Before it listens, the API server sends requests of its own through Fastify's path
+// (ApiServer.warmUp): one keyless, refused at the key check, and the start-up's search and count
+// under a one-time credential that no key of the store is and that nothing takes once the server
+// listens. None is logged, spends the keyless limit or marks a key as used, and none is sent once the
+// server listens. A real HTTP server on port 0 on the shared test dataset.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import { ApiServer } from '../../src/server/apiServer';
+import { warmRequestBody } from '../../src/server/warmRequestPath';
 
 let core: Core | undefined;
 let server: ApiServer | undefined;
@@ -25,19 +28,39 @@ function open(unauthenticatedLimit = { perSecond: 0.001, burst: 1 }): { core: Co
   return { core, server };
 }
 
+/** The X-API-KEY of each request the warm-up injected, in order (undefined: none). */
+const keysSent = (inject: { mock: { calls: unknown[] } }): Array<string | undefined> =>
+  (inject.mock.calls as Array<[{ headers: Record<string, string | undefined> }]>).map(([options]) => options.headers['x-api-key']);
+
 const keyless = (url: string) =>
   fetch(`${url}/api/audiences/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
 describe('the API server warming up before it listens', () => {
-  it('asks no handler, logs nothing and leaves the keyless limit whole', async () => {
+  it("asks the start-up's search and count through the handlers, logs nothing, uses no key and leaves the keyless limit whole", async () => {
     const { core, server } = open();
+    const { info } = core.keys.create('a real key');
+    const injected = vi.spyOn(server.app, 'inject');
     const search = vi.spyOn(core.audiences, 'search');
+    const preview = vi.spyOn(core.audiences, 'preview');
     const verify = vi.spyOn(core.keys, 'verify');
+    const expected = await warmRequestBody(core);
+    expect(expected).toMatchObject({ limit: 25, filters: [['GENDER', ['F']]] });
     await server.warmUp();
-    // The key check ran (that is the path being compiled) and refused; no audience was asked.
+    // The key store was asked once, for the keyless request it refused; the keyed ones never reached it.
     expect(verify).toHaveBeenCalledTimes(1);
-    expect(search).not.toHaveBeenCalled();
+    expect(verify).toHaveBeenCalledWith(undefined);
+    // The handlers ran with the start-up's audience, its records read and its count taken.
+    expect(search).toHaveBeenCalledTimes(1);
+    expect(search.mock.calls[0]![0]).toMatchObject({ state: expected!.state, limit: 25 });
+    expect(await search.mock.results[0]!.value).toMatchObject({ total: expect.any(Number) });
+    expect(preview).toHaveBeenCalledTimes(1);
+    expect(preview.mock.calls[0]![0]).toMatchObject({ state: expected!.state, limit: 0 });
     expect(server.requestLog.recent()).toEqual([]);
+    // No key marked as used.
+    expect(core.keys.list().find((k) => k.id === info.id)?.lastUsedAt).toBeNull();
+    // One keyless request, then the search and the count under one credential of 43 characters.
+    const sent = keysSent(injected);
+    expect(sent).toEqual([undefined, expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), sent[1]]);
     const url = await server.listen(0);
     // A burst of one: the first keyless request after start is still answered 401, the next 429.
     const first = await keyless(url);
@@ -57,8 +80,20 @@ describe('the API server warming up before it listens', () => {
 
   it('leaves real requests logged and counted after it', async () => {
     const { core, server } = open({ perSecond: 1000, burst: 1000 });
+    const injected = vi.spyOn(server.app, 'inject');
     await server.warmUp();
     const url = await server.listen(0);
+    // The warm-up's one-time credential, presented once the server listens, is no key: 401, not logged as one.
+    const warmToken = keysSent(injected)[1]!;
+    const search = vi.spyOn(core.audiences, 'search');
+    const refused = await fetch(`${url}/api/audiences/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': warmToken },
+      body: JSON.stringify({ state: 'CA', limit: 1, filters: [] }),
+    });
+    expect(refused.status).toBe(401);
+    expect(search).not.toHaveBeenCalled();
+    expect(server.requestLog.recent()).toMatchObject([{ status: 401, keyName: null }]);
     const { key } = core.keys.create('after warm-up');
     const answer = await fetch(`${url}/api/audiences/preview`, {
       method: 'POST',
@@ -66,6 +101,9 @@ describe('the API server warming up before it listens', () => {
       body: JSON.stringify({ state: 'CA', limit: 0, filters: [] }),
     });
     expect(answer.status).toBe(200);
-    expect(server.requestLog.recent()).toMatchObject([{ status: 200, keyName: 'after warm-up' }]);
+    expect(server.requestLog.recent()).toMatchObject([
+      { status: 200, keyName: 'after warm-up' },
+      { status: 401, keyName: null },
+    ]);
   });
 });
