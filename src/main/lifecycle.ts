@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { createCore, type Core } from '../core/createCore';
 import { createHandlers } from '../core/handlers';
 import { ApiServer } from '../server/apiServer';
-import { tuneHeapForServing } from '../server/heapTuning';
+import { collectStartupGarbage, tuneHeapForServing } from '../server/heapTuning';
 import { spendDetachProtector } from '../server/detachProtector';
 import { warmRequestPath } from '../server/warmRequestPath';
 import { shutdown } from '../server/shutdown';
@@ -94,6 +94,7 @@ export async function boot(options: StartOptions = {}): Promise<RunningApp> {
   await warmRequestPath(core);
   const server = new ApiServer(core);
   await server.warmUp();
+  collectStartupGarbage();
   await listen(server, settings);
 
   let win: BrowserWindow | null = null;

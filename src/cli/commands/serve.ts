@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { createCore } from '../../core/createCore';
-import { tuneHeapForServing } from '../../server/heapTuning';
+import { collectStartupGarbage, tuneHeapForServing } from '../../server/heapTuning';
 import { spendDetachProtector } from '../../server/detachProtector';
 import { ApiServer } from '../../server/apiServer';
 import { warmRequestPath } from '../../server/warmRequestPath';
@@ -46,6 +46,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const ui = await mountBrowserUi(core, server);
   // Its routes all added: Fastify takes none once it has answered a request.
   await server.warmUp();
+  collectStartupGarbage();
   const url = await server.listen(port);
   console.log(`api: ${url}`);
   console.log(ui.available ? `ui: ${ui.url()}` : UI_NOT_BUILT);
