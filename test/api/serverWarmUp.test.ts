@@ -1,8 +1,8 @@
 // Before it listens, the API server sends requests of its own through Fastify's path
 // (ApiServer.warmUp): one keyless, refused at the key check, and the start-up's search and count
-// under a one-time credential that no key of the store is and that nothing takes once the server
-// listens. None is logged, spends the keyless limit or marks a key as used, and none is sent once the
-// server listens. A real HTTP server on port 0 on the shared test dataset.
+// under a one-time credential that is no key of the store and that nothing accepts once the server
+// listens. None is logged, spends the keyless limit or marks a key as used, and a warm-up asked for
+// once the server listens sends nothing. A real HTTP server on port 0 on the shared test dataset.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
