@@ -9,11 +9,9 @@ import type { ColumnVector, Dataset, PositionRange } from '../dataset/read/datas
 import { claimFields, fieldCountJob, fieldTallies, tallied } from './fieldCountJob';
 import { isShared, splitTallies } from './fieldCountSplit';
 import { markedPositions } from './markKernels';
+import { stateMarksOf } from './pidOrder';
 import type { Selection } from './selection';
 import type { TwoCoreScan } from './twoCoreScan';
-
-/** Positions a page of a selection is read by. */
-const PAGE = 65536;
 
 /** The positions to count: a whole range, or an ascending list of positions. */
 export type CountedPositions = { range: PositionRange; list: null } | { range: PositionRange; list: Uint32Array };
@@ -28,33 +26,13 @@ export function sharedList(positions: Uint32Array, n: number): Uint32Array {
 /**
  * A selection's positions, ascending, in shared memory. A selection pages in PID order, which in a
  * file stored by household is scattered over the vectors; so its positions are marked a bit an
- * offset of the state `range` and read back in order.
+ * offset of the state `range` and read back in order. A walked audience has its bits already:
+ * paging through its order to set them again cost a profile of California at 10M 24-79 ms after a
+ * page, more than the scan it replaced.
  */
 export function ascendingPositions(selection: Selection, range: PositionRange): Uint32Array {
-  // A walked audience has its bits already: paging through its order to set them again cost a profile
-  // of California at 10M 24-79 ms after a page, more than the scan it replaced.
-  if (selection.stateMarks)
-    return markedPositions(selection.stateMarks, selection.total, range.first, new Uint32Array(new SharedArrayBuffer(4 * selection.total)));
-  const bits = new Int32Array((range.count + 31) >>> 5);
-  const first = range.first;
-  for (let skip = 0; skip < selection.total; skip += PAGE) {
-    const page = selection.page(skip, PAGE);
-    for (let k = 0; k < page.length; k++) {
-      const offset = page[k]! - first;
-      bits[offset >>> 5]! |= 1 << (offset & 31);
-    }
-  }
-  const list = new Uint32Array(new SharedArrayBuffer(4 * selection.total));
-  let n = 0;
-  for (let w = 0; w < bits.length; w++) {
-    let word = bits[w]!;
-    while (word !== 0) {
-      const lowest = word & -word;
-      list[n++] = first + (w << 5) + 31 - Math.clz32(lowest);
-      word ^= lowest;
-    }
-  }
-  return list;
+  const marks = stateMarksOf(selection, range.first, range.count);
+  return markedPositions(marks, selection.total, range.first, new Uint32Array(new SharedArrayBuffer(4 * selection.total)));
 }
 
 /** A list of an audience's positions (ascending, each once) to count: the whole range, with no list, when it holds everyone. */

@@ -134,7 +134,7 @@ export function orderedSelection(positions: ArrayLike<number>, n: number, first:
  * export of it pages through no order.
  */
 export function* ascendingBatches(selection: Selection, first: number, count: number, size: number): Generator<Uint32Array> {
-  const bits = selection.stateMarks ?? marksOf(selection, first, count);
+  const bits = stateMarksOf(selection, first, count);
   let batch = new Uint32Array(Math.min(size, selection.total));
   let filled = 0;
   for (let o = 0; o < bits.length; o++) {
@@ -150,8 +150,12 @@ export function* ascendingBatches(selection: Selection, first: number, count: nu
   if (filled > 0) yield batch.subarray(0, filled);
 }
 
-/** A bit an offset of the state at `first` (`count` people), set for each of the selection's matches, found by paging through it. */
-function marksOf(selection: Selection, first: number, count: number): Uint8Array {
+/**
+ * A bit an offset of the state at `first` (`count` people), set for each of the selection's matches:
+ * the walk's own (Selection.stateMarks, read only), else found by paging through the selection.
+ */
+export function stateMarksOf(selection: Selection, first: number, count: number): Uint8Array {
+  if (selection.stateMarks) return selection.stateMarks;
   const bits = new Uint8Array((count + 7) >>> 3);
   for (let skip = 0; skip < selection.total; skip += 65536) {
     const page = selection.page(skip, 65536);
