@@ -123,6 +123,8 @@ export class EmbeddedEngine implements AudienceEngine {
     // The same worker decompresses record blocks of a page and vector chunks of a first use while it is idle (dataset/read/inflateJob.ts).
     dataset.useInflater(this.twoCores);
     dataset.onClose(() => this.twoCores?.stop());
+    // The verify's and the warm-up's threads end by themselves at their next step.
+    dataset.onClose(() => this.verifyGate.close());
     // Up before the first count when some state will be split, so that count does not run on one core.
     if (this.twoCores && dataset.stateCounts().some((s) => s.count >= splitFrom)) this.twoCores.start();
     if (options.pidOrderWarmup !== false)

@@ -78,6 +78,7 @@ function startWarmup(dataset: Dataset, kept: LruCache<Derived>, workerData: obje
   // A worker that fails leaves the first pages to build their orders.
   worker.on('error', () => undefined);
   worker.on('exit', () => options.onFinished?.());
-  dataset.onClose(() => void worker.terminate());
+  // No terminate(): the engine closes the gate with the dataset, and the worker stops at its next
+  // state (verifyGate.ts says why a thread inside better-sqlite3 must not be terminated).
   return true;
 }

@@ -16,7 +16,8 @@ try {
   // Another file at the path since the engine opened it: nothing of it belongs to that engine.
   if (datasetIdentity(dataset.meta) === identity)
     for (const state of states) {
-      waitForRequests(gate);
+      // A closed gate (the engine's dataset closed): stop here, between two native calls.
+      if (!waitForRequests(gate)) break;
       const order = dataset.pidOrder(dataset.stateRange(state));
       if (order)
         parentPort!.postMessage({ state, ranks: order.ranks, order: order.order }, [

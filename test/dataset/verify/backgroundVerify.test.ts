@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/core/dataset/read/dataset';
 import { startBackgroundVerify } from '../../../src/core/dataset/verify/verify';
 import { verifiedIdentity, VerifiedFiles } from '../../../src/core/dataset/verify/verifiedFiles';
-import { VerifyGate } from '../../../src/core/dataset/verify/verifyGate';
+import { VerifyGate, waitForRequests } from '../../../src/core/dataset/verify/verifyGate';
 import { generateDataset } from '../../../src/core/generate';
 
 let dir: string;
@@ -193,5 +193,18 @@ describe('the background verify', () => {
     expect(at - began).toBeGreaterThanOrEqual(300);
     expect(at - began).toBeLessThan(5_000);
     expect(requestsSeen).toBeGreaterThan(3);
+  });
+
+  it('a closed gate sends the background threads away at once, also while a request holds it', () => {
+    const gate = new VerifyGate();
+    expect(waitForRequests(gate.buffer)).toBe(true);
+    // Held and closed inside: the wait ends with "stop" instead of waiting for the request.
+    expect(
+      gate.hold(() => {
+        gate.close();
+        return waitForRequests(gate.buffer, 10_000);
+      }),
+    ).toBe(false);
+    expect(waitForRequests(gate.buffer)).toBe(false);
   });
 });

@@ -8,4 +8,10 @@ import { verifyDatasetFile } from './verifyFile';
 const { path, gate } = workerData as { path: string; gate: SharedArrayBuffer | null };
 
 lowerOwnThreadPriority();
-parentPort!.postMessage(verifyDatasetFile(path, gate ? () => waitForRequests(gate, VERIFY_QUIET_MS, VERIFY_PATIENCE_MS) : undefined));
+// A closed gate (the dataset closed) ends this thread between two steps, never inside a native call.
+const betweenSteps = gate
+  ? () => {
+      if (!waitForRequests(gate, VERIFY_QUIET_MS, VERIFY_PATIENCE_MS)) process.exit(0);
+    }
+  : undefined;
+parentPort!.postMessage(verifyDatasetFile(path, betweenSteps));
