@@ -271,6 +271,8 @@ describe('workspace', () => {
       return (r! + g! + b!) / 3;
     };
     await page.emulateMedia({ colorScheme: 'light' });
+    // The grid's theme follows the scheme a frame later, as in the dark case below: wait for it.
+    await expect.poll(async () => lightness((await colours()).grid)).toBeGreaterThan(200);
     const light = await colours();
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(async () => lightness((await colours()).grid)).toBeLessThan(80);
