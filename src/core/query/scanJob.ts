@@ -11,6 +11,13 @@ import { matchRange, type ScanPredicate } from './scanKernels';
 /** What the worker posts once it takes jobs. */
 export const SCAN_WORKER_READY = 'scan worker ready';
 
+/**
+ * What the worker is sent instead of worker.terminate(): it ends itself once the call it is in
+ * returns. better-sqlite3 13 aborts the whole process when a thread is terminated inside one of its
+ * calls (dataset/verify/verifyGate.ts), and this worker reads the file through it.
+ */
+export const SCAN_WORKER_STOP = 'scan worker stop';
+
 /** Pieces a scan is cut into. */
 export const PIECES = 8;
 

@@ -8,7 +8,7 @@ import { claimPieces, type InflateJob } from '../dataset/read/inflateJob';
 import { WorkerSources } from '../dataset/read/pieceFetch';
 import { ZstdDecompressor } from '../dataset/codec/zstdContext';
 import { claimFields, type FieldCountJob } from './fieldCountJob';
-import { SCAN_WORKER_READY, scanPieces, type ScanJob } from './scanJob';
+import { SCAN_WORKER_READY, SCAN_WORKER_STOP, scanPieces, type ScanJob } from './scanJob';
 import { warmUpMarks } from './markKernels';
 import { warmUpScans } from './scanKernels';
 
@@ -16,7 +16,12 @@ import { warmUpScans } from './scanKernels';
 const decompressor = new ZstdDecompressor();
 const sources = new WorkerSources();
 
-parentPort!.on('message', (job: ScanJob | InflateJob | FieldCountJob) => {
+parentPort!.on('message', (job: ScanJob | InflateJob | FieldCountJob | typeof SCAN_WORKER_STOP) => {
+  if (job === SCAN_WORKER_STOP) {
+    // Between two calls into better-sqlite3, so the thread can end (twoCoreScan.ts: stop).
+    sources.close();
+    process.exit(0);
+  }
   if ('kind' in job && job.kind === 'fieldCounts') {
     // A unit of fields that fails is marked so; the calling thread tallies it again itself.
     try {

@@ -21,6 +21,7 @@ import {
   markPieceBounds,
   pieceBounds,
   SCAN_WORKER_READY,
+  SCAN_WORKER_STOP,
   scanPieces,
   type ScanJob,
 } from './scanJob';
@@ -240,11 +241,15 @@ export class TwoCoreScan {
     return true;
   }
 
-  /** Stops the worker; scans then run on one core. */
+  /**
+   * Stops the worker; scans then run on one core. It is asked to end, not terminated (scanJob.ts:
+   * SCAN_WORKER_STOP): one that overran its patience ends when its call returns, and meanwhile only
+   * writes into a job nobody reads any more.
+   */
   stop(): void {
     this.ready = false;
     const worker = this.worker;
     this.worker = undefined;
-    if (worker) void worker.terminate();
+    worker?.postMessage(SCAN_WORKER_STOP);
   }
 }

@@ -207,4 +207,22 @@ describe('the background verify', () => {
     ).toBe(false);
     expect(waitForRequests(gate.buffer)).toBe(false);
   });
+
+  it("ends its thread by itself when the dataset closes, without an engine's gate too: never terminated", async () => {
+    const dataset = Dataset.open(path);
+    const exited = new Promise<number>((resolve) => {
+      startBackgroundVerify(dataset, {
+        delayMs: 0,
+        onFinished: () => undefined,
+        // Closed as soon as the thread runs, long before its check could end: a terminated thread
+        // exits with 1 (what better-sqlite3 13 does not survive inside one of its calls); one that
+        // ends itself at its next step, with 0.
+        onThread: (worker) => {
+          worker.once('exit', resolve);
+          worker.once('online', () => dataset.close());
+        },
+      });
+    });
+    expect(await exited).toBe(0);
+  });
 });

@@ -67,6 +67,12 @@ export class WorkerSources {
       : chunkFetch(file.chunks, source.path, new ChunkLayout(source.chunkSize), source.header);
   }
 
+  /** Closes every connection (the worker is ending). */
+  close(): void {
+    for (const file of this.open.values()) file.db.close();
+    this.open.clear();
+  }
+
   private connection(path: string, identity: string) {
     const kept = this.open.get(path);
     if (kept?.identity === identity) return kept;

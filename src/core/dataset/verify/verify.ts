@@ -3,12 +3,13 @@
 // time when a worker cannot start), once a file: a file found sound is not verified again until it
 // changes (verifiedFiles.ts).
 // docs/dataset-format.md, "Damage".
+import type { Worker } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
 import { startWorker } from '../../workers/startWorker';
 import type { Dataset } from '../read/dataset';
 import type { VerifyResult } from './verifyFile';
 import { verifiedIdentity, type VerifiedFiles } from './verifiedFiles';
-import type { VerifyGate } from './verifyGate';
+import { VerifyGate } from './verifyGate';
 
 /** A step at most this long on the caller's thread, then the event loop runs before the next. */
 const SLICE_MS = 4;
@@ -33,6 +34,8 @@ export interface BackgroundVerifyOptions {
   verified?: VerifiedFiles;
   /** Held by requests while they run; the verify waits for them between its steps. */
   gate?: VerifyGate;
+  /** Tests: hears the verify's thread once it starts (not when the verify runs on this thread). */
+  onThread?: (worker: Worker) => void;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface BackgroundVerifyOptions {
  * to `onDamage`. Stops when the dataset is closed. Says whether a verify was scheduled or skipped.
  */
 export function startBackgroundVerify(dataset: Dataset, options: BackgroundVerifyOptions = {}): 'scheduled' | 'skipped' {
-  const { onDamage = reportDamage, delayMs = VERIFY_DELAY_MS, onFinished = () => undefined, verified, gate } = options;
+  const { onDamage = reportDamage, delayMs = VERIFY_DELAY_MS, onFinished = () => undefined, verified, gate, onThread } = options;
   const identity = verified ? identityOrNull(dataset) : null;
   if (verified && identity && verified.has(identity)) return 'skipped';
   const finished = (sound: boolean) => {
@@ -49,7 +52,7 @@ export function startBackgroundVerify(dataset: Dataset, options: BackgroundVerif
     onFinished(sound);
   };
   const timer = setTimeout(() => {
-    if (dataset.isOpen) verifyInBackground(dataset, onDamage, finished, gate ?? null);
+    if (dataset.isOpen) verifyInBackground(dataset, onDamage, finished, gate ?? null, onThread);
   }, delayMs);
   // Never keeps a process alive, nor does the verify once started.
   timer.unref();
@@ -70,14 +73,19 @@ function verifyInBackground(
   dataset: Dataset,
   onDamage: (message: string) => void,
   onFinished: (sound: boolean) => void,
-  gate: VerifyGate | null,
+  enginesGate: VerifyGate | null,
+  onThread: ((worker: Worker) => void) | undefined,
 ): void {
+  // Without an engine's gate (tests), one of its own: no request ever holds it, and closing it with
+  // the dataset ends the worker between two steps (verifyGate.ts says why never terminate()).
+  const gate = enginesGate ?? new VerifyGate();
+  if (!enginesGate) dataset.onClose(() => gate.close());
   const found = (message: string) => {
     if (!dataset.isOpen) return;
     dataset.damage ??= message;
     onDamage(message);
   };
-  const worker = startWorker('verifyWorker', import.meta.url, { workerData: { path: dataset.path, gate: gate?.buffer ?? null } });
+  const worker = startWorker('verifyWorker', import.meta.url, { workerData: { path: dataset.path, gate: gate.buffer } });
   if (worker) {
     worker.unref();
     worker.on('message', (result: VerifyResult) => {
@@ -86,9 +94,7 @@ function verifyInBackground(
     });
     // A worker that fails for any other reason leaves the checks on read to find damage.
     worker.on('error', () => undefined);
-    // With a gate, the engine closes it with the dataset and the worker ends between two steps
-    // (verifyGate.ts says why not terminate()); without one (tests), it is terminated.
-    if (!gate) dataset.onClose(() => void worker.terminate());
+    onThread?.(worker);
     return;
   }
   const steps = dataset.verifySteps();

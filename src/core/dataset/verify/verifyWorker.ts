@@ -5,13 +5,11 @@ import { lowerOwnThreadPriority } from '../../workers/threadPriority';
 import { VERIFY_PATIENCE_MS, VERIFY_QUIET_MS, waitForRequests } from './verifyGate';
 import { verifyDatasetFile } from './verifyFile';
 
-const { path, gate } = workerData as { path: string; gate: SharedArrayBuffer | null };
+const { path, gate } = workerData as { path: string; gate: SharedArrayBuffer };
 
 lowerOwnThreadPriority();
 // A closed gate (the dataset closed) ends this thread between two steps, never inside a native call.
-const betweenSteps = gate
-  ? () => {
-      if (!waitForRequests(gate, VERIFY_QUIET_MS, VERIFY_PATIENCE_MS)) process.exit(0);
-    }
-  : undefined;
+const betweenSteps = () => {
+  if (!waitForRequests(gate, VERIFY_QUIET_MS, VERIFY_PATIENCE_MS)) process.exit(0);
+};
 parentPort!.postMessage(verifyDatasetFile(path, betweenSteps));
