@@ -19,6 +19,7 @@ import { parseJsonBody } from './jsonBody';
 import { RequestLog, type RequestLogEntry } from './requestLog';
 import { BODY_LIMIT_BYTES, LISTEN_HOST, type ApiServerOptions } from './serverOptions';
 import { warmRequestBody } from './warmRequestPath';
+import { warmThroughSocket, type RequestHandler, type WarmRequest } from './warmSocket';
 
 export { BODY_LIMIT_BYTES, LISTEN_HOST, type ApiServerOptions } from './serverOptions';
 
@@ -335,33 +336,34 @@ export class ApiServer {
   }
 
   /**
-   * Before it listens: requests of its own through Fastify's path, so the first real ones do not
-   * compile it. One without a key (routing, the hooks, the refusal and its reply: ~5 ms of a first
-   * page at 10M); then, on a dataset file, the start-up's search and count (warmRequestBody) under a
-   * one-time credential (warmToken): the body's parse and checks, the handlers, the answer's JSON and
-   * its reply, which California's very first page at 30M paid for (~10 ms of it, docs/performance.md).
-   * None is logged, counts against a limit or marks a key as used; their answers are dropped. Never
-   * once the server listens.
+   * Before it listens: requests of its own through the whole request path, so the first real ones
+   * do not compile it. One without a key (routing, the hooks, the refusal and its reply: ~5 ms of a
+   * first page at 10M); then, on a dataset file, the start-up's search and count (warmRequestBody)
+   * under a one-time credential (warmToken): the body's parse and checks, the handlers, the answer's
+   * JSON and its reply, which California's very first page at 30M paid for (~10 ms of it,
+   * docs/performance.md). They go through a private socket served by this server's own handler
+   * (warmSocket.ts), not inject(), so Node's HTTP path is compiled too. None is logged, counts
+   * against a limit or marks a key as used; their answers are dropped. Never once the server listens.
    */
   async warmUp(): Promise<void> {
     if (this.app.server.listening) return;
     this.warming = true;
     const headers = { host: `127.0.0.1:${this.port}`, 'content-type': 'application/json' };
     try {
-      await this.app.inject({ method: 'POST', url: '/api/audiences/search', headers, payload: '{}' });
+      await this.app.ready();
+      const requests: WarmRequest[] = [{ url: '/api/audiences/search', headers, payload: '{}' }];
       const body = await warmRequestBody(this.core).catch(() => undefined);
-      if (!body) return;
-      this.warmToken = randomBytes(32).toString('base64url');
-      for (const [url, payload] of [
-        ['/api/audiences/search', body],
-        ['/api/audiences/preview', { ...body, limit: 0 }],
-      ] as const)
-        await this.app.inject({
-          method: 'POST',
-          url,
-          headers: { ...headers, 'x-api-key': this.warmToken },
-          payload: JSON.stringify(payload),
-        });
+      if (body) {
+        this.warmToken = randomBytes(32).toString('base64url');
+        const keyed = { ...headers, 'x-api-key': this.warmToken };
+        requests.push(
+          { url: '/api/audiences/search', headers: keyed, payload: JSON.stringify(body) },
+          { url: '/api/audiences/preview', headers: keyed, payload: JSON.stringify({ ...body, limit: 0 }) },
+        );
+      }
+      // Best effort: a socket that cannot be made (a temporary folder not writable) leaves the first
+      // real request to compile the path, as before any warm-up.
+      await warmThroughSocket(this.app.server.listeners('request')[0] as RequestHandler, requests).catch(() => undefined);
     } finally {
       this.warming = false;
       this.warmToken = null;

@@ -1,9 +1,12 @@
-// Before it listens, the API server sends requests of its own through Fastify's path
-// (ApiServer.warmUp): one keyless, refused at the key check, and the start-up's search and count
-// under a one-time credential that is no key of the store and that nothing accepts once the server
-// listens. None is logged, spends the keyless limit or marks a key as used, and a warm-up asked for
+// Before it listens, the API server sends requests of its own through the whole request path
+// (ApiServer.warmUp), over a real socket of its own (a private Unix socket, not Fastify's inject, so
+// Node's HTTP path is compiled too): one keyless, refused at the key check, and the start-up's
+// search and count under a one-time credential that is no key of the store and that nothing accepts
+// once the server listens. None is logged, spends the keyless limit or marks a key as used, and a warm-up asked for
 // once the server listens sends nothing. A real HTTP server on port 0 on the shared test dataset.
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
@@ -28,9 +31,23 @@ function open(unauthenticatedLimit = { perSecond: 0.001, burst: 1 }): { core: Co
   return { core, server };
 }
 
-/** The X-API-KEY of each request the warm-up injected, in order (undefined: none). */
-const keysSent = (inject: { mock: { calls: unknown[] } }): Array<string | undefined> =>
-  (inject.mock.calls as Array<[{ headers: Record<string, string | undefined> }]>).map(([options]) => options.headers['x-api-key']);
+/**
+ * Watches the requests reaching the server's own request handler: the X-API-KEY of each, in order
+ * (undefined: none), and whether each came over a real socket (Node's net.Socket, which inject()'s
+ * fake requests are not).
+ */
+async function watchRequests(server: ApiServer): Promise<Array<{ key: string | undefined; realSocket: boolean }>> {
+  await server.app.ready();
+  const seen: Array<{ key: string | undefined; realSocket: boolean }> = [];
+  const handler = server.app.server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
+  server.app.server.removeAllListeners('request');
+  server.app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const key = req.headers['x-api-key'];
+    seen.push({ key: typeof key === 'string' ? key : undefined, realSocket: req.socket instanceof Socket });
+    handler(req, res);
+  });
+  return seen;
+}
 
 const keyless = (url: string) =>
   fetch(`${url}/api/audiences/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -39,7 +56,7 @@ describe('the API server warming up before it listens', () => {
   it("asks the start-up's search and count through the handlers, logs nothing, uses no key and leaves the keyless limit whole", async () => {
     const { core, server } = open();
     const { info } = core.keys.create('a real key');
-    const injected = vi.spyOn(server.app, 'inject');
+    const seen = await watchRequests(server);
     const search = vi.spyOn(core.audiences, 'search');
     const preview = vi.spyOn(core.audiences, 'preview');
     const verify = vi.spyOn(core.keys, 'verify');
@@ -58,9 +75,11 @@ describe('the API server warming up before it listens', () => {
     expect(server.requestLog.recent()).toEqual([]);
     // No key marked as used.
     expect(core.keys.list().find((k) => k.id === info.id)?.lastUsedAt).toBeNull();
-    // One keyless request, then the search and the count under one credential of 43 characters.
-    const sent = keysSent(injected);
+    // One keyless request, then the search and the count under one credential of 43 characters,
+    // each over a real socket.
+    const sent = seen.map((r) => r.key);
     expect(sent).toEqual([undefined, expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), sent[1]]);
+    expect(seen.every((r) => r.realSocket)).toBe(true);
     const url = await server.listen(0);
     // A burst of one: the first keyless request after start is still answered 401, the next 429.
     const first = await keyless(url);
@@ -80,11 +99,11 @@ describe('the API server warming up before it listens', () => {
 
   it('leaves real requests logged and counted after it', async () => {
     const { core, server } = open({ perSecond: 1000, burst: 1000 });
-    const injected = vi.spyOn(server.app, 'inject');
+    const seen = await watchRequests(server);
     await server.warmUp();
     const url = await server.listen(0);
     // The warm-up's one-time credential, presented once the server listens, is no key: 401, not logged as one.
-    const warmToken = keysSent(injected)[1]!;
+    const warmToken = seen[1]!.key!;
     const search = vi.spyOn(core.audiences, 'search');
     const refused = await fetch(`${url}/api/audiences/search`, {
       method: 'POST',
