@@ -11,6 +11,7 @@
 import type { Core } from '../core/createCore';
 import { normalizeAudienceRequest } from '../shared/audienceRequest';
 import { searchAnswerJson } from './searchAnswer';
+import { warmUpUnpacking } from '../core/dataset/codec/packedChunks';
 
 /**
  * People a state needs for the two-core paths: scans split from 200,000 (the scanSplitFrom setting),
@@ -40,6 +41,8 @@ export async function warmRequestPath(core: Core): Promise<void> {
   try {
     // The scan worker up first (~0.1-0.5 s after open): a warm-up without it compiles the one-core paths only.
     await core.engine.ready?.();
+    // The start-up's audience unpacks one width of chunks (GENDER's); a first use of another field, the others.
+    warmUpUnpacking();
     const body = await warmRequestBody(core);
     if (!body) return;
     searchAnswerJson(await core.audiences.search(normalizeAudienceRequest(body)));

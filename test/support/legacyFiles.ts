@@ -6,6 +6,8 @@ import { constants, zstdCompressSync } from 'node:zlib';
 import { crc32 } from 'node:zlib';
 import { tablesChecksum } from '../../src/core/dataset/codec/blockCodec';
 import type { Vector } from '../../src/core/dataset/codec/columnVector';
+import { isPacked } from '../../src/core/dataset/codec/packedChunks';
+import { ChunkLayout, type VectorHeader } from '../../src/core/dataset/codec/vectorChunks';
 import type { Dataset } from '../../src/core/dataset/read/dataset';
 import { openSqlite } from '../../src/core/sqlite';
 import { FIELDS } from '../../src/shared/fields';
@@ -22,9 +24,46 @@ function vectorToBlob(data: Vector): Buffer {
   return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
-/** Format 6: the current layout, with coordinate vectors only when `coordinates` (files written before 27 November 2026 had none). */
+/** Writes every packed vector chunk of the file at `path` again as the zstd frame formats 5 to 7 stored; how many it rewrote. */
+export function unpackVectorChunks(path: string): number {
+  const db = openSqlite(path);
+  const layout = new ChunkLayout(Number(db.prepare("SELECT value FROM meta WHERE key = 'vector_chunk'").pluck().get()));
+  const headers = new Map(
+    (db.prepare('SELECT name, encoding, kind, length, dict FROM columns').all() as VectorHeader[]).map((h) => [h.name, h]),
+  );
+  const rows = db.prepare('SELECT name, chunk, crc, data FROM vector_chunks').all() as Array<{
+    name: string;
+    chunk: number;
+    crc: number;
+    data: Buffer;
+  }>;
+  const put = db.prepare('UPDATE vector_chunks SET crc = ?, data = ? WHERE name = ? AND chunk = ?');
+  let n = 0;
+  db.transaction(() => {
+    for (const row of rows) {
+      if (!isPacked(row.data)) continue;
+      const header = headers.get(row.name)!;
+      const values = new Uint8Array(layout.values(row.chunk, header.length));
+      layout.decode(path, header, row.chunk, row, values);
+      const { data, crc } = layout.encodeValues(row.name, row.chunk, values);
+      put.run(crc, data, row.name, row.chunk);
+      n++;
+    }
+  })();
+  db.close();
+  return n;
+}
+
+/** Format 7: the current layout with every vector chunk a zstd frame (none packed). */
+export function writeFormat7(source: string, target: string): number {
+  copyWithMeta(source, target, { format_version: '7' });
+  return unpackVectorChunks(target);
+}
+
+/** Format 6: format 7's layout, with coordinate vectors only when `coordinates` (files written before 27 November 2026 had none). */
 export function writeFormat6(source: string, target: string, coordinates: boolean): void {
   copyWithMeta(source, target, { format_version: '6' });
+  unpackVectorChunks(target);
   if (coordinates) return;
   const db = openSqlite(target);
   db.exec("DELETE FROM columns WHERE name IN ('LATITUDE', 'LONGITUDE'); DELETE FROM vector_chunks WHERE name IN ('LATITUDE', 'LONGITUDE')");
@@ -34,6 +73,7 @@ export function writeFormat6(source: string, target: string, coordinates: boolea
 /** Format 5: format 6 in PID order without record_order. `source` must be in PID order. */
 export function writeFormat5(source: string, target: string): void {
   copyWithMeta(source, target, { format_version: '5', record_order: null });
+  unpackVectorChunks(target);
 }
 
 /** Format 4, as that version wrote it: a copy of `source` (in PID order; `from` is it open) whose vectors are each one zstd frame in `columns`. */

@@ -3,6 +3,7 @@
 // was upgraded or was current already, 1 when it cannot be.
 import { resolve } from 'node:path';
 import { addStoredPidOrder, fileLacksStoredPidOrder } from '../../core/dataset/legacy/addPidOrder';
+import { fileHasZstdChunksOnly, packVectorChunks } from '../../core/dataset/legacy/packVectors';
 import { isCurrentFormat, upgradeDataset } from '../../core/dataset/legacy/upgradeDataset';
 import { DATASET_FORMAT_VERSION } from '../../core/dataset/format/schema';
 import { parse, required } from '../args';
@@ -11,6 +12,20 @@ export function upgradeCommand(argv: string[]): void {
   const { values } = parse(argv, { db: { type: 'string' } });
   const path = resolve(required(values, 'db'));
   // Failures (damaged, not a dataset, unknown format) are AppErrors: one line and exit 1 (cli/index.ts).
+  if (fileHasZstdChunksOnly(path)) {
+    // Format 7 differs only in its vector chunks, rewritten in place (packVectors.ts); a file
+    // without a stored PID order then gains one as a current file does.
+    let shown = 0;
+    const records = packVectorChunks(path, (done, total) => {
+      if (done === total || done - shown >= total / 10) {
+        process.stderr.write(`upgrade: ${done} of ${total} vectors\n`);
+        shown = done;
+      }
+    });
+    if (fileLacksStoredPidOrder(path)) addStoredPidOrder(path);
+    console.log(`upgraded: ${path}: ${records} records, format 7 -> ${DATASET_FORMAT_VERSION} (vector chunks packed in place).`);
+    return;
+  }
   if (isCurrentFormat(path)) {
     // A current file written before PID orders were stored gains one in place (addPidOrder.ts).
     if (fileLacksStoredPidOrder(path)) {

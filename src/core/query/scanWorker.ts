@@ -11,6 +11,7 @@ import { claimFields, type FieldCountJob } from './fieldCountJob';
 import { SCAN_WORKER_READY, SCAN_WORKER_STOP, scanPieces, type ScanJob } from './scanJob';
 import { warmUpMarks } from './markKernels';
 import { warmUpScans } from './scanKernels';
+import { warmUpUnpacking } from '../dataset/codec/packedChunks';
 
 /** Its own zstd context and connections to the files it reads pieces of. */
 const decompressor = new ZstdDecompressor();
@@ -50,4 +51,5 @@ parentPort!.on('message', (job: ScanJob | InflateJob | FieldCountJob | typeof SC
 // that long).
 warmUpScans();
 warmUpMarks();
+warmUpUnpacking();
 parentPort!.postMessage(SCAN_WORKER_READY);

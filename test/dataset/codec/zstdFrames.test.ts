@@ -153,7 +153,8 @@ describe('zstd frames as stored pieces', () => {
         const back = new VECTOR_TYPES[kind](n);
         const viaOneShot = new VECTOR_TYPES[kind](n);
         for (let c = 0; c < layout.count(n); c++) {
-          const stored = layout.encode('V', c, vector);
+          // The zstd path itself (a field's one-byte chunks of small values are packed instead: packedChunks.test.ts).
+          const stored = layout.encodeValues('V', c, vector.subarray(c * size, (c + 1) * size));
           const bytes = layout.checked('test', header, c, stored);
           expect(isOneFrameOf(stored.data, bytes)).toBe(true);
           layout.decode('test', header, c, stored, layout.place(back, c));

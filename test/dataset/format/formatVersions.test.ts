@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_LEVEL, RECORDS_PER_BLOCK } from '../../../src/core/dataset/codec/blockCodec';
 import { Dataset } from '../../../src/core/dataset/read/dataset';
 import { DATASET_FORMAT_VERSION } from '../../../src/core/dataset/format/schema';
+import { PACKED_MAGIC } from '../../../src/core/dataset/codec/packedChunks';
 import { DatasetWriter } from '../../../src/core/dataset/write/datasetWriter';
 import { ChunkLayout } from '../../../src/core/dataset/codec/vectorChunks';
 import { generateDataset, generateRecords } from '../../../src/core/generate';
@@ -40,12 +41,12 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('dataset formats', () => {
-  it('a new file is format 7: blocks of records, chunks of every vector with their checksums, meta checksum, order, block and chunk size', () => {
+  it('a new file is format 8: blocks of records, chunks of every vector with their checksums (small byte values packed), meta checksum, order, block and chunk size', () => {
     const db = openSqlite(current, { readonly: true });
     try {
       const meta = Object.fromEntries(db.prepare('SELECT key, value FROM meta').raw().all() as Array<[string, string]>);
       expect(meta.format_version).toBe(DATASET_FORMAT_VERSION);
-      expect(DATASET_FORMAT_VERSION).toBe('7');
+      expect(DATASET_FORMAT_VERSION).toBe('8');
       expect(meta.record_order).toBe('ranked');
       expect(db.prepare('SELECT count(*) FROM pid_ranks').pluck().get()).toBe(Math.ceil(ROWS / CHUNK));
       expect(meta.block_records).toBe(String(RECORDS_PER_BLOCK));
@@ -58,6 +59,11 @@ describe('dataset formats', () => {
       // A vector for every field, LATITUDE and LONGITUDE (for `near`) among them.
       expect(db.prepare('SELECT count(*) FROM columns').pluck().get()).toBe(FIELDS.length);
       expect(db.prepare('SELECT count(*) FROM vector_chunks').pluck().get()).toBe(FIELDS.length * Math.ceil(ROWS / CHUNK));
+      // GENDER's codes (two values) are packed a bit each; a hashed field's words are zstd frames.
+      const first = (name: string) => db.prepare('SELECT data FROM vector_chunks WHERE name = ? AND chunk = 0').pluck().get(name) as Buffer;
+      expect(first('GENDER').readUInt32LE(0)).toBe(PACKED_MAGIC);
+      expect(first('GENDER')[8]).toBe(1);
+      expect(first('PID').readUInt32LE(0)).toBe(0xfd2fb528);
       expect(meta.checksum).toMatch(/^\d+$/);
       expect(db.prepare('SELECT count(*) FROM record_blocks').pluck().get()).toBe(Math.ceil(ROWS / RECORDS_PER_BLOCK));
       expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('records', 'people')").pluck().get()).toBe(0);
@@ -115,7 +121,7 @@ describe('dataset formats', () => {
     db.prepare("UPDATE meta SET value = '9' WHERE key = 'format_version'").run();
     db.close();
     expect(() => Dataset.open(v9)).toThrow(
-      `The dataset file ${v9} has format 9; this version of Audience Desk reads format 7 (and upgrades formats 3, 4, 5, 6).`,
+      `The dataset file ${v9} has format 9; this version of Audience Desk reads format 8 (and upgrades formats 3, 4, 5, 6, 7).`,
     );
     const foreign = join(dir, 'foreign.sqlite');
     const other = openSqlite(foreign);

@@ -19,7 +19,7 @@ import { FIELDS } from '../../../src/shared/fields';
 import { engineAudience } from '../../support/audienceQueries';
 import { cli } from '../../support/cli';
 import { openDatasetSql } from '../../support/datasetSql';
-import { writeFormat3, writeFormat4, writeFormat5, writeFormat6 } from '../../support/legacyFiles';
+import { writeFormat3, writeFormat4, writeFormat5, writeFormat6, writeFormat7 } from '../../support/legacyFiles';
 
 const ROWS = 2000;
 const CHUNK = 512;
@@ -117,6 +117,60 @@ describe('cli upgrade', () => {
     },
     120_000,
   );
+
+  it('a format 7 file gets its small byte vectors packed in place: records, ranks and order byte for byte, the same answers', async () => {
+    const path = join(dir, 'v7.sqlite');
+    expect(writeFormat7(current, path)).toBeGreaterThan(0);
+    const tables = (p: string) => {
+      const db = openSqlite(p, { readonly: true });
+      try {
+        return ['record_blocks', 'pid_ranks', 'pid_order', 'list_keys', 'states', 'columns'].map((t) =>
+          db.prepare(`SELECT * FROM ${t}`).raw().all(),
+        );
+      } finally {
+        db.close();
+      }
+    };
+    const before = tables(path);
+    const result = await cli(['upgrade', '--db', path]);
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: `upgraded: ${path}: ${ROWS} records, format 7 -> ${DATASET_FORMAT_VERSION} (vector chunks packed in place).\n`,
+    });
+    expect(tables(path)).toEqual(before);
+    // Every chunk now as the current writer stores it, so the file answers as the current one.
+    const chunks = (p: string) => {
+      const db = openSqlite(p, { readonly: true });
+      try {
+        return db.prepare('SELECT name, chunk, crc, data FROM vector_chunks ORDER BY name, chunk').raw().all();
+      } finally {
+        db.close();
+      }
+    };
+    expect(chunks(path)).toEqual(chunks(current));
+    expect(await answers(path)).toEqual(await answers(current));
+    expect((await cli(['verify', '--db', path])).code).toBe(0);
+    expect((await cli(['upgrade', '--db', path])).stdout).toBe(`current: ${path} is in format ${DATASET_FORMAT_VERSION} already.\n`);
+  });
+
+  it('a damaged format 7 file is refused and left byte for byte', async () => {
+    const path = join(dir, 'damaged-v7.sqlite');
+    writeFormat7(current, path);
+    const db = openSqlite(path);
+    const chunk = db.prepare("SELECT chunk, data FROM vector_chunks WHERE name = 'GENDER' ORDER BY chunk LIMIT 1 OFFSET 2").get() as {
+      chunk: number;
+      data: Buffer;
+    };
+    chunk.data[chunk.data.length >> 1]! ^= 0x40;
+    db.prepare("UPDATE vector_chunks SET data = ? WHERE name = 'GENDER' AND chunk = ?").run(chunk.data, chunk.chunk);
+    db.close();
+    const before = readFileSync(path);
+    const result = await cli(['upgrade', '--db', path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`chunk ${chunk.chunk} of the vector of GENDER fails its checksum`);
+    expect(result.stdout).toBe('');
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
 
   it('a current file is left as it was', async () => {
     const copy = join(dir, 'current-copy.sqlite');

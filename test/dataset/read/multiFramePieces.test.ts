@@ -1,6 +1,6 @@
 // Issue 32: files already written with pieces of more than one zstd frame are the valid files they
-// are. A generated file is copied and every stored piece of the copy (record blocks, vector chunks,
-// list keys, PID ranks) is written again as its content split over two frames and followed by an
+// are. A generated file is copied and every stored piece of the copy (record blocks, vector chunks
+// but the packed ones, which are no zstd stream, list keys, PID ranks) is written again as its content split over two frames and followed by an
 // empty frame, as an older writer could leave them, with its checksum made anew. The copy then
 // verifies clean (in this process, in the background verify's worker and through `cli verify`), and
 // the real HTTP server answers on it byte for byte as on the original.
@@ -17,6 +17,7 @@ import { Dataset } from '../../../src/core/dataset/read/dataset';
 import { startBackgroundVerify } from '../../../src/core/dataset/verify/verify';
 import { verifyDatasetFile } from '../../../src/core/dataset/verify/verifyFile';
 import { ChunkLayout } from '../../../src/core/dataset/codec/vectorChunks';
+import { isPacked } from '../../../src/core/dataset/codec/packedChunks';
 import { zstdFrames } from '../../../src/core/dataset/codec/zstdFrames';
 import { generateDataset } from '../../../src/core/generate';
 import { openSqlite } from '../../../src/core/sqlite';
@@ -49,12 +50,14 @@ function rewritePieces(path: string): Record<string, number> {
       data: Buffer;
     }>;
     for (const { name, chunk, data } of rows) {
+      // A packed chunk (format 8: a field's small byte values) is no zstd stream; it stays as written.
+      if (isPacked(data)) continue;
       const piece = asSeveralFrames(data);
       const crc = layout.crcOf(crcName(name), chunk, layout.values(chunk, lengthOf(name)), piece);
       if (table === 'pid_ranks') update.run(crc, piece, chunk);
       else update.run(crc, piece, name, chunk);
     }
-    rewritten[table] = rows.length;
+    rewritten[table] = rows.filter((r) => !isPacked(r.data)).length;
   };
   db.transaction(() => {
     const columns = new Map(
@@ -89,7 +92,7 @@ function rewritePieces(path: string): Record<string, number> {
     expect(new Set([...columns.values()].map((c) => c.kind)).size).toBeGreaterThan(1);
     expect(Object.keys(VECTOR_TYPES)).toEqual(expect.arrayContaining([...new Set([...columns.values()].map((c) => c.kind))]));
   })();
-  const sample = db.prepare('SELECT data FROM vector_chunks LIMIT 1').pluck().get() as Buffer;
+  const sample = db.prepare("SELECT data FROM vector_chunks WHERE name = 'PID' LIMIT 1").pluck().get() as Buffer;
   expect(zstdFrames(sample)!.length).toBe(3);
   db.close();
   return rewritten;

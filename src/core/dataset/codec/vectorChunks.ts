@@ -7,6 +7,7 @@ import { crc32 } from 'node:zlib';
 import { VECTOR_TYPES, type Vector, type VectorKind } from './columnVector';
 import { datasetDamaged } from '../format/damage';
 import { ZstdCompressor, ZstdDecompressor } from './zstdContext';
+import { isPacked, packedOrPlain, unpackChunk } from './packedChunks';
 
 /**
  * Positions a chunk holds, as the writer's default: 64 KB of a one-byte vector, so California at
@@ -65,9 +66,19 @@ export class ChunkLayout {
     return crc32(Buffer.from(JSON.stringify([h.name, h.encoding, h.kind, h.length, h.dict, this.size]), 'utf8'));
   }
 
-  /** Chunk `chunk` of a vector as stored: its values compressed, with their CRC-32. */
-  encode(name: string, chunk: number, vector: Vector): { data: Buffer; crc: number } {
-    return this.encodeValues(name, chunk, vector.subarray(chunk * this.size, (chunk + 1) * this.size));
+  /**
+   * Chunk `chunk` of a field's vector as stored, with its CRC-32: its values compressed, or, for a
+   * one-byte vector whose values in the chunk fit 4 bits, packed (packedChunks.ts).
+   */
+  encode(name: string, chunk: number, vector: Vector): { data: Uint8Array; crc: number } {
+    return this.encodeFieldValues(name, chunk, vector.subarray(chunk * this.size, (chunk + 1) * this.size));
+  }
+
+  /** encode() of chunk `chunk`'s own values. */
+  encodeFieldValues(name: string, chunk: number, values: Vector): { data: Uint8Array; crc: number } {
+    if (!(values instanceof Uint8Array)) return this.encodeValues(name, chunk, values);
+    const data = packedOrPlain(values, chunkCompressor.compress(values), chunkCompressor);
+    return { data, crc: this.crcOf(name, chunk, values.length, data) };
   }
 
   /** encode() of chunk `chunk`'s own values (`values`: all of them, none of the rest of the vector). */
@@ -101,7 +112,7 @@ export class ChunkLayout {
     const size = this.checked(path, header, chunk, stored);
     if (out.byteLength !== size) throw new Error(`No room of the right size for chunk ${chunk} of the vector of ${header.name}.`);
     try {
-      chunkDecompressor.decompressInto(stored.data, out);
+      inflateChunk(stored.data, out, chunkDecompressor);
     } catch {
       throw datasetDamaged(path, `chunk ${chunk} of the vector of ${header.name} does not decompress`);
     }
@@ -113,6 +124,16 @@ export class ChunkLayout {
     const where = `chunk ${chunk} of the vector of ${header.name}`;
     if (values === 0) throw datasetDamaged(path, `${where} lies past the vector's end`);
     if (this.crcOf(header.name, chunk, values, stored.data) !== stored.crc) throw datasetDamaged(path, `${where} fails its checksum`);
+    if (header.kind !== 'u8' && isPacked(stored.data)) throw datasetDamaged(path, `${where} is packed, but its vector is not of bytes`);
     return values * VECTOR_TYPES[header.kind].BYTES_PER_ELEMENT;
   }
+}
+
+/**
+ * A checked chunk's values into `out` (exactly their bytes): unpacked when the chunk is packed,
+ * decompressed otherwise. Throws when the bytes do not make its values.
+ */
+export function inflateChunk(data: Uint8Array, out: Uint8Array, decompressor: ZstdDecompressor): void {
+  if (isPacked(data)) unpackChunk(data, out, decompressor);
+  else decompressor.decompressInto(data, out);
 }

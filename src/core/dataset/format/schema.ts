@@ -1,4 +1,4 @@
-// The dataset file's tables (format 7; docs/dataset-format.md is the contract). Written once
+// The dataset file's tables (format 8; docs/dataset-format.md is the contract). Written once
 // (generator or import), then only read: records state by state, so a state is one range of
 // positions; within a state in PID order, or in an order of their own (households by ZIP) with each
 // position's PID rank stored (pidRanks.ts). Records are kept as compressed blocks of consecutive positions (blockCodec.ts), each
@@ -6,12 +6,12 @@
 // docs/engine.md and docs/performance.md have the measurements behind this.
 
 /**
- * The one format this version reads and writes. Older files (formats 3 to 6, legacy/) are refused
+ * The one format this version reads and writes. Older files (formats 3 to 7, legacy/) are refused
  * with the command that upgrades them once (`cli upgrade --db FILE`): one reader, no branches by age.
  * Its optional parts are named in meta (record_order, pid_order, list_keys with the rules they were
  * written under, hhid_collisions and hhid_splits), never recognised by when a file was written.
  */
-export const DATASET_FORMAT_VERSION = '7';
+export const DATASET_FORMAT_VERSION = '8';
 
 export const DATASET_DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -27,7 +27,8 @@ CREATE TABLE states (state TEXT PRIMARY KEY, first INTEGER NOT NULL, count INTEG
 CREATE TABLE columns (name TEXT PRIMARY KEY, encoding TEXT NOT NULL, kind TEXT NOT NULL, length INTEGER NOT NULL,
   dict TEXT, crc INTEGER NOT NULL) WITHOUT ROWID;
 -- Chunk c of a vector: its values at positions [c * vector_chunk, (c + 1) * vector_chunk) (meta
--- vector_chunk), zstd-compressed. crc: CRC-32 of (name, chunk, values) and data.
+-- vector_chunk), zstd-compressed, or for a one-byte vector whose values there fit 4 bits, packed
+-- (packedChunks.ts). crc: CRC-32 of (name, chunk, values) and data.
 CREATE TABLE vector_chunks (name TEXT NOT NULL, chunk INTEGER NOT NULL, crc INTEGER NOT NULL, data BLOB NOT NULL,
   PRIMARY KEY (name, chunk));
 -- List keys (listKeys.ts), in files whose meta has list_keys: chunk c of a field's keys XOR

@@ -11,8 +11,19 @@ export const WHOLE_VECTORS_FORMAT = '4';
 export const PID_ORDER_FORMAT = '5';
 /** Format 6: as 5, with the writer's own record order and PID ranks; coordinate vectors only in some files. */
 export const OPTIONAL_PARTS_FORMAT = '6';
+/** Format 7: as 6 with every part required or named; every vector chunk a zstd stream (none packed). */
+export const ZSTD_CHUNKS_FORMAT = '7';
 
-export const LEGACY_FORMATS: readonly string[] = [TEXT_ROWS_FORMAT, WHOLE_VECTORS_FORMAT, PID_ORDER_FORMAT, OPTIONAL_PARTS_FORMAT];
+export const LEGACY_FORMATS: readonly string[] = [
+  TEXT_ROWS_FORMAT,
+  WHOLE_VECTORS_FORMAT,
+  PID_ORDER_FORMAT,
+  OPTIONAL_PARTS_FORMAT,
+  ZSTD_CHUNKS_FORMAT,
+];
+
+/** The formats that may keep their records in the writer's order, with PID ranks (meta record_order). */
+export const RANKED_FORMATS: readonly string[] = [OPTIONAL_PARTS_FORMAT, ZSTD_CHUNKS_FORMAT];
 
 /** The command that upgrades a file, as a user types it. */
 export function upgradeCommand(path: string): string {

@@ -20,7 +20,7 @@ import { BlockRecords } from '../read/blockRecords';
 import { datasetIdentity } from '../read/pieceFetch';
 import type { RecordSource } from '../read/recordSource';
 import { DatasetWriter } from '../write/datasetWriter';
-import { formatRefusal, LEGACY_FORMATS, OPTIONAL_PARTS_FORMAT, TEXT_ROWS_FORMAT } from './legacyFormats';
+import { formatRefusal, LEGACY_FORMATS, RANKED_FORMATS, TEXT_ROWS_FORMAT } from './legacyFormats';
 import { TextRecords } from './textRecords';
 
 /** Meta entries that describe how a file is stored: the writer sets them anew. */
@@ -78,7 +78,7 @@ export function upgradeDataset(path: string, onProgress?: (done: number, total: 
       version === TEXT_ROWS_FORMAT
         ? new TextRecords(db, path, records)
         : new BlockRecords(db, path, records, Number(meta.block_records), datasetIdentity(meta));
-    const ranked = version === OPTIONAL_PARTS_FORMAT && meta[RECORD_ORDER_KEY] === RANKED_ORDER;
+    const ranked = RANKED_FORMATS.includes(version) && meta[RECORD_ORDER_KEY] === RANKED_ORDER;
     const layout = ChunkLayout.fromMeta(meta.vector_chunk);
     const ranks = ranked ? new PidRankReader(db, path, layout, records, true) : null;
     const described = Object.fromEntries(Object.entries(meta).filter(([k]) => !FORMAT_KEYS.has(k)));

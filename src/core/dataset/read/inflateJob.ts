@@ -9,6 +9,7 @@
 // damaged, the reading thread reads again itself, which reports the damage.
 import type { PieceFetch, PieceSource } from './pieceFetch';
 import type { ZstdDecompressor } from '../codec/zstdContext';
+import { inflateChunk } from '../codec/vectorChunks';
 
 /** Who can take a job: the scan worker when it is running (query/twoCoreScan.ts); false: it cannot now. */
 export interface BlockInflater {
@@ -74,11 +75,12 @@ export function claimPieces(job: InflateJob, fetch: PieceFetch, decompressor: Zs
     if (i >= n) return;
     let status = byWorker ? BY_WORKER : BY_READER;
     try {
-      const { frame, size } = fetch(job.keys[i]!);
+      const { frame, size, chunk } = fetch(job.keys[i]!);
       if (size > job.control[at(i, ROOM)]!) status = TOO_LARGE;
       else {
         const from = job.control[at(i, OUT_FROM)]!;
-        decompressor.decompressInto(frame, job.out.subarray(from, from + size));
+        if (chunk) inflateChunk(frame, job.out.subarray(from, from + size), decompressor);
+        else decompressor.decompressInto(frame, job.out.subarray(from, from + size));
         job.control[at(i, SIZE)] = size;
       }
     } catch {

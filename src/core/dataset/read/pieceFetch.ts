@@ -10,8 +10,11 @@ import { checkedBlockSize } from '../codec/blockCodec';
 import { datasetDamaged } from '../format/damage';
 import { ChunkLayout, type VectorHeader } from '../codec/vectorChunks';
 
-/** Fetches a piece by its key from the file and checks it: its frame and its decompressed size. Throws on damage. */
-export type PieceFetch = (key: number) => { frame: Uint8Array; size: number };
+/**
+ * Fetches a piece by its key from the file and checks it: its frame, its decompressed size, and
+ * whether it is a vector chunk (which may be packed: vectorChunks.ts, inflateChunk). Throws on damage.
+ */
+export type PieceFetch = (key: number) => { frame: Uint8Array; size: number; chunk: boolean };
 
 /** Which pieces a job reads and from which file: enough for the worker to open it and read them as the reader does. */
 export type PieceSource =
@@ -33,7 +36,7 @@ export function blockFetch(stmt: Statement, path: string, records: number, perBl
     const count = Math.min(perBlock, records - block * perBlock);
     if (!row || !(count > 0))
       throw datasetDamaged(path, `the block of records ${block * perBlock} to ${(block + 1) * perBlock - 1} is missing`);
-    return { frame: row.data, size: checkedBlockSize(path, block, count, row.crc, row.data) };
+    return { frame: row.data, size: checkedBlockSize(path, block, count, row.crc, row.data), chunk: false };
   };
 }
 
@@ -48,7 +51,7 @@ export function storedChunk(stmt: Statement, path: string, name: string, chunk: 
 export function chunkFetch(stmt: Statement, path: string, layout: ChunkLayout, header: VectorHeader): PieceFetch {
   return (chunk) => {
     const stored = storedChunk(stmt, path, header.name, chunk);
-    return { frame: stored.data, size: layout.checked(path, header, chunk, stored) };
+    return { frame: stored.data, size: layout.checked(path, header, chunk, stored), chunk: true };
   };
 }
 

@@ -1,0 +1,137 @@
+// A chunk of a one-byte vector whose values are all small (codes of a field with a few values: a
+// gender, a flag, a band) is stored with its values packed at 1, 2 or 4 bits, since format 8.
+// Decompressing such a chunk was the first use of a field: zstd writes every output byte through its
+// entropy decoder (~0.57 GB/s on the 2-core machine), so California's GENDER at 30M, 3.56 MB from 55
+// chunks, took 6.3 ms of a core, most of its first page. Unpacking 2-bit values through a table
+// takes 1.1 ms for the same chunks (docs/dataset-format.md, "Vectors").
+//
+// The stored bytes begin with a zstd skippable frame's magic (0x184D2A5A), which no zstd frame
+// begins with, so a reader tells a packed chunk from a zstd one by its first four bytes:
+//   u32le magic, u32le length of what follows, u8 bits (1, 2 or 4), u8 form (0: the packed bytes
+//   themselves, 1: one zstd frame of them), then the packed bytes or their frame.
+// Value i sits in byte i * bits / 8, from the byte's low bits up.
+import type { ZstdCompressor, ZstdDecompressor } from './zstdContext';
+
+export const PACKED_MAGIC = 0x184d2a5a;
+const HEADER_BYTES = 10;
+const RAW = 0;
+const ZSTD = 1;
+/**
+ * The packed form is kept unless zstd of the plain values is smaller than this share of it: a rare
+ * flag (a few percent set) packs to 8 KB a chunk where zstd takes 1-2 KB, and decompresses fast
+ * anyway (long runs); a gender's 16 KB against zstd's 12.7 KB is worth the 4.5x faster first use.
+ */
+const KEEP_PACKED_UNDER = 0.6;
+
+/** Bits a value takes for a chunk whose largest value is `max`; 0 when it is not packed. */
+export function bitsFor(max: number): 0 | 1 | 2 | 4 {
+  return max <= 1 ? 1 : max <= 3 ? 2 : max <= 15 ? 4 : 0;
+}
+
+/** Whether stored chunk bytes are a packed chunk (else a zstd stream). */
+export function isPacked(data: Uint8Array): boolean {
+  return data.length >= 4 && (data[0]! | (data[1]! << 8) | (data[2]! << 16) | (data[3]! << 24)) >>> 0 === PACKED_MAGIC;
+}
+
+function pack(values: Uint8Array, bits: 1 | 2 | 4): Uint8Array {
+  const perByte = 8 / bits;
+  const out = new Uint8Array(Math.ceil(values.length / perByte));
+  for (let i = 0; i < values.length; i++) out[(i / perByte) | 0]! |= values[i]! << ((i % perByte) * bits);
+  return out;
+}
+
+/**
+ * The stored bytes of a chunk of one-byte `values`: packed when every value fits 4 bits and the
+ * packed form is not much larger than zstd's `plain` (the values' own frame); else `plain`.
+ */
+export function packedOrPlain(values: Uint8Array, plain: Buffer, compressor: ZstdCompressor): Uint8Array {
+  let max = 0;
+  for (let i = 0; i < values.length && max < 16; i++) if (values[i]! > max) max = values[i]!;
+  const bits = bitsFor(max);
+  if (bits === 0 || values.length === 0) return plain;
+  const packed = pack(values, bits);
+  const framed = compressor.compress(packed);
+  const [form, body] = framed.length < packed.length * 0.9 ? [ZSTD, framed] : [RAW, packed];
+  if (plain.length < (HEADER_BYTES + body.length) * KEEP_PACKED_UNDER) return plain;
+  const out = new Uint8Array(HEADER_BYTES + body.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, PACKED_MAGIC, true);
+  view.setUint32(4, 2 + body.length, true);
+  out[8] = bits;
+  out[9] = form;
+  out.set(body, HEADER_BYTES);
+  return out;
+}
+
+/** Each byte's values, one a byte, as little-endian words: 4 of 2 bits, or 2 of 4 bits; 8 of 1 bit in two words. */
+const TWO_BITS = new Uint32Array(256);
+const FOUR_BITS = new Uint16Array(256);
+const ONE_BIT_LOW = new Uint32Array(256);
+const ONE_BIT_HIGH = new Uint32Array(256);
+for (let b = 0; b < 256; b++) {
+  TWO_BITS[b] = ((b & 3) | (((b >> 2) & 3) << 8) | (((b >> 4) & 3) << 16) | (((b >> 6) & 3) << 24)) >>> 0;
+  FOUR_BITS[b] = (b & 15) | ((b >> 4) << 8);
+  ONE_BIT_LOW[b] = ((b & 1) | (((b >> 1) & 1) << 8) | (((b >> 2) & 1) << 16) | (((b >> 3) & 1) << 24)) >>> 0;
+  ONE_BIT_HIGH[b] = (((b >> 4) & 1) | (((b >> 5) & 1) << 8) | (((b >> 6) & 1) << 16) | (((b >> 7) & 1) << 24)) >>> 0;
+}
+
+/** The word tables above give values in order only on a little-endian machine (every platform the app ships for). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** A thread's room for a zstd-framed packed chunk, kept between chunks. */
+let scratch = new Uint8Array(0);
+
+/**
+ * Unpacks a packed chunk into `out`, one byte a value (its length is the chunk's values). Throws a
+ * plain Error on any malformed part; the caller reports it as the chunk's damage.
+ */
+export function unpackChunk(data: Uint8Array, out: Uint8Array, decompressor: ZstdDecompressor): void {
+  if (data.length < HEADER_BYTES) throw new Error('a packed chunk shorter than its header');
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const bits = data[8]!;
+  const form = data[9]!;
+  if (view.getUint32(4, true) !== data.length - 8) throw new Error("a packed chunk's length is not its frame's");
+  if ((bits !== 1 && bits !== 2 && bits !== 4) || (form !== RAW && form !== ZSTD)) throw new Error('a packed chunk of an unknown kind');
+  const perByte = 8 / bits;
+  const bytes = Math.ceil(out.length / perByte);
+  let packed = data.subarray(HEADER_BYTES);
+  if (form === ZSTD) {
+    if (scratch.length < bytes) scratch = new Uint8Array(Math.max(bytes, 16_384));
+    decompressor.decompressInto(packed, scratch.subarray(0, bytes));
+    packed = scratch.subarray(0, bytes);
+  } else if (packed.length !== bytes) throw new Error("a packed chunk's values are not its size");
+  unpackInto(packed, bits, out);
+}
+
+/** Writes the values of `packed` (`bits` each) into `out`, whole words at a time where `out` is aligned. */
+function unpackInto(packed: Uint8Array, bits: 1 | 2 | 4, out: Uint8Array): void {
+  const perByte = 8 / bits;
+  // Whole packed bytes whose values all fall inside `out`; the rest value by value.
+  let whole = Math.floor(out.length / perByte);
+  const aligned = LITTLE_ENDIAN && out.byteOffset % 4 === 0;
+  if (bits === 2 && aligned) {
+    const words = new Uint32Array(out.buffer, out.byteOffset, whole);
+    for (let j = 0; j < whole; j++) words[j] = TWO_BITS[packed[j]!]!;
+  } else if (bits === 4 && aligned) {
+    const halves = new Uint16Array(out.buffer, out.byteOffset, whole);
+    for (let j = 0; j < whole; j++) halves[j] = FOUR_BITS[packed[j]!]!;
+  } else if (bits === 1 && aligned) {
+    const words = new Uint32Array(out.buffer, out.byteOffset, whole * 2);
+    for (let j = 0; j < whole; j++) {
+      const b = packed[j]!;
+      words[2 * j] = ONE_BIT_LOW[b]!;
+      words[2 * j + 1] = ONE_BIT_HIGH[b]!;
+    }
+  } else whole = 0;
+  const mask = (1 << bits) - 1;
+  for (let i = whole * perByte; i < out.length; i++) out[i] = (packed[(i / perByte) | 0]! >> ((i % perByte) * bits)) & mask;
+}
+
+/**
+ * Unpacks a chunk of each width once, so the first use of a field in a serving process does not
+ * also compile the loops (~4 ms the first time, measured, against ~1 ms warm for 55 chunks).
+ */
+export function warmUpUnpacking(): void {
+  const out = new Uint8Array(4096);
+  for (const bits of [1, 2, 4] as const) unpackInto(new Uint8Array((out.length * bits) / 8), bits, out);
+}
