@@ -77,7 +77,7 @@ export class ChunkLayout {
   /** encode() of chunk `chunk`'s own values. */
   encodeFieldValues(name: string, chunk: number, values: Vector): { data: Uint8Array; crc: number } {
     if (!(values instanceof Uint8Array)) return this.encodeValues(name, chunk, values);
-    const data = packedOrPlain(values, chunkCompressor.compress(values), chunkCompressor);
+    const data = packedOrPlain(values, chunkCompressor);
     return { data, crc: this.crcOf(name, chunk, values.length, data) };
   }
 
