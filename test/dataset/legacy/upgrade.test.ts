@@ -53,6 +53,25 @@ function legacyFile(version: string, path: string): string {
   return path;
 }
 
+/**
+ * Flips one bit in the middle of one stored piece (the row at `offset` of `table` where `where`, by
+ * `key`), as a bad disk would; returns the row's key.
+ */
+function flipAByte(path: string, table: string, key: string, where: string, offset: number): number {
+  const db = openSqlite(path);
+  try {
+    const row = db.prepare(`SELECT ${key} AS key, data FROM ${table} WHERE ${where} ORDER BY ${key} LIMIT 1 OFFSET ${offset}`).get() as {
+      key: number;
+      data: Buffer;
+    };
+    row.data[row.data.length >> 1]! ^= 0x40;
+    db.prepare(`UPDATE ${table} SET data = ? WHERE ${where} AND ${key} = ?`).run(row.data, row.key);
+    return row.key;
+  } finally {
+    db.close();
+  }
+}
+
 /** What a file answers: its records in position order, every vector, a page and a `near` count through the engine. */
 async function answers(path: string) {
   const dataset = Dataset.open(path);
@@ -156,18 +175,11 @@ describe('cli upgrade', () => {
   it('a damaged format 7 file is refused and left byte for byte', async () => {
     const path = join(dir, 'damaged-v7.sqlite');
     writeFormat7(current, path);
-    const db = openSqlite(path);
-    const chunk = db.prepare("SELECT chunk, data FROM vector_chunks WHERE name = 'GENDER' ORDER BY chunk LIMIT 1 OFFSET 2").get() as {
-      chunk: number;
-      data: Buffer;
-    };
-    chunk.data[chunk.data.length >> 1]! ^= 0x40;
-    db.prepare("UPDATE vector_chunks SET data = ? WHERE name = 'GENDER' AND chunk = ?").run(chunk.data, chunk.chunk);
-    db.close();
+    const chunk = flipAByte(path, 'vector_chunks', 'chunk', "name = 'GENDER'", 2);
     const before = readFileSync(path);
     const result = await cli(['upgrade', '--db', path]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`chunk ${chunk.chunk} of the vector of GENDER fails its checksum`);
+    expect(result.stderr).toContain(`chunk ${chunk} of the vector of GENDER fails its checksum`);
     expect(result.stdout).toBe('');
     expect(readFileSync(path).equals(before)).toBe(true);
   });
@@ -183,15 +195,7 @@ describe('cli upgrade', () => {
 
   it('a damaged file is refused in one line naming it and left byte for byte, with nothing beside it', async () => {
     const path = legacyFile('4', join(dir, 'damaged-v4.sqlite'));
-    const db = openSqlite(path);
-    // One byte of a record block in the middle of the file, as a bad disk would.
-    const block = db.prepare('SELECT block, data FROM record_blocks ORDER BY block LIMIT 1 OFFSET 3').get() as {
-      block: number;
-      data: Buffer;
-    };
-    block.data[block.data.length >> 1]! ^= 0x40;
-    db.prepare('UPDATE record_blocks SET data = ? WHERE block = ?').run(block.data, block.block);
-    db.close();
+    flipAByte(path, 'record_blocks', 'block', '1', 3);
     const before = readFileSync(path);
     const result = await cli(['upgrade', '--db', path]);
     expect(result.code).toBe(1);
@@ -211,5 +215,14 @@ describe('cli upgrade', () => {
     const result = await cli(['upgrade', '--db', v9]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`The dataset file ${v9} has format 9`);
+    const foreign = join(dir, 'foreign.sqlite');
+    const other = openSqlite(foreign);
+    other.exec('CREATE TABLE t (x)');
+    other.close();
+    const before = readFileSync(foreign);
+    const refused = await cli(['upgrade', '--db', foreign]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`The file ${foreign} is not an Audience Desk dataset.`);
+    expect(readFileSync(foreign).equals(before)).toBe(true);
   });
 });

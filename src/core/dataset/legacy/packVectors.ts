@@ -2,18 +2,14 @@
 // whose values fit 4 bits (codec/packedChunks.ts), so the upgrade rewrites those chunks and nothing
 // else: records, list keys, PID ranks and order stay byte for byte, and a national file is upgraded
 // in minutes instead of being written again for hours. Each chunk is checked as a reader checks it
-// before it is rewritten; the chunks, the format and the new checksum go in in one SQLite transaction
-// with a rollback journal, so a failure or a kill leaves the file as it was. The file must not be
-// open in a running app (`cli upgrade` is run on a closed file).
+// before it is rewritten; the chunks, the format and the new checksum go in in one transaction
+// (inPlaceChange.ts).
 import { AppError } from '../../../shared/errors';
-import { openSqlite } from '../../sqlite';
-import { tablesChecksum } from '../codec/blockCodec';
-import { ChunkLayout, type VectorHeader } from '../codec/vectorChunks';
+import type { VectorHeader } from '../codec/vectorChunks';
 import { ZstdDecompressor } from '../codec/zstdContext';
-import { asDamage, datasetDamaged } from '../format/damage';
-import type { StateRange } from '../format/datasetTypes';
-import { checkDatasetFile } from '../format/fileCheck';
+import { datasetDamaged } from '../format/damage';
 import { DATASET_FORMAT_VERSION } from '../format/schema';
+import { changeInPlace, metaOfFile } from './inPlaceChange';
 import { ZSTD_CHUNKS_FORMAT } from './legacyFormats';
 
 /** Whether a file's meta says it is of format 7, which packVectorChunks() brings to the current format. */
@@ -23,20 +19,9 @@ export function hasZstdChunksOnly(meta: Readonly<Record<string, string>>): boole
 
 /** Packs the chunks of the file at `path` (format 7) that the current writer packs; `onField` after each vector. Returns the records. */
 export function packVectorChunks(path: string, onField?: (done: number, total: number) => void): number {
-  checkDatasetFile(path);
-  const db = openSqlite(path, { fileMustExist: true });
-  try {
-    db.pragma('journal_mode = DELETE');
-    db.pragma('synchronous = FULL');
-    const meta = Object.fromEntries(db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]);
-    if (!hasZstdChunksOnly(meta)) throw new AppError('invalid_request', `The dataset file ${path} is not of format ${ZSTD_CHUNKS_FORMAT}.`);
-    const states = db.prepare('SELECT state, first, count FROM states').all() as StateRange[];
-    if (meta.checksum !== tablesChecksum(meta, states))
-      throw datasetDamaged(path, 'its table of contents (meta and state ranges) fails its checksum');
-    const records = Number(meta.records);
-    const layout = ChunkLayout.fromMeta(meta.vector_chunk);
-    if (!layout || !Number.isSafeInteger(records) || states.reduce((n, r) => n + r.count, 0) !== records)
-      throw datasetDamaged(path, 'its record count or chunk size does not read');
+  const refusal = (meta: Readonly<Record<string, string>>) =>
+    hasZstdChunksOnly(meta) ? null : new AppError('invalid_request', `The dataset file ${path} is not of format ${ZSTD_CHUNKS_FORMAT}.`);
+  return changeInPlace(path, refusal, 'its vectors do not read', ({ db, layout, records }) => {
     const headers = db.prepare("SELECT name, encoding, kind, length, dict, crc FROM columns WHERE kind = 'u8'").all() as Array<
       VectorHeader & { crc: number }
     >;
@@ -44,7 +29,6 @@ export function packVectorChunks(path: string, onField?: (done: number, total: n
     const put = db.prepare('UPDATE vector_chunks SET crc = ?, data = ? WHERE name = ? AND chunk = ?');
     const values = new Uint8Array(layout.size);
     const decompressor = new ZstdDecompressor();
-    db.exec('BEGIN IMMEDIATE');
     headers.forEach((header, done) => {
       if (layout.headerCrc(header) !== header.crc || header.length !== records)
         throw datasetDamaged(path, `the header of the vector of ${header.name} fails its checksum`);
@@ -65,30 +49,11 @@ export function packVectorChunks(path: string, onField?: (done: number, total: n
       }
       onField?.(done + 1, headers.length);
     });
-    const updated = { ...meta, format_version: DATASET_FORMAT_VERSION };
-    const putMeta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
-    putMeta.run('format_version', DATASET_FORMAT_VERSION);
-    putMeta.run('checksum', tablesChecksum(updated, states));
-    db.exec('COMMIT');
-    return records;
-  } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw asDamage(e, path, 'its vectors do not read');
-  } finally {
-    db.close();
-  }
+    return { format_version: DATASET_FORMAT_VERSION };
+  });
 }
 
 /** Whether the dataset file at `path` is of format 7 (hasZstdChunksOnly()). */
 export function fileHasZstdChunksOnly(path: string): boolean {
-  checkDatasetFile(path);
-  const db = openSqlite(path, { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare("SELECT value FROM meta WHERE key = 'format_version'").get() as { value: string } | undefined;
-    return row?.value === ZSTD_CHUNKS_FORMAT;
-  } catch {
-    return false;
-  } finally {
-    db.close();
-  }
+  return hasZstdChunksOnly(metaOfFile(path));
 }
