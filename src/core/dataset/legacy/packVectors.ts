@@ -9,7 +9,7 @@ import type { VectorHeader } from '../codec/vectorChunks';
 import { ZstdDecompressor } from '../codec/zstdContext';
 import { datasetDamaged } from '../format/damage';
 import { DATASET_FORMAT_VERSION } from '../format/schema';
-import { changeInPlace, metaOfFile } from './inPlaceChange';
+import { changeInPlace } from './inPlaceChange';
 import { ZSTD_CHUNKS_FORMAT } from './legacyFormats';
 
 /** Whether a file's meta says it is of format 7, which packVectorChunks() brings to the current format. */
@@ -51,9 +51,4 @@ export function packVectorChunks(path: string, onField?: (done: number, total: n
     });
     return { format_version: DATASET_FORMAT_VERSION };
   });
-}
-
-/** Whether the dataset file at `path` is of format 7 (hasZstdChunksOnly()). */
-export function fileHasZstdChunksOnly(path: string): boolean {
-  return hasZstdChunksOnly(metaOfFile(path));
 }

@@ -50,17 +50,12 @@ export interface UpgradeResult {
   records: number;
 }
 
-/** Whether a file is already in the current format (then there is nothing to upgrade). */
-export function isCurrentFormat(path: string): boolean {
-  return readMeta(path).meta.format_version === DATASET_FORMAT_VERSION;
-}
-
 /**
  * Upgrades the dataset file at `path` in place. Refuses a file already current, of a format it does
  * not know, or damaged, in one sentence naming it; the file is then untouched.
  */
 export function upgradeDataset(path: string, onProgress?: (done: number, total: number) => void): UpgradeResult {
-  const { db, meta } = readMeta(path, true);
+  const { db, meta } = openWithMeta(path);
   let writer: DatasetWriter | undefined;
   try {
     const version = meta.format_version;
@@ -111,13 +106,13 @@ export function upgradeDataset(path: string, onProgress?: (done: number, total: 
   }
 }
 
-function readMeta(path: string, keepOpen = false): { db: Db; meta: Record<string, string> } {
+/** The file opened read-only, with its meta; a SQLite file without meta is not a dataset. */
+function openWithMeta(path: string): { db: Db; meta: Record<string, string> } {
   checkDatasetFile(path);
   let db: Db | undefined;
   try {
     db = openSqlite(path, { readonly: true, fileMustExist: true });
     const meta = Object.fromEntries(db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]);
-    if (!keepOpen) db.close();
     return { db, meta };
   } catch (e) {
     db?.close();
