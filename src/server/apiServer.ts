@@ -91,8 +91,9 @@ export class ApiServer {
   private warming = false;
   /**
    * The credential of warmUp()'s own keyed requests: random, made for one warm-up and dropped after
-   * it, and taken only while warming, which is only before the server listens (no socket can exist
-   * then, so no one else can present it). No key of the key store is used or marked as used.
+   * it, and taken only while warming, which is only before the server listens: the one socket then is
+   * the warm-up's own, private to this user (warmSocket.ts), so no one else can present it. No key of
+   * the key store is used or marked as used.
    */
   private warmToken: string | null = null;
 
