@@ -1,11 +1,15 @@
 // Issue 37's import target, side by side in one run: `cli import` (a child process, as a user runs it,
 // default settings) against DuckDB's own CSV load of the same files into a table (in this process,
 // @duckdb/node-api, a fresh database file each round, CHECKPOINT included), alternating, several rounds.
+// The import runs from the CLI's bundle (`npm run build:cli`, built first): plain JavaScript, as the
+// desktop app's own bundle runs the same import; the same import from the sources through tsx (`npm run
+// cli`, which compiles TypeScript in the process and in each worker) is timed beside it as its own side.
 // The input is vendor CSV as the app itself exports it: a few whole states of a generated bench file.
 //   npm run bench:import -- [--dataset bench/data/bench-1000000-1.sqlite] [--states FL,NY,PA,IL] [--rounds 3] [--inputs DIR]
-//     [--baseline DIR]
-// --baseline DIR: a copy of the project (its src/, node_modules linked) whose `cli import` also runs in
-// every round, after this tree's: a before-and-after of a change, measured in the same minutes.
+//     [--baseline DIR] [--no-source]
+// --baseline DIR: a copy of the project (its src/, node_modules linked) whose `cli import` (from its
+// sources, through tsx) also runs in every round: a before-and-after of a change, measured in the same
+// minutes. --no-source leaves the import from the sources out.
 // Prints one JSON line a measurement and a summary: rows/s of each side (the import's by the child
 // process's wall clock, and apart by its own clock, without the CLI's start), their ratio, the import's peak
 // RSS (the kernel's high-water mark of the import's node process, from /usr/bin/time) on all the files
@@ -26,9 +30,14 @@ const dataset = resolve(option('dataset', 'bench/data/bench-1000000-1.sqlite'));
 const states = option('states', 'FL,NY,PA,IL').split(',');
 const rounds = Number(option('rounds', '3'));
 const inputs = resolve(option('inputs', join(tmpdir(), 'audience-desk-bench-import-vs-duckdb')));
-const cli = resolve(import.meta.dirname, '../src/cli/index.ts');
+const root = resolve(import.meta.dirname, '..');
+execFileSync('npm', ['run', '--silent', 'build:cli'], { cwd: root, stdio: 'ignore' });
+/** The node arguments before `import …` of each way of running the CLI. */
+const bundled = [join(root, 'out', 'cli', 'index.js')];
+const fromSource = (project: string): string[] => ['--import', 'tsx', resolve(project, 'src', 'cli', 'index.ts')];
 const baselineAt = process.argv.indexOf('--baseline');
-const baselineCli = baselineAt > 0 ? resolve(process.argv[baselineAt + 1]!, 'src/cli/index.ts') : undefined;
+const baselineCli = baselineAt > 0 ? fromSource(process.argv[baselineAt + 1]!) : undefined;
+const sourceCli = process.argv.includes('--no-source') ? undefined : fromSource(root);
 const load = (): string =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -54,14 +63,14 @@ interface ImportRun {
   /** CPU-seconds of the import process, every thread (user + system): steadier than wall time on a shared machine. */
   cpuSeconds: number;
   /**
-   * The import's own clock (its summary's `seconds`): without the CLI process's start (Node, tsx
-   * compiling the CLI), which the desktop app, already running, does not pay.
+   * The import's own clock (its summary's `seconds`): without the CLI process's start (Node loading
+   * the CLI), which the desktop app, already running, does not pay.
    */
   importSeconds: number;
 }
 
-/** `node --import tsx src/cli/index.ts import FILES --out HOME/dataset.sqlite`: what `npm run cli -- import` runs. */
-function cliImport(files: string[], entry = cli): ImportRun {
+/** `node out/cli/index.js import FILES --out HOME/dataset.sqlite` (or `cli` another way of running the CLI). */
+function cliImport(files: string[], cli = bundled): ImportRun {
   const home = mkdtempSync(join(tmpdir(), 'audience-desk-bench-import-home-'));
   try {
     const out = join(home, 'dataset.sqlite');
@@ -69,7 +78,7 @@ function cliImport(files: string[], entry = cli): ImportRun {
     const started = performance.now();
     const stdout = execFileSync(
       '/usr/bin/time',
-      ['-f', '%M %U %S', '-o', timeFile, 'node', '--import', 'tsx', entry, 'import', ...files, '--out', out],
+      ['-f', '%M %U %S', '-o', timeFile, process.execPath, ...cli, 'import', ...files, '--out', out],
       {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
@@ -129,17 +138,20 @@ const importRates: number[] = [];
 /** The import's rows a second by its own clock (ImportRun.importSeconds): what the desktop app's import gets. */
 const ownClockRates: number[] = [];
 const baselineRates: number[] = [];
-const cpuSeconds: Record<string, number[]> = { import: [], baseline: [], duckdb: [] };
+const sourceRates: number[] = [];
+const cpuSeconds: Record<string, number[]> = { import: [], source: [], baseline: [], duckdb: [] };
 const duckRates: number[] = [];
 const peaks: number[] = [];
 for (let round = 1; round <= rounds; round++) {
   // Alternate which side goes first, so neither always meets a warmer page cache or a quieter minute.
-  const sides = baselineCli ? ['import', 'baseline', 'duckdb'] : ['import', 'duckdb'];
+  const sides = ['import', ...(sourceCli ? ['source'] : []), ...(baselineCli ? ['baseline'] : []), 'duckdb'];
   const order = round % 2 === 1 ? sides : sides.reverse();
   for (const side of order) {
     const loadBefore = load();
-    const run = side === 'duckdb' ? await duckdbLoad(files) : cliImport(files, side === 'baseline' ? baselineCli : undefined);
-    (side === 'import' ? importRates : side === 'baseline' ? baselineRates : duckRates).push(run.rows / run.seconds);
+    const cli = side === 'baseline' ? baselineCli : side === 'source' ? sourceCli : bundled;
+    const run = side === 'duckdb' ? await duckdbLoad(files) : cliImport(files, cli);
+    const rates = { import: importRates, source: sourceRates, baseline: baselineRates, duckdb: duckRates }[side]!;
+    rates.push(run.rows / run.seconds);
     cpuSeconds[side]!.push(run.cpuSeconds);
     if (side === 'import') {
       peaks.push((run as ImportRun).peakRssMB);
@@ -170,6 +182,7 @@ console.log(
     importRowsPerSecond: importRates.map(Math.round),
     importOwnClockRowsPerSecond: ownClockRates.map(Math.round),
     duckdbRowsPerSecond: duckRates.map(Math.round),
+    ...(sourceCli ? { fromSourcesRowsPerSecond: sourceRates.map(Math.round) } : {}),
     ...(baselineCli ? { baselineRowsPerSecond: baselineRates.map(Math.round) } : {}),
     medianRatio: +(median(importRates) / median(duckRates)).toFixed(2),
     // On a busy machine wall time follows the others' load; CPU-seconds (every thread) much less.

@@ -1,6 +1,7 @@
 // Tests that need electron-vite's output (browser mode serves out/renderer, packaging packs out/**)
-// build it when it is missing, still the placeholder, or older than the sources; one build at a time
-// across test workers (a directory lock), so no test reads out/ while another rewrites it.
+// or the CLI's bundle (out/cli) build it when it is missing, still the placeholder, or older than the
+// sources; one build at a time across test workers (a directory lock), so no test reads out/ while
+// another rewrites it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,4 +30,19 @@ export async function ensureBuilt(): Promise<void> {
     if (!isBuilt())
       execFileSync(join(process.cwd(), 'node_modules', '.bin', 'electron-vite'), ['build'], { stdio: 'pipe', timeout: 300_000 });
   });
+}
+
+const CLI_ENTRY = join(OUT, 'cli', 'index.js');
+
+/** The headless CLI's bundle (cli.vite.config.ts), built when missing or older than the sources. */
+export async function ensureCliBuilt(): Promise<string> {
+  await withDirLock(join(tmpdir(), `audience-desk-build-${statSync(process.cwd()).ino}.lock`), () => {
+    const sources = Math.max(newestMtime(join(process.cwd(), 'src')), newestMtime(join(process.cwd(), 'cli.vite.config.ts')));
+    if (!existsSync(CLI_ENTRY) || statSync(CLI_ENTRY).mtimeMs < sources)
+      execFileSync(join(process.cwd(), 'node_modules', '.bin', 'vite'), ['build', '--config', 'cli.vite.config.ts'], {
+        stdio: 'pipe',
+        timeout: 300_000,
+      });
+  });
+  return CLI_ENTRY;
 }

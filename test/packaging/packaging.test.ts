@@ -5,7 +5,7 @@
 // dependencies main imports; better-sqlite3's binary is unpacked beside it; the dataset is in resources.
 // The stand-in carries a real fuse wire (Electron's sentinel, schema version 1, 8 fuses at Electron's
 // defaults), so electron-builder's electronFuses really flips it and @electron/fuses reads it back.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractFile, listPackage, statFile } from '@electron/asar';
@@ -16,6 +16,7 @@ import { BUNDLED_DATASET_PATH, BUNDLED_FILE_NAME } from '../../src/cli/bundledDa
 import { generateDataset } from '../../src/core/generate';
 import { ensureBuilt } from './ensureBuilt';
 import { asarPackagePaths, describePayload, measurePayload } from './payload';
+import { workersStartedIn } from './workersStarted';
 
 let work: string;
 let appDir: string;
@@ -87,16 +88,6 @@ const packageJson = () => JSON.parse(readFileSync('package.json', 'utf8')) as { 
  * dynamic import() of a package, over every entry (the process and the import's workers) and the chunks
  * they share. Node built-ins and electron are not packages of the app.
  */
-/** The names every startWorker('<name>', …) call under `dir` starts. */
-function workersStartedIn(dir: string): string[] {
-  const names = new Set<string>();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-    for (const m of readFileSync(join(entry.parentPath, entry.name), 'utf8').matchAll(/startWorker\('(\w+)'/g)) names.add(m[1]!);
-  }
-  return [...names].sort();
-}
-
 function mainExternals(): Set<string> {
   const bare = new Set<string>();
   const seen = new Set<string>();
