@@ -87,6 +87,12 @@ class StepSelection extends ListSelection {
   }
 }
 
+/**
+ * One-byte vectors whose memory the serving start-up writes ahead (dataset/read/vectorReserve.ts):
+ * one for the field of the start-up's own request, one for the first field asked after it.
+ */
+const RESERVED_VECTORS = 2;
+
 export class EmbeddedEngine implements AudienceEngine {
   private readonly cache: LruCache<Selection>;
   private readonly dictionaries: DictionaryIndex;
@@ -334,6 +340,8 @@ export class EmbeddedEngine implements AudienceEngine {
   }
 
   async ready(): Promise<void> {
+    // Fresh pages for the start-up's own request (GENDER) and the first field asked after it.
+    this.dataset.reserveVectorMemory(RESERVED_VECTORS);
     // This thread's loops compiled with every branch seen: a warm-up request alone can leave one
     // unseen (a marking piece's tail), and code compiled without it is thrown away on the first
     // request that takes it.

@@ -172,6 +172,25 @@ export class Dataset {
     return this.vectors.vectorMemory();
   }
 
+  /**
+   * Writes ahead the memory of `count` one-byte vectors over the largest states' positions first
+   * (vectorReserve.ts), so that the next first uses of fields do not pay for fresh pages: the
+   * serving start-up's (EmbeddedEngine.ready).
+   */
+  reserveVectorMemory(count: number): void {
+    this.vectors.reserve(
+      count,
+      this.stateCounts()
+        .filter((s) => s.count > 0)
+        .sort((a, b) => b.count - a.count),
+    );
+  }
+
+  /** One-byte vectors' memory written ahead and not yet taken by a field: how many, and the bytes written. */
+  reservedVectorMemory(): { vectors: number; bytes: number } {
+    return this.vectors.reserveHeld();
+  }
+
   /** The stored JSON text of each record at the positions given, in order. */
   recordTexts(positions: ArrayLike<number>): string[] {
     return this.guard('records', () => this.source.texts(positions));

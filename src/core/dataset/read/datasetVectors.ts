@@ -12,6 +12,7 @@ import { parseDictionary } from '../codec/dictionaryText';
 import { BY_READER, BY_WORKER, inflateJob, readShared, statusOf, type BlockInflater } from './inflateJob';
 import { chunkFetch, storedChunk } from './pieceFetch';
 import { KeptVectors } from './keptVectors';
+import { VectorReserve, type ReserveRange } from './vectorReserve';
 import { ChunkLayout, type VectorHeader } from '../codec/vectorChunks';
 import { ZstdDecompressor } from '../codec/zstdContext';
 
@@ -56,6 +57,9 @@ export class DatasetVectors {
   /** The scan worker, when the engine has one running, the memory its jobs share and this thread's zstd context. */
   private inflater: BlockInflater | null = null;
   private readonly decompressor = new ZstdDecompressor();
+  /** Memory for one-byte vectors written ahead (vectorReserve.ts), filled by reserve(). */
+  private readonly reserved: VectorReserve;
+  private readonly budgetBytes: number;
   /** First uses whose chunks the worker helped decompress (tests read it). */
   sharedLoads = 0;
   /** Tests: a shared load waits for the worker's first claim before claiming any, so the worker surely takes part. */
@@ -72,6 +76,8 @@ export class DatasetVectors {
     private readonly identity: string,
   ) {
     this.columns = new KeptVectors(budgetBytes);
+    this.reserved = new VectorReserve(records);
+    this.budgetBytes = budgetBytes;
     this.columnStmt = db.prepare('SELECT name, encoding, kind, length, dict, crc FROM columns WHERE name = ?');
     // meta is under its checksum: a size it does not state is a writer's, not damage.
     const chunks = ChunkLayout.fromMeta(meta.vector_chunk);
@@ -172,6 +178,16 @@ export class DatasetVectors {
     return vector;
   }
 
+  /** Makes the memory of `count` one-byte vectors ready, written ahead over `ranges` (vectorReserve.ts). */
+  reserve(count: number, ranges: readonly ReserveRange[]): void {
+    this.reserved.fill(count, ranges, this.budgetBytes);
+  }
+
+  /** The reserve's vectors ready and the bytes written ahead in them. */
+  reserveHeld(): { vectors: number; bytes: number } {
+    return this.reserved.held();
+  }
+
   /** Bytes of vectors kept in memory, the budget, and how many fields were dropped to stay within it. */
   vectorMemory(): { bytes: number; budget: number; dropped: number } {
     return { bytes: this.columns.bytes, budget: this.columns.budget, dropped: this.columns.dropped };
@@ -197,7 +213,7 @@ export class DatasetVectors {
     if (this.chunks.headerCrc(header) !== row.crc || !VECTOR_TYPES[row.kind])
       throw datasetDamaged(this.path, `the vector of ${field} fails its checksum`);
     // Shared memory, so a second core can scan pieces of a state without a copy (query/twoCoreScan.ts).
-    const data: Vector = sharedVector(row.kind, values ? this.records : 0);
+    const data: Vector = (values && row.kind === 'u8' && this.reserved.take()) || sharedVector(row.kind, values ? this.records : 0);
     const loaded = new Uint8Array(this.chunks.count(this.records));
     const dict = row.dict === null ? null : (parsedDict ?? parseDictionary(row.dict));
     // The values count as they load (column()).
