@@ -147,6 +147,10 @@ describe('the map view', () => {
     // One state again (the first in code order), then Texas as before.
     await page.getByTestId('state-select').selectOption('TX');
     await page.locator('[data-testid^="map-area-48"]').first().waitFor();
+    // And Texas's report in place: the layout checks below measure its rows, which a report still
+    // loading replaces under them (seen once on a slower machine: a row's button gone mid-check).
+    await page.locator('[data-testid="report-row"][data-key^="48"]').first().waitFor();
+    await page.locator('[data-testid="report-scroll"][aria-busy="false"]').waitFor();
   });
 
   for (const scheme of ['light', 'dark'] as const)
