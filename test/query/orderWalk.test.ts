@@ -32,10 +32,35 @@ function layout(counts: number[], seed: number) {
       return positions.slice(c * CHUNK, (c + 1) * CHUNK);
     },
   };
-  return { states, file, reads };
+  return { states, file, reads, positions };
 }
 
 describe('a stored PID order', () => {
+  it('decodes chunks into memory written ahead and into dropped chunks, slicing as the whole order', () => {
+    // 52 chunks, three times as many as are kept: chunks are dropped and their memory taken again.
+    const { states, positions } = layout([400, 333, 91], 9);
+    const fresh: number[] = [];
+    const file = {
+      pidOrderChunkSize: CHUNK,
+      pidOrderChunk: (c: number, into?: Uint32Array) => {
+        const n = Math.min(CHUNK, positions.length - c * CHUNK);
+        const out = into && into.length >= n ? into.subarray(0, n) : (fresh.push(c), new Uint32Array(n));
+        out.set(positions.subarray(c * CHUNK, c * CHUNK + n));
+        return out;
+      },
+    };
+    const stored = new StoredPidOrder(file, () => null);
+    stored.writeAhead();
+    const random = randomFrom(4);
+    for (let round = 0; round < 300; round++) {
+      const { range, order } = states[Math.floor(random() * states.length)]!;
+      const from = Math.floor(random() * range.count);
+      const to = from + 1 + Math.floor(random() * 40);
+      expect([...stored.of(range)(from, to)], `${range.state} ${from}..${to}`).toEqual([...order.subarray(from, to)]);
+    }
+    expect(fresh).toEqual([]);
+  });
+
   it('slices each state across chunk boundaries as its whole order, keeping a few decoded chunks', () => {
     const { states, file, reads } = layout([37, 100, 5], 3);
     const stored = new StoredPidOrder(file, () => null);

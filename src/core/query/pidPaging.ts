@@ -27,6 +27,11 @@ export class PidPaging {
     this.stored = !dataset.inPidOrder && dataset.storesPidOrder ? new StoredPidOrder(dataset, (state) => this.kept(state)) : null;
   }
 
+  /** Writes ahead the memory the stored order's first chunks are decoded into (StoredPidOrder.writeAhead). */
+  writeAhead(): void {
+    this.stored?.writeAhead();
+  }
+
   /** A whole state, in PID order. */
   whole(range: StateRange): Selection {
     if (this.dataset.inPidOrder) return new RangeSelection(range.first, range.count);

@@ -15,18 +15,29 @@ const KEPT_CHUNKS = 16;
 
 export interface StoredOrderFile {
   readonly pidOrderChunkSize: number;
-  pidOrderChunk(c: number): Uint32Array;
+  /** Chunk `c`, decoded into the start of `into` when given and large enough. */
+  pidOrderChunk(c: number, into?: Uint32Array): Uint32Array;
 }
 
 /** A file's stored PID orders, a decoded chunk at a time. */
 export class StoredPidOrder {
   private readonly decoded = new Map<number, Uint32Array>();
+  /**
+   * Chunk-sized memory no kept chunk holds: dropped chunks' and what writeAhead() made ready. A chunk
+   * decoded into it does not fault in 256 KB of fresh pages (~0.7 ms on the VM of 29 November 2026).
+   */
+  private readonly spare: Uint32Array[] = [];
 
   constructor(
     private readonly file: StoredOrderFile,
     /** The state's whole order when the engine keeps it, else null. */
     private readonly whole: (state: string) => StateOrder | null,
   ) {}
+
+  /** Writes ahead the memory of as many chunks as are kept (zeros, so its pages are mapped): the serving start-up's. */
+  writeAhead(): void {
+    while (this.spare.length + this.decoded.size < KEPT_CHUNKS) this.spare.push(new Uint32Array(this.file.pidOrderChunkSize).fill(0));
+  }
 
   /** The order of the state at `range`, sliced. */
   of(range: StateRange): OrderSlice {
@@ -62,9 +73,14 @@ export class StoredPidOrder {
       this.decoded.set(c, hit);
       return hit;
     }
-    const values = this.file.pidOrderChunk(c);
+    if (this.decoded.size >= KEPT_CHUNKS) {
+      const [oldest, dropped] = this.decoded.entries().next().value!;
+      this.decoded.delete(oldest);
+      // Its slices were valid until this call (OrderSlice): its memory takes this chunk.
+      if (dropped.buffer.byteLength === this.file.pidOrderChunkSize * 4) this.spare.push(new Uint32Array(dropped.buffer));
+    }
+    const values = this.file.pidOrderChunk(c, this.spare.pop());
     this.decoded.set(c, values);
-    if (this.decoded.size > KEPT_CHUNKS) this.decoded.delete(this.decoded.keys().next().value!);
     return values;
   }
 }

@@ -57,6 +57,23 @@ describe('record blocks in a few reused slots', () => {
     expect(copies).toEqual(plain.recordTexts(first));
   });
 
+  it('keep the blocks they hold when the start-up writes their memory ahead', () => {
+    const held = [10, 40, 70];
+    expect(few.texts(held)).toEqual(plain.recordTexts(held));
+    // Every slot written ahead: the three blocks read above are still cached in theirs and read from there.
+    few.writeAheadSlots(6);
+    expect(few.texts(held)).toEqual(plain.recordTexts(held));
+    expect(few.texts([...held, 3000, 5000])).toEqual(plain.recordTexts([...held, 3000, 5000]));
+    const slots = new BlockSlots(3);
+    const slot = slots.take();
+    expect(slot).toBe(0);
+    slots.view(slot, 4).set([1, 2, 3, 4]);
+    slots.writeAhead(3);
+    expect([...slots.view(slot, 4)]).toEqual([1, 2, 3, 4]);
+    // Free slots are taken lowest first: the ones written ahead are the ones the next reads get.
+    expect([slots.take(), slots.take(), slots.take()]).toEqual([1, 2, -1]);
+  });
+
   it('after a damaged block, go on giving every record right', () => {
     const damaged = join(dir, 'damaged.sqlite');
     copyFileSync(join(dir, 'd.sqlite'), damaged);

@@ -11,6 +11,7 @@ import { VectorReserve, RESERVE_WRITE_MAX_BYTES } from '../../../src/core/datase
 import { generateDataset } from '../../../src/core/generate';
 import { EmbeddedEngine } from '../../../src/core/query/embeddedEngine';
 import { FIELDS } from '../../../src/shared/fields';
+import { normalizeAudienceRequest } from '../../../src/shared/audienceRequest';
 
 const ROWS = 4000;
 let dir: string;
@@ -19,7 +20,7 @@ let path: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'audience-desk-vector-reserve-'));
   path = join(dir, 'd.sqlite');
-  generateDataset({ rows: ROWS, seed: 33, out: path, vectorChunk: 512 });
+  generateDataset({ rows: ROWS, seed: 33, out: path, vectorChunk: 128 });
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -84,14 +85,24 @@ describe('a dataset with its one-byte vectors reserved', () => {
     }
   });
 
-  it('is filled by the serving start-up (EmbeddedEngine.ready)', async () => {
-    const engine = new EmbeddedEngine(Dataset.open(path), { backgroundVerify: false, pidOrderWarmup: false });
+  it('is filled by the serving start-up (EmbeddedEngine.ready), after which pages read as without it', async () => {
+    const options = { backgroundVerify: false, pidOrderWarmup: false, selectionCacheBytes: 0 } as const;
+    const engine = new EmbeddedEngine(Dataset.open(path), options);
+    const plain = new EmbeddedEngine(Dataset.open(path), options);
     try {
       expect(engine.dataset.reservedVectorMemory().vectors).toBe(0);
       await engine.ready();
       expect(engine.dataset.reservedVectorMemory()).toEqual({ vectors: 2, bytes: 2 * ROWS });
+      // Pages read through the stored PID order's chunks and the record blocks, whose memory the start-up wrote ahead too.
+      for (const { state, count } of engine.dataset.stateCounts().filter((s) => s.count > 0))
+        for (const filters of [[], [['GENDER', ['F']]]] as Array<Array<[string, string[]]>>) {
+          const audience = normalizeAudienceRequest({ state, filters });
+          for (const skip of [0, Math.floor(count / 2), Math.max(0, count - 7)])
+            expect(engine.recordPage(audience, skip, 10), `${state} ${skip}`).toEqual(plain.recordPage(audience, skip, 10));
+        }
     } finally {
       engine.close();
+      plain.close();
     }
   });
 });

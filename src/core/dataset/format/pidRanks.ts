@@ -164,8 +164,8 @@ export class PidRankReader {
   }
 
   /** Chunk `c` of the stored PID order: at index k, the value for position c * chunkSize + k (state's rank = position - first). */
-  orderChunk(c: number): Uint32Array {
-    return this.read(this.orderStmt!, orderHeader(this.records), 'its stored PID order', c);
+  orderChunk(c: number, into?: Uint32Array): Uint32Array {
+    return this.read(this.orderStmt!, orderHeader(this.records), 'its stored PID order', c, into);
   }
 
   /** Checks that the stored order of the state at [first, first + count) is `order` (built from its ranks); a difference is damage. */
@@ -218,11 +218,13 @@ export class PidRankReader {
     return this.read(this.chunkStmt!, rankHeader(this.records), 'its PID ranks', c);
   }
 
-  private read(stmt: Statement, header: VectorHeader, what: string, c: number): Uint32Array {
+  /** Chunk `c` decoded, into the start of `into` when it has room (memory the caller reuses), else into new memory. */
+  private read(stmt: Statement, header: VectorHeader, what: string, c: number, into?: Uint32Array): Uint32Array {
     const stored = stmt.get(c) as { crc: number; data: Uint8Array } | undefined;
     if (!stored) throw datasetDamaged(this.path, `chunk ${c} of ${what} is missing`);
-    const values = new Uint32Array(this.layout!.values(c, this.records));
-    this.layout!.decode(this.path, header, c, stored, new Uint8Array(values.buffer));
+    const n = this.layout!.values(c, this.records);
+    const values = into && into.length >= n ? into.subarray(0, n) : new Uint32Array(n);
+    this.layout!.decode(this.path, header, c, stored, new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
     return values;
   }
 }

@@ -79,6 +79,11 @@ export class BlockRecords implements RecordSource {
     this.group = Math.max(1, Math.min(GROUP, Math.floor(kept / 2)));
   }
 
+  /** Writes ahead the memory of the first `count` slots blocks are decompressed into (BlockSlots.writeAhead). */
+  writeAheadSlots(count: number): void {
+    this.slots.writeAhead(count);
+  }
+
   /** Lets reads of many blocks share their decompression with `inflater` (null: this thread alone). */
   useInflater(inflater: BlockInflater | null): void {
     this.inflater = inflater;

@@ -26,6 +26,18 @@ export class BlockSlots {
     return this.memory;
   }
 
+  /**
+   * Writes zeros over the first `count` slots' memory, the first a fresh process takes (free slots are
+   * taken lowest first), so that its first pages do not pay for its pages: a fault is ~11 µs on the
+   * VM of 29 November 2026, and a block of 32 records fills ~11 pages of its slot.
+   */
+  writeAhead(count: number): void {
+    const memory = new Uint8Array(this.shared);
+    // A taken slot holds a block still read: only free ones are written.
+    for (let slot = 0; slot < Math.min(count, this.count); slot++)
+      if (this.taken[slot] === 0) memory.fill(0, slot * SLOT_BYTES, (slot + 1) * SLOT_BYTES);
+  }
+
   /** A free slot, or -1 when every one is taken. */
   take(): number {
     const slot = this.free.pop() ?? -1;

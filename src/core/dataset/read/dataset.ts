@@ -186,6 +186,14 @@ export class Dataset {
     );
   }
 
+  /**
+   * Writes ahead the memory that the first `count` record blocks read are decompressed into (blockSlots.ts):
+   * the serving start-up's, for its first pages.
+   */
+  writeAheadBlockMemory(count: number): void {
+    this.blocks.writeAheadSlots(count);
+  }
+
   /** One-byte vectors' memory written ahead and not yet taken by a field: how many, and the bytes written. */
   reservedVectorMemory(): { vectors: number; bytes: number } {
     return this.vectors.reserveHeld();
@@ -276,8 +284,8 @@ export class Dataset {
   }
 
   /** Chunk `c` of the stored PID order, checked (at index k: for position c * pidOrderChunkSize + k, the offset of the state's PID of rank position - first). */
-  pidOrderChunk(c: number): Uint32Array {
-    return this.guard('the stored PID order', () => this.pidRanks.orderChunk(c));
+  pidOrderChunk(c: number, into?: Uint32Array): Uint32Array {
+    return this.guard('the stored PID order', () => this.pidRanks.orderChunk(c, into));
   }
 
   /** Whether the file has list keys this version uses (meta list_keys names this version's rules). */
