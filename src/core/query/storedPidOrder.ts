@@ -24,7 +24,7 @@ export class StoredPidOrder {
   private readonly decoded = new Map<number, Uint32Array>();
   /**
    * Chunk-sized memory no kept chunk holds: dropped chunks' and what writeAhead() made ready. A chunk
-   * decoded into it does not fault in 256 KB of fresh pages (~0.7 ms on the VM of 29 November 2026).
+   * decoded into it does not fault in 256 KB of fresh pages (~0.8 ms on the slower VM of docs/performance.md).
    */
   private readonly spare: Uint32Array[] = [];
 

@@ -29,7 +29,7 @@ export class BlockSlots {
   /**
    * Writes zeros over the first `count` slots' memory, the first a fresh process takes (free slots are
    * taken lowest first), so that its first pages do not pay for its pages: a fault is ~11 µs on the
-   * VM of 29 November 2026, and a block of 32 records fills ~11 pages of its slot.
+   * slower VM of docs/performance.md, and a block of 32 records fills ~11 pages of its slot.
    */
   writeAhead(count: number): void {
     const memory = new Uint8Array(this.shared);

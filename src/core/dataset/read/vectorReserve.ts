@@ -1,7 +1,7 @@
 // Memory for one-byte vectors (365 of the 392 fields), written once at start-up so that a field's
 // first use does not pay for fresh pages. A vector is a SharedArrayBuffer the length of the file,
 // and a first use writes a state's part of it: memory the process has never touched, each 4 KB page
-// a fault. On the VM these figures were measured on (a Firecracker guest, 29 November 2026) a fault
+// a fault. On the slower VM of docs/performance.md (a Firecracker guest) a fault
 // costs ~11 µs, so writing California's 3.56 MB of GENDER at 30M took ~10 ms of faults alone, most
 // of that first use; memory written before costs ~1 ms for the same bytes. The serving start-up
 // (EmbeddedEngine.ready) fills the reserve; a vector taken from it is zeros, as a new one is.
