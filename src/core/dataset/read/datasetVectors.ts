@@ -59,7 +59,6 @@ export class DatasetVectors {
   private readonly decompressor = new ZstdDecompressor();
   /** Memory for one-byte vectors written ahead (vectorReserve.ts), filled by reserve(). */
   private readonly reserved: VectorReserve;
-  private readonly budgetBytes: number;
   /** First uses whose chunks the worker helped decompress (tests read it). */
   sharedLoads = 0;
   /** Tests: a shared load waits for the worker's first claim before claiming any, so the worker surely takes part. */
@@ -77,7 +76,6 @@ export class DatasetVectors {
   ) {
     this.columns = new KeptVectors(budgetBytes);
     this.reserved = new VectorReserve(records);
-    this.budgetBytes = budgetBytes;
     this.columnStmt = db.prepare('SELECT name, encoding, kind, length, dict, crc FROM columns WHERE name = ?');
     // meta is under its checksum: a size it does not state is a writer's, not damage.
     const chunks = ChunkLayout.fromMeta(meta.vector_chunk);
@@ -180,7 +178,7 @@ export class DatasetVectors {
 
   /** Makes the memory of `count` one-byte vectors ready, written ahead over `ranges` (vectorReserve.ts). */
   reserve(count: number, ranges: readonly ReserveRange[]): void {
-    this.reserved.fill(count, ranges, this.budgetBytes);
+    this.reserved.fill(count, ranges, this.columns.budget);
   }
 
   /** The reserve's vectors ready and the bytes written ahead in them. */
