@@ -14,7 +14,7 @@ import { build, Platform, type Configuration } from 'electron-builder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLED_DATASET_PATH, BUNDLED_FILE_NAME } from '../../src/cli/bundledDataset';
 import { generateDataset } from '../../src/core/generate';
-import { ensureBuilt } from './ensureBuilt';
+import { ensureBuilt, ensureCliBuilt } from './ensureBuilt';
 import { asarPackagePaths, describePayload, measurePayload } from './payload';
 import { workersStartedIn } from './workersStarted';
 
@@ -38,6 +38,7 @@ const OFF = '0'.charCodeAt(0);
 
 beforeAll(async () => {
   await ensureBuilt();
+  await ensureCliBuilt();
   work = mkdtempSync(join(tmpdir(), 'audience-desk-pack-'));
   const electronDist = join(work, 'electron-dist');
   mkdirSync(electronDist);
@@ -131,8 +132,10 @@ describe('packaged app (linux dir target)', () => {
     expect(html).toContain('<div id="app">');
     for (const [, asset] of html.matchAll(/(?:src|href)="\.\/([^"]+)"/g)) expect(files).toContain(`/out/renderer/${asset}`);
     expect(JSON.parse(text('package.json')).main).toBe('./out/main/index.js');
-    // Sources, tests and source maps stay out.
+    // Sources, tests, source maps and the CLI's bundle (built before the packing, in beforeAll) stay out.
     expect(files.some((f) => f.startsWith('/src/') || f.startsWith('/test/') || f.endsWith('.map'))).toBe(false);
+    expect(existsSync('out/cli/index.js')).toBe(true);
+    expect(files.filter((f) => f.startsWith('/out/cli'))).toEqual([]);
   });
 
   it('carries every package the main bundle imports, and not the renderer-only ones', () => {
