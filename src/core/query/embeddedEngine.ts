@@ -36,6 +36,7 @@ import { groupCounts } from './groupCounts';
 import { ascendingPositions, countedPositions, countFields, sharedList } from './fieldCounts';
 import { warmPidOrders, type WarmupOptions } from './pidOrderWarmup';
 import { PidPaging } from './pidPaging';
+import { writeAheadForFirstRequests } from './writeAhead';
 import { likeScoresOf } from './likeScores';
 import { callableTest, deliverableTest } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
@@ -86,17 +87,6 @@ class StepSelection extends ListSelection {
     super(positions);
   }
 }
-
-/**
- * One-byte vectors whose memory the serving start-up writes ahead (dataset/read/vectorReserve.ts):
- * one for the field of the start-up's own request, one for the first field asked after it.
- */
-const RESERVED_VECTORS = 2;
-/**
- * Record blocks whose memory the serving start-up writes ahead (dataset/read/blockSlots.ts): 8 MB,
- * the blocks of the start-up's request and of the next four or five first pages of 25 records.
- */
-const WRITTEN_AHEAD_BLOCKS = 128;
 
 export class EmbeddedEngine implements AudienceEngine {
   private readonly cache: LruCache<Selection>;
@@ -345,11 +335,8 @@ export class EmbeddedEngine implements AudienceEngine {
   }
 
   async ready(): Promise<void> {
-    // Fresh pages for the start-up's own request (GENDER) and the first field asked after it, and
-    // for the record blocks and stored PID order chunks of the first pages.
-    this.dataset.reserveVectorMemory(RESERVED_VECTORS);
-    this.dataset.writeAheadBlockMemory(WRITTEN_AHEAD_BLOCKS);
-    this.paging.writeAhead();
+    // Memory the first requests would fault in, written now (writeAhead.ts).
+    writeAheadForFirstRequests(this.dataset, this.paging);
     // This thread's loops compiled with every branch seen: a warm-up request alone can leave one
     // unseen (a marking piece's tail), and code compiled without it is thrown away on the first
     // request that takes it.
