@@ -1,5 +1,5 @@
-// The headless CLI as plain JavaScript (out/cli/index.js), so that `npm run cli:built` and the
-// benches that time the CLI run what a shipped tool runs, not tsx compiling TypeScript in the
+// The headless CLI as plain JavaScript (out/cli/index.js), so that `node out/cli/index.js` and
+// the benches that time the CLI run what a shipped tool runs, not tsx compiling TypeScript in the
 // process and again in each worker thread (~1.5 CPU-seconds of a 200,000-row import). Every worker
 // is an entry of its own beside index.js, and shared chunks stay in the same folder: a worker is
 // looked for beside the chunk that starts it (src/core/workers/startWorker.ts). out/cli sits as
@@ -7,17 +7,9 @@
 // stay right. Dependencies stay external (node_modules), as in the desktop app's main bundle.
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
+import { WORKER_ENTRIES } from './src/core/workers/workerEntries';
 
-const entries = {
-  index: 'src/cli/index.ts',
-  readWorker: 'src/core/import/read/readWorker.ts',
-  orderWorker: 'src/core/import/order/orderWorker.ts',
-  blockWorker: 'src/core/dataset/write/blockWorker.ts',
-  verifyWorker: 'src/core/dataset/verify/verifyWorker.ts',
-  scanWorker: 'src/core/query/scanWorker.ts',
-  pidOrderWorker: 'src/core/query/pidOrderWorker.ts',
-  generateWorker: 'src/core/generate/generateWorker.ts',
-};
+const entries = { index: 'src/cli/index.ts', ...WORKER_ENTRIES };
 
 export default defineConfig({
   build: {

@@ -4,6 +4,10 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import vue from '@vitejs/plugin-vue';
+import { WORKER_ENTRIES } from './src/core/workers/workerEntries';
+
+// The desktop app does not generate datasets: the generator's worker stays out of its bundle.
+const { generateWorker: _generator, ...desktopWorkers } = WORKER_ENTRIES;
 
 export default defineConfig({
   main: {
@@ -15,12 +19,7 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
-          readWorker: resolve('src/core/import/read/readWorker.ts'),
-          orderWorker: resolve('src/core/import/order/orderWorker.ts'),
-          blockWorker: resolve('src/core/dataset/write/blockWorker.ts'),
-          verifyWorker: resolve('src/core/dataset/verify/verifyWorker.ts'),
-          scanWorker: resolve('src/core/query/scanWorker.ts'),
-          pidOrderWorker: resolve('src/core/query/pidOrderWorker.ts'),
+          ...Object.fromEntries(Object.entries(desktopWorkers).map(([name, path]) => [name, resolve(path)])),
         },
       },
     },

@@ -25,8 +25,11 @@ function isBuilt(): boolean {
   return built >= Math.max(newestMtime(join(process.cwd(), 'src')), newestMtime(join(process.cwd(), 'electron.vite.config.ts')));
 }
 
+/** One build at a time into this checkout's out/, whichever bundle. */
+const buildLock = (): string => join(tmpdir(), `audience-desk-build-${statSync(process.cwd()).ino}.lock`);
+
 export async function ensureBuilt(): Promise<void> {
-  await withDirLock(join(tmpdir(), `audience-desk-build-${statSync(process.cwd()).ino}.lock`), () => {
+  await withDirLock(buildLock(), () => {
     if (!isBuilt())
       execFileSync(join(process.cwd(), 'node_modules', '.bin', 'electron-vite'), ['build'], { stdio: 'pipe', timeout: 300_000 });
   });
@@ -36,7 +39,7 @@ const CLI_ENTRY = join(OUT, 'cli', 'index.js');
 
 /** The headless CLI's bundle (cli.vite.config.ts), built when missing or older than the sources. */
 export async function ensureCliBuilt(): Promise<string> {
-  await withDirLock(join(tmpdir(), `audience-desk-build-${statSync(process.cwd()).ino}.lock`), () => {
+  await withDirLock(buildLock(), () => {
     const sources = Math.max(newestMtime(join(process.cwd(), 'src')), newestMtime(join(process.cwd(), 'cli.vite.config.ts')));
     if (!existsSync(CLI_ENTRY) || statSync(CLI_ENTRY).mtimeMs < sources)
       execFileSync(join(process.cwd(), 'node_modules', '.bin', 'vite'), ['build', '--config', 'cli.vite.config.ts'], {
