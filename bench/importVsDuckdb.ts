@@ -13,7 +13,8 @@
 // Prints one JSON line a measurement and a summary: rows/s of each side (the import's by the child
 // process's wall clock, and apart by its own clock, without the CLI's start), their ratio, the import's peak
 // RSS (the kernel's high-water mark of the import's node process, from /usr/bin/time) on all the files
-// and on half of them (memory flat: the two should be close), and the load average beside each figure.
+// and on half of them (memory flat: the two should be close), the pages each import touched fresh (minor
+// faults), and the load average beside each figure.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -63,6 +64,11 @@ interface ImportRun {
   /** CPU-seconds of the import process, every thread (user + system): steadier than wall time on a shared machine. */
   cpuSeconds: number;
   /**
+   * Pages of memory the import touched for the first time (minor page faults, every thread): each
+   * costs a trap into the kernel, ~11 µs on the slower VM of docs/performance.md.
+   */
+  freshPages: number;
+  /**
    * The import's own clock (its summary's `seconds`): without the CLI process's start (Node loading
    * the CLI), which the desktop app, already running, does not pay.
    */
@@ -78,7 +84,7 @@ function cliImport(files: string[], cli = bundled): ImportRun {
     const started = performance.now();
     const stdout = execFileSync(
       '/usr/bin/time',
-      ['-f', '%M %U %S', '-o', timeFile, process.execPath, ...cli, 'import', ...files, '--out', out],
+      ['-f', '%M %U %S %R', '-o', timeFile, process.execPath, ...cli, 'import', ...files, '--out', out],
       {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
@@ -88,12 +94,13 @@ function cliImport(files: string[], cli = bundled): ImportRun {
     const seconds = (performance.now() - started) / 1000;
     const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as { read: number; rejected: number; seconds: number };
     if (summary.rejected !== 0) throw new Error(`the import rejected ${summary.rejected} rows of the app's own export`);
-    const [maxRssKb, user, system] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+    const [maxRssKb, user, system, minorFaults] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
     return {
       rows: summary.read,
       seconds,
       peakRssMB: Math.round((maxRssKb! * 1024) / 1e6),
       cpuSeconds: +(user! + system!).toFixed(2),
+      freshPages: minorFaults!,
       importSeconds: summary.seconds,
     };
   } finally {
