@@ -94,8 +94,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     if (value === undefined) throw new Error(`${setting.env}=${JSON.stringify(text)} is not valid: ${setting.help}.`);
     return value;
   };
-  // Each value is checked alone; no setting constrains another (the import's batch and head sizes,
-  // which must agree, are one constant: BATCH_ROWS in import/read/batch.ts).
+  // Each value is checked alone; no setting constrains another.
   return {
     spillRows: read('spillRows'),
     importWorkers: read('importWorkers'),

@@ -6,8 +6,12 @@ import { stringHash } from '../../dataset/codec/columnVector';
 import type { RecordValues } from '../../dataset/codec/recordFormat';
 import type { RejectedRow } from '../types';
 
-/** Rows a batch holds at most. */
-export const BATCH_ROWS = 512;
+/**
+ * Rows a batch holds at most: its joined JSON texts (~1.3 KB a row) stay under V8's 128 KB
+ * large-object size on both threads; 512-row batches were fresh pages each (docs/import.md,
+ * "Memory touched once").
+ */
+export const BATCH_ROWS = 64;
 /**
  * A row's key: STATE (2 characters), PID (32 hexadecimal digits), then where its household goes in
  * the file's order (stage/staging.ts): ZIP as a number, a hash of ADDRESS and one of HHID, 8

@@ -10,7 +10,8 @@ import type { Restart, RowBatch } from './batch';
 import { readShare } from './readShare';
 import type { FilePart } from './splitInput';
 
-export const IN_FLIGHT = 4;
+/** Batches a reader may have unanswered: 32 of 64 rows hold the rows 4 batches of 512 did. */
+export const IN_FLIGHT = 32;
 
 export interface ReadWorkerData {
   sources: SourceInfo[];

@@ -64,6 +64,12 @@ export class Staging {
   /** After dedupe(), when a PID came twice: the arrivals a later row of their PID replaces. */
   private dropped: Uint8Array | undefined;
   private closed = false;
+  /**
+   * The texts of one pass (passTexts), reused by the next: each record's text is copied out as a
+   * string before the next pass starts, and a fresh buffer a pass paid its memory's first touch
+   * every time (docs/import.md, "Memory touched once").
+   */
+  private passBuffer = Buffer.alloc(0);
 
   constructor(
     readonly path: string,
@@ -314,7 +320,9 @@ export class Staging {
       place[rows[k]! / HEADER_WORDS] = size;
       size += headers[rows[k]! + LENGTH]!;
     }
-    const texts = Buffer.allocUnsafe(size);
+    if (this.passBuffer.length < size)
+      this.passBuffer = Buffer.allocUnsafe(Math.max(size, Math.min(this.bucketTextBytes, 2 * this.passBuffer.length)));
+    const texts = this.passBuffer;
     let r = 0;
     let streamAt = 0;
     for (const chunk of this.file.chunksOf(bucket.texts)) {
