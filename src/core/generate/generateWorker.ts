@@ -7,8 +7,13 @@ import { ColumnSet } from '../dataset/write/columnSet';
 import { generateStored } from './generateRecords';
 import { POSTED, SEPARATOR, TAKEN, type GenerateMessage } from './workerRecords';
 
-const BATCH_RECORDS = 1000;
-const IN_FLIGHT = 8;
+/**
+ * Records a batch: its joined texts (~1.3 KB a record) stay under V8's 128 KB large-object size, in
+ * memory the young generation reuses; batches of 1,000 took fresh pages each (docs/import.md,
+ * "Memory touched once"). IN_FLIGHT keeps the ~8,000 records ahead that 8 batches of 1,000 did.
+ */
+const BATCH_RECORDS = 64;
+const IN_FLIGHT = 128;
 
 const { rows, seed, port, counters } = workerData as { rows: number; seed: number; port: MessagePort; counters: Int32Array };
 const layout = new ColumnSet(1);
