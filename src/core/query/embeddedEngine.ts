@@ -336,7 +336,7 @@ export class EmbeddedEngine implements AudienceEngine {
 
   async ready(): Promise<void> {
     // Memory the first requests would fault in, written now (writeAhead.ts).
-    writeAheadForFirstRequests(this.dataset, this.paging);
+    writeAheadForFirstRequests(this.dataset, this.paging, this.verifyGate);
     // This thread's loops compiled with every branch seen: a warm-up request alone can leave one
     // unseen (a marking piece's tail), and code compiled without it is thrown away on the first
     // request that takes it.

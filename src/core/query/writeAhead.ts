@@ -2,6 +2,7 @@
 // fresh process would otherwise fault in while it answers them, a 4 KB page at a time (~11 µs a page
 // on the slower VM of docs/performance.md). docs/engine.md, "Memory written ahead for first uses".
 import type { Dataset } from '../dataset/read/dataset';
+import type { VerifyGate } from '../dataset/verify/verifyGate';
 import type { PidPaging } from './pidPaging';
 
 /**
@@ -10,14 +11,43 @@ import type { PidPaging } from './pidPaging';
  */
 const RESERVED_VECTORS = 2;
 /**
- * Record blocks whose memory is written ahead (dataset/read/blockSlots.ts): 8 MB, the blocks of the
- * start-up's request and of the next four or five first pages of 25 records.
+ * Record blocks whose memory the start-up writes ahead (dataset/read/blockSlots.ts): 8 MB, the blocks
+ * of the start-up's request and of the next four or five first pages of 25 records. The other 640
+ * slots (40 MB) are written while requests are quiet (writeAheadWhileQuiet): all of them at start-up
+ * took ~280 ms more of it on the slower VM (~22 µs a page of shared memory), and without them each of a
+ * session's first half-dozen pages of 100 records at depth faulted in ~1,300 pages of fresh slots.
  */
 const WRITTEN_AHEAD_BLOCKS = 128;
+/** How long requests must have been quiet before the next step: an analyst's clicks leave seconds. */
+const QUIET_MS = 50;
+/** Slots a step writes: 512 KB, ~3 ms on that VM, the most a request arriving during one waits. */
+const SLOTS_A_STEP = 8;
+/** How often the writer looks for quiet (an unref'd timer: it never keeps a process alive). */
+const LOOK_EVERY_MS = 20;
 
 /** Writes ahead the memory of the first vectors, record blocks and stored PID order chunks the requests read. */
-export function writeAheadForFirstRequests(dataset: Dataset, paging: PidPaging): void {
+export function writeAheadForFirstRequests(dataset: Dataset, paging: PidPaging, gate: VerifyGate): void {
   dataset.reserveVectorMemory(RESERVED_VECTORS);
   dataset.writeAheadBlockMemory(WRITTEN_AHEAD_BLOCKS);
   paging.writeAhead();
+  writeAheadWhileQuiet(dataset, gate);
+}
+
+/**
+ * Writes ahead the rest of the record blocks' memory a step at a time, on this thread (the only one
+ * that hands out slots, so a slot taken between two steps is never written over), whenever no
+ * request has computed for QUIET_MS; stops when all is written or the dataset closes.
+ */
+export function writeAheadWhileQuiet(dataset: Dataset, gate: VerifyGate, quietMs = QUIET_MS): void {
+  let timer: NodeJS.Timeout | undefined;
+  const look = (): void => {
+    timer = undefined;
+    if (!gate.quietFor(quietMs)) return schedule();
+    if (dataset.writeAheadMoreBlockMemory(SLOTS_A_STEP)) schedule();
+  };
+  const schedule = (): void => {
+    timer = setTimeout(look, LOOK_EVERY_MS).unref();
+  };
+  dataset.onClose(() => clearTimeout(timer));
+  schedule();
 }

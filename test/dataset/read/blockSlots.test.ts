@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockRecords } from '../../../src/core/dataset/read/blockRecords';
-import { BlockSlots } from '../../../src/core/dataset/read/blockSlots';
+import { BlockSlots, SLOT_BYTES } from '../../../src/core/dataset/read/blockSlots';
 import { Dataset } from '../../../src/core/dataset/read/dataset';
 import { generateDataset } from '../../../src/core/generate';
 import { datasetIdentity } from '../../../src/core/dataset/read/pieceFetch';
@@ -105,5 +105,30 @@ describe('block slots', () => {
     const taken = [slots.take(), slots.take(), slots.take()];
     expect(taken.slice(0, 2).sort()).toEqual([0, 1]);
     expect(taken[2]).toBe(-1);
+  });
+
+  it('are written ahead a few at a time, each once, never one that is taken', () => {
+    const slots = new BlockSlots(5);
+    const memory = new Uint8Array(slots.shared);
+    const held = slots.take();
+    slots.view(held, 4).set([1, 2, 3, 4]);
+    // What an evicted block left in the free slots: the write-ahead is seen writing over it.
+    memory.fill(7, SLOT_BYTES);
+    const firstByte = (slot: number): number => memory[slot * SLOT_BYTES]!;
+    expect(slots.writeAheadMore(2)).toBe(true);
+    expect([...slots.view(held, 4)]).toEqual([1, 2, 3, 4]);
+    expect([1, 2, 3, 4].map(firstByte)).toEqual([0, 7, 7, 7]);
+    // A slot taken and written after the step that passed it is not written again.
+    const next = slots.take();
+    expect(next).toBe(1);
+    slots.view(next, 1).set([9]);
+    expect(slots.writeAheadMore(2)).toBe(true);
+    expect(slots.writeAheadMore(2)).toBe(false);
+    expect([1, 2, 3, 4].map(firstByte)).toEqual([9, 0, 0, 0]);
+    expect(memory[5 * SLOT_BYTES - 1]).toBe(0);
+    expect(slots.writeAheadMore(2)).toBe(false);
+    // New memory (after a read whose worker did not finish) is written ahead again from its start.
+    slots.reset();
+    expect(slots.writeAheadMore(0)).toBe(true);
   });
 });

@@ -84,6 +84,11 @@ export class BlockRecords implements RecordSource {
     this.slots.writeAhead(count);
   }
 
+  /** Writes ahead the next `count` slots not yet written; false once all are (BlockSlots.writeAheadMore). */
+  writeAheadMoreSlots(count: number): boolean {
+    return this.slots.writeAheadMore(count);
+  }
+
   /** Lets reads of many blocks share their decompression with `inflater` (null: this thread alone). */
   useInflater(inflater: BlockInflater | null): void {
     this.inflater = inflater;

@@ -14,6 +14,8 @@ export class BlockSlots {
   private readonly taken: Uint8Array;
   /** Counts the memories: a slot number means a place in one of them only. */
   generation = 0;
+  /** Slots below this one have been written ahead in the current memory (or were taken before they could be). */
+  private writtenUpTo = 0;
 
   constructor(readonly count: number) {
     this.taken = new Uint8Array(count);
@@ -32,10 +34,21 @@ export class BlockSlots {
    * slower VM of docs/performance.md, and a block of 32 records fills ~11 pages of its slot.
    */
   writeAhead(count: number): void {
+    this.writeAheadMore(count - this.writtenUpTo);
+  }
+
+  /**
+   * Writes ahead the next `count` slots not yet written (writeAhead's); false once every slot has
+   * been. The idle write-ahead (query/writeAhead.ts) calls it a few slots at a time.
+   */
+  writeAheadMore(count: number): boolean {
     const memory = new Uint8Array(this.shared);
+    const end = Math.min(this.count, this.writtenUpTo + Math.max(0, count));
     // A taken slot holds a block still read: only free ones are written.
-    for (let slot = 0; slot < Math.min(count, this.count); slot++)
+    for (let slot = this.writtenUpTo; slot < end; slot++)
       if (this.taken[slot] === 0) memory.fill(0, slot * SLOT_BYTES, (slot + 1) * SLOT_BYTES);
+    this.writtenUpTo = end;
+    return end < this.count;
   }
 
   /** A free slot, or -1 when every one is taken. */
@@ -66,6 +79,7 @@ export class BlockSlots {
   /** Every slot free, in new memory: after a read whose worker did not finish, which may still write into the slots it was given. */
   reset(): void {
     this.memory = null;
+    this.writtenUpTo = 0;
     this.generation++;
     this.freeAll();
   }

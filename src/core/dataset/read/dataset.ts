@@ -194,6 +194,11 @@ export class Dataset {
     this.blocks.writeAheadSlots(count);
   }
 
+  /** Writes ahead the next `count` record blocks' memory not yet written; false once all of it is. */
+  writeAheadMoreBlockMemory(count: number): boolean {
+    return this.blocks.writeAheadMoreSlots(count);
+  }
+
   /** One-byte vectors' memory written ahead and not yet taken by a field: how many, and the bytes written. */
   reservedVectorMemory(): { vectors: number; bytes: number } {
     return this.vectors.reserveHeld();

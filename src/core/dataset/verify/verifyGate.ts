@@ -44,6 +44,11 @@ export class VerifyGate {
     Atomics.notify(this.count, 0);
   }
 
+  /** Whether no request computes now and none has ended in the last `ms` (on the requests' own thread). */
+  quietFor(ms: number): boolean {
+    return Atomics.load(this.count, 0) === 0 && Date.now() - Number(Atomics.load(this.lastEnd, 0)) >= ms;
+  }
+
   /** Runs `work` with the background threads held back. */
   hold<T>(work: () => T): T {
     Atomics.add(this.count, 0, 1);

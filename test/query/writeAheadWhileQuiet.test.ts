@@ -1,0 +1,57 @@
+// The record blocks' memory the serving start-up leaves unwritten is written while requests are
+// quiet (query/writeAhead.ts): never while requests keep coming, all of it once they pause, and
+// nothing after the dataset closes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Dataset } from '../../src/core/dataset/read/dataset';
+import { VerifyGate } from '../../src/core/dataset/verify/verifyGate';
+import { generateDataset } from '../../src/core/generate';
+import { writeAheadWhileQuiet } from '../../src/core/query/writeAhead';
+
+let dir: string;
+let path: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'audience-desk-write-ahead-'));
+  path = join(dir, 'd.sqlite');
+  generateDataset({ rows: 2_000, seed: 3, out: path });
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Whether every record block's slot has been written ahead (a step of none writes nothing). */
+const allWritten = (dataset: Dataset): boolean => !dataset.writeAheadMoreBlockMemory(0);
+
+it("writes the blocks' memory ahead only once requests pause, and all of it then", { timeout: 30_000 }, async () => {
+  const dataset = Dataset.open(path);
+  const gate = new VerifyGate();
+  try {
+    // A request ending every 5 ms: never 40 ms of quiet.
+    const requests = setInterval(() => gate.hold(() => dataset.recordTexts([0])), 5);
+    writeAheadWhileQuiet(dataset, gate, 40);
+    // Long enough for a writer that did not wait for quiet to write every slot (96 steps, one every 20 ms).
+    await sleep(3_000);
+    clearInterval(requests);
+    expect(allWritten(dataset)).toBe(false);
+    // 768 slots at 8 a step, a step every 20 ms: about 2 s once quiet.
+    for (let waited = 0; !allWritten(dataset) && waited < 20_000; waited += 50) await sleep(50);
+    expect(allWritten(dataset)).toBe(true);
+    expect(dataset.recordTexts([0, 1_999])).toHaveLength(2);
+  } finally {
+    dataset.close();
+  }
+});
+
+it('stops when the dataset closes', { timeout: 10_000 }, async () => {
+  const dataset = Dataset.open(path);
+  const gate = new VerifyGate();
+  writeAheadWhileQuiet(dataset, gate, 0);
+  await sleep(60);
+  expect(allWritten(dataset)).toBe(false);
+  dataset.close();
+  // Long enough for a writer still running to write every slot (96 steps, one every 20 ms).
+  await sleep(3_000);
+  expect(allWritten(dataset)).toBe(false);
+});
