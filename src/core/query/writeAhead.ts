@@ -22,8 +22,12 @@ const WRITTEN_AHEAD_BLOCKS = 128;
 const QUIET_MS = 50;
 /** Slots a step writes: 512 KB, ~3 ms on that VM, the most a request arriving during one waits. */
 const SLOTS_A_STEP = 8;
-/** How often the writer looks for quiet (an unref'd timer: it never keeps a process alive). */
+/** Bytes of a reserved vector a step writes, as many as a step of slots. */
+const VECTOR_BYTES_A_STEP = 512 * 1024;
+/** How often the writer looks for quiet while it has work (an unref'd timer: it never keeps a process alive). */
 const LOOK_EVERY_MS = 20;
+/** How often it looks whether a field took a reserved vector, once all is written. */
+const IDLE_LOOK_EVERY_MS = 250;
 
 /** Writes ahead the memory of the first vectors, record blocks and stored PID order chunks the requests read. */
 export function writeAheadForFirstRequests(dataset: Dataset, paging: PidPaging, gate: VerifyGate): void {
@@ -34,20 +38,24 @@ export function writeAheadForFirstRequests(dataset: Dataset, paging: PidPaging, 
 }
 
 /**
- * Writes ahead the rest of the record blocks' memory a step at a time, on this thread (the only one
- * that hands out slots, so a slot taken between two steps is never written over), whenever no
- * request has computed for QUIET_MS; stops when all is written or the dataset closes.
+ * Whenever no request has computed for QUIET_MS, one step on this thread (the only one that hands
+ * out slots and reserved vectors, so nothing taken between two steps is written over): the rest of
+ * the record blocks' memory, then the vector reserve back to RESERVED_VECTORS each time a field's
+ * first use took one, so that the next first use after a pause finds its memory written too. Stops
+ * when the dataset closes.
  */
 export function writeAheadWhileQuiet(dataset: Dataset, gate: VerifyGate, quietMs = QUIET_MS): void {
   let timer: NodeJS.Timeout | undefined;
+  let slotsLeft = true;
   const look = (): void => {
-    timer = undefined;
-    if (!gate.quietFor(quietMs)) return schedule();
-    if (dataset.writeAheadMoreBlockMemory(SLOTS_A_STEP)) schedule();
+    if (!gate.quietFor(quietMs)) return schedule(LOOK_EVERY_MS);
+    if (slotsLeft) slotsLeft = dataset.writeAheadMoreBlockMemory(SLOTS_A_STEP);
+    else if (!dataset.reserveVectorMemoryStep(RESERVED_VECTORS, VECTOR_BYTES_A_STEP)) return schedule(IDLE_LOOK_EVERY_MS);
+    schedule(LOOK_EVERY_MS);
   };
-  const schedule = (): void => {
-    timer = setTimeout(look, LOOK_EVERY_MS).unref();
+  const schedule = (ms: number): void => {
+    timer = setTimeout(look, ms).unref();
   };
   dataset.onClose(() => clearTimeout(timer));
-  schedule();
+  schedule(LOOK_EVERY_MS);
 }

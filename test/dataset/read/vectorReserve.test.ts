@@ -43,6 +43,35 @@ describe('VectorReserve', () => {
     expect(reserve.held()).toEqual({ vectors: 0, bytes: 0 });
   });
 
+  it('written a step at a time, hands out a vector only once it is written as fill() writes it', () => {
+    const ranges = [
+      { first: 600, count: 300 },
+      { first: 0, count: 500 },
+    ];
+    const stepped = new VectorReserve(1000);
+    const steps: Array<{ vectors: number; bytes: number }> = [];
+    while (stepped.fillStep(2, ranges, 350)) steps.push(stepped.held());
+    // 800 bytes a vector in steps of at most 350: the second vector's last step ends the filling.
+    expect(steps).toEqual([
+      { vectors: 0, bytes: 350 },
+      { vectors: 0, bytes: 700 },
+      { vectors: 1, bytes: 800 },
+      { vectors: 1, bytes: 1150 },
+      { vectors: 1, bytes: 1500 },
+    ]);
+    expect(stepped.held()).toEqual({ vectors: 2, bytes: 1600 });
+    expect(stepped.fillStep(2, ranges, 350)).toBe(false);
+    const filled = new VectorReserve(1000);
+    filled.fill(2, ranges);
+    expect(stepped.held()).toEqual(filled.held());
+    // One taken: the steps write a new one, and take() never hands out one half written.
+    expect(stepped.take()!.every((v) => v === 0)).toBe(true);
+    expect(stepped.fillStep(2, ranges, 350)).toBe(true);
+    expect(stepped.take()).not.toBeNull();
+    expect(stepped.take()).toBeNull();
+    expect(stepped.held()).toEqual({ vectors: 0, bytes: 350 });
+  });
+
   it('writes ahead at most an eighth of the vector budget and never more than its maximum', () => {
     const small = new VectorReserve(10_000);
     small.fill(1, [{ first: 0, count: 10_000 }], 8 * 700);

@@ -178,12 +178,21 @@ export class Dataset {
    * serving start-up's (EmbeddedEngine.ready).
    */
   reserveVectorMemory(count: number): void {
-    this.vectors.reserve(
-      count,
-      this.stateCounts()
-        .filter((s) => s.count > 0)
-        .sort((a, b) => b.count - a.count),
-    );
+    this.vectors.reserve(count, this.largestStatesFirst());
+  }
+
+  /**
+   * Writes ahead at most `stepBytes` more towards `count` reserved one-byte vectors (a field took
+   * one since); false once `count` are ready. The quiet write-ahead's (query/writeAhead.ts).
+   */
+  reserveVectorMemoryStep(count: number, stepBytes: number): boolean {
+    return this.vectors.reserveStep(count, this.largestStatesFirst(), stepBytes);
+  }
+
+  private largestStatesFirst(): StateRange[] {
+    return this.stateCounts()
+      .filter((s) => s.count > 0)
+      .sort((a, b) => b.count - a.count);
   }
 
   /**

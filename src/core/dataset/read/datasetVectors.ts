@@ -181,6 +181,11 @@ export class DatasetVectors {
     this.reserved.fill(count, ranges, this.columns.budget);
   }
 
+  /** One step of at most `stepBytes` towards `count` ready vectors (VectorReserve.fillStep); false once they are. */
+  reserveStep(count: number, ranges: readonly ReserveRange[], stepBytes: number): boolean {
+    return this.reserved.fillStep(count, ranges, stepBytes, this.columns.budget);
+  }
+
   /** The reserve's vectors ready and the bytes written ahead in them. */
   reserveHeld(): { vectors: number; bytes: number } {
     return this.reserved.held();
