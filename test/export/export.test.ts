@@ -80,12 +80,34 @@ describe('export', () => {
 
   it("writes JSON Lines equal to the search response (in the file's order)", async () => {
     const out = join(dir, 'audience.jsonl');
-    await exportAudience(api.core.engine, normalizeAudienceRequest(REQUEST), { format: 'jsonl', outPath: out });
+    await exportAudience(api.core.engine, normalizeAudienceRequest(REQUEST), { format: 'jsonl', outPath: out, batchSize: 500 });
     const lines = readFileSync(out, 'utf8')
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(lines).toEqual(await allSearchRecords());
+  });
+
+  it('gives the same bytes when two exports run at once, each batch rendered into its own reused buffer', async () => {
+    const request = normalizeAudienceRequest(REQUEST);
+    const alone = join(dir, 'alone.csv');
+    await exportAudience(api.core.engine, request, { format: 'csv', outPath: alone, batchSize: 100 });
+    const a = join(dir, 'a.csv');
+    const b = join(dir, 'b.jsonl');
+    const c = join(dir, 'c.csv');
+    await Promise.all([
+      exportAudience(api.core.engine, request, { format: 'csv', outPath: a, batchSize: 100 }),
+      exportAudience(api.core.engine, request, { format: 'jsonl', outPath: b, batchSize: 70 }),
+      exportAudience(api.core.engine, request, { format: 'csv', outPath: c, batchSize: 130 }),
+    ]);
+    expect(readFileSync(a)).toEqual(readFileSync(alone));
+    expect(readFileSync(c)).toEqual(readFileSync(alone));
+    expect(
+      readFileSync(b, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(await allSearchRecords());
   });
 
   it('exports a whole state without filters, and an empty audience as a header only', async () => {
