@@ -39,7 +39,7 @@ export class BlockSlots {
 
   /**
    * Writes ahead the next `count` slots not yet written (writeAhead's); false once every slot has
-   * been. The idle write-ahead (query/writeAhead.ts) calls it a few slots at a time.
+   * been. The quiet write-ahead (query/writeAhead.ts) calls it a few slots at a time.
    */
   writeAheadMore(count: number): boolean {
     const memory = new Uint8Array(this.shared);
