@@ -46,10 +46,10 @@ export function writeAheadForFirstRequests(dataset: Dataset, paging: PidPaging, 
  */
 export function writeAheadWhileQuiet(dataset: Dataset, gate: VerifyGate, quietMs = QUIET_MS): void {
   let timer: NodeJS.Timeout | undefined;
-  let slotsLeft = true;
   const look = (): void => {
     if (!gate.quietFor(quietMs)) return schedule(LOOK_EVERY_MS);
-    if (slotsLeft) slotsLeft = dataset.writeAheadMoreBlockMemory(SLOTS_A_STEP);
+    // Asked each time (a step of none writes nothing): the slots get new memory after a read whose worker did not finish.
+    if (dataset.writeAheadMoreBlockMemory(0)) dataset.writeAheadMoreBlockMemory(SLOTS_A_STEP);
     else if (!dataset.reserveVectorMemoryStep(RESERVED_VECTORS, VECTOR_BYTES_A_STEP)) return schedule(IDLE_LOOK_EVERY_MS);
     schedule(LOOK_EVERY_MS);
   };
