@@ -147,10 +147,22 @@ describe('the map view', () => {
     // One state again (the first in code order), then Texas as before.
     await page.getByTestId('state-select').selectOption('TX');
     await page.locator('[data-testid^="map-area-48"]').first().waitFor();
-    // And Texas's report in place: the layout checks below measure its rows, which a report still
-    // loading replaces under them (seen once on a slower machine: a row's button gone mid-check).
-    await page.locator('[data-testid="report-row"][data-key^="48"]').first().waitFor();
-    await page.locator('[data-testid="report-scroll"][aria-busy="false"]').waitFor();
+    // And Texas's report in place, all at once: loaded, only Texas's rows, no State column. Each
+    // alone also holds for the two states' report (its Texas rows, not busy yet while the change
+    // waits to be counted), which the commit then replaces under the layout checks below (seen on
+    // slower machines: a row's button, the State column's heading gone mid-check).
+    const texasAlone = () =>
+      page.locator('html').evaluate((html) => {
+        const doc = html.ownerDocument;
+        const keys = [...doc.querySelectorAll('[data-testid="report-row"]')].map((tr) => tr.dataset.key);
+        return (
+          doc.querySelector('[data-testid="report-scroll"]')?.getAttribute('aria-busy') === 'false' &&
+          !doc.querySelector('[data-testid="report-state"]') &&
+          keys.length > 0 &&
+          keys.every((key) => key.startsWith('48'))
+        );
+      });
+    await expect.poll(texasAlone, { timeout: 20_000 }).toBe(true);
   });
 
   for (const scheme of ['light', 'dark'] as const)

@@ -36,7 +36,11 @@ export async function overflows(page: Page, selectors: string[], across = false)
 
 /** Elements matching the selector whose text is cut (wider than their box) or drawn past their parent's right edge. */
 export async function cutLabels(page: Page, selector: string): Promise<string[]> {
-  return page.locator(selector).evaluateAll((els) => {
+  // Found and measured in one task in the page, as in every measure here: a locator's evaluateAll
+  // finds the elements in one round trip and measures them in a second, and a render between the two
+  // (a report finishing its load) leaves the elements it removed in hand, without a parent.
+  return page.locator('html').evaluate((html, sel) => {
+    const els = [...html.ownerDocument.querySelectorAll(sel)];
     const bad: string[] = [];
     for (const el of els) {
       if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0)
@@ -45,21 +49,20 @@ export async function cutLabels(page: Page, selector: string): Promise<string[]>
       if (el.getBoundingClientRect().right > parent.right + 0.5) bad.push(`"${el.textContent.trim()}" past its box`);
     }
     return bad;
-  });
+  }, selector);
 }
 
 /** Each element matching the selector lies inside the window (a tab, a button). */
 export async function outsideWindow(page: Page, selector: string): Promise<string[]> {
-  return page.locator(selector).evaluateAll((els) => {
-    const html = els[0]?.ownerDocument.documentElement;
-    if (!html) return [];
+  return page.locator('html').evaluate((html, sel) => {
+    const els = [...html.ownerDocument.querySelectorAll(sel)];
     return els
       .filter((el) => {
         const r = el.getBoundingClientRect();
         return r.width > 0 && (r.left < -0.5 || r.right > html.clientWidth + 0.5 || r.bottom > html.clientHeight + 0.5 || r.top < -0.5);
       })
       .map((el) => `${el.dataset.testid ?? el.textContent.trim()}`);
-  });
+  }, selector);
 }
 
 /**
@@ -68,7 +71,8 @@ export async function outsideWindow(page: Page, selector: string): Promise<strin
  * only that option, sized to its content, must be no wider than the menu.
  */
 export async function cutSelects(page: Page, selector: string): Promise<string[]> {
-  return page.locator(selector).evaluateAll((selects) => {
+  return page.locator('html').evaluate((html, sel) => {
+    const selects = [...html.ownerDocument.querySelectorAll(sel)];
     const bad: string[] = [];
     for (const select of selects) {
       if (select.selectedIndex < 0 || select.clientWidth === 0) continue;
@@ -84,7 +88,7 @@ export async function cutSelects(page: Page, selector: string): Promise<string[]
       if (needs > has + 0.5) bad.push(`"${option.text}" cut: ${Math.round(needs)} > ${Math.round(has)}`);
     }
     return bad;
-  });
+  }, selector);
 }
 
 /** How far the page itself scrolls, each way (0 and 0 when the window holds the whole page). */
