@@ -4,10 +4,11 @@
 // first row when the audience changes, its row numbers room for eight digits, any field as a column
 // headed by its label with coded values as their meanings, and the field search's ranking.
 import { describe, expect, it } from 'vitest';
+import type { Response } from 'playwright-core';
 import { codeLabel } from '../../src/shared/codebook';
 import { COUNTY_NAMES } from '../../src/shared/countyNames';
 import { dictionaryEntry } from '../../src/shared/dictionary';
-import { api, count, shot } from './support/desk';
+import { api, count, rpcSettled, shot } from './support/desk';
 import { useDeskInState } from './support/deskInState';
 import { atEverySize, cutLabels, cutSelects, outsideWindow, overflows, pageOverflow } from './support/layout';
 
@@ -52,6 +53,8 @@ describe('the canvas', () => {
         for (const view of tabs) {
           await page.getByTestId(`tab-${view}`).click();
           await page.getByTestId('canvas-view').locator('> *').first().waitFor();
+          // Measured loaded (its tables, report and map in), not as its first render.
+          await rpcSettled(desk);
           expect(await overflows(page, PANELS), view).toEqual([]);
           // The view takes the rest of the window beside the builder: well over half of it.
           const canvas = (await page.getByTestId('canvas').boundingBox())!;
@@ -101,17 +104,22 @@ describe('the canvas', () => {
     const wide = await builderWidth();
     // Dragging the handle 60 px to the left narrows it by as much.
     const handle = (await page.getByTestId('builder-resizer').boundingBox())!;
+    // The widths the page saves, watched from before the drag: the save goes 300 ms after the last
+    // move, which a slow machine may pass before the poll below ends.
+    const saved: Array<{ width?: number; ok: boolean }> = [];
+    const onResponse = (r: Response) => {
+      if (!r.url().endsWith('/ui/rpc/workspace/set')) return;
+      saved.push({ width: (JSON.parse(r.request().postData() ?? '{}') as { builderWidth?: number }).builderWidth, ok: r.ok() });
+    };
+    page.on('response', onResponse);
     await page.mouse.move(handle.x + handle.width / 2, handle.y + 200);
     await page.mouse.down();
     await page.mouse.move(handle.x + handle.width / 2 - 60, handle.y + 200, { steps: 4 });
     await page.mouse.up();
     await expect.poll(builderWidth).toBeCloseTo(wide - 60, -1);
     const kept = await builderWidth();
-    const written = page.waitForResponse((r) => {
-      if (!r.url().endsWith('/ui/rpc/workspace/set')) return false;
-      return (JSON.parse(r.request().postData() ?? '{}') as { builderWidth?: number }).builderWidth === Math.round(kept);
-    });
-    expect((await written).ok()).toBe(true);
+    await expect.poll(() => saved.find((s) => s.width === Math.round(kept))).toEqual({ width: Math.round(kept), ok: true });
+    page.off('response', onResponse);
     await page.reload();
     await page.getByTestId('dataset-info').waitFor();
     await expect.poll(builderWidth).toBeCloseTo(kept, 0);
@@ -178,9 +186,13 @@ describe('the canvas', () => {
     await expect.poll(() => header.innerText()).toBe(label);
     // The first person's income, as the loopback API reads it, shown as its meaning.
     const first = (await api(desk, 'search', { state: 'CA', limit: 1 })).json.results[0] as Record<string, string>;
+    // Both cells polled together: adding the column reloads the rows, and an empty income is also
+    // what a row still loading shows.
     const cell = page.locator('.ag-row[row-index="0"] [col-id="EHI"]').first();
-    await expect.poll(() => cell.innerText()).toBe(first.EHI ? codeLabel('EHI', first.EHI) : '');
-    expect(await page.locator('.ag-row[row-index="0"] [col-id="pid"]').first().innerText()).toBe(first.PID);
+    const pidCell = page.locator('.ag-row[row-index="0"] [col-id="pid"]').first();
+    await expect
+      .poll(async () => [await pidCell.innerText(), await cell.innerText()])
+      .toEqual([first.PID, first.EHI ? codeLabel('EHI', first.EHI) : '']);
     // Headers are whole (wrapped, not cut) at both sizes, in both schemes (each has its own grid theme).
     for (const scheme of SCHEMES)
       for (const [width, height] of SIZES) {

@@ -120,6 +120,7 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
     await expect.poll(countText, SERVER_ROUND_TRIP).toBe(count(embedded.json.total));
 
     const countsBefore = desk.rpcCalls.filter((c) => c.op === 'audience/count').length;
+    const answeredBefore = answers.filter((a) => a.op === 'audience/count').length;
     await page.getByTestId('ch-use').click();
     await expect.poll(() => page.getByTestId('datasource-done').innerText(), SERVER_ROUND_TRIP).toMatch(/ClickHouse answers now/);
     expect(await page.getByTestId('datasource-current').innerText()).toMatch(/In use now: a ClickHouse server/);
@@ -137,6 +138,18 @@ describeClickHouse('Data source screen (Chromium, browser mode, local ClickHouse
       .poll(() => page.getByTestId('dataset-info').innerText(), SERVER_ROUND_TRIP)
       .toContain(`clickhouse ${clickhouse().servers.single.url}/${DATABASE}`);
     await expect.poll(() => desk.rpcCalls.filter((c) => c.op === 'audience/count').length, SERVER_ROUND_TRIP).toBeGreaterThan(countsBefore);
+    // The number on screen is the embedded engine's already: what proves ClickHouse's answer is the
+    // count's own answer (ok, the same total), and the bar no longer busy nor showing an error.
+    const countAnswers = () => answers.filter((a) => a.op === 'audience/count');
+    await expect
+      .poll(
+        () =>
+          countAnswers().length > answeredBefore && (JSON.parse(countAnswers().at(-1)!.body) as { ok: boolean; value?: { total: number } }),
+        SERVER_ROUND_TRIP,
+      )
+      .toMatchObject({ ok: true, value: { total: embedded.json.total } });
+    await page.locator('[data-testid="audience-count"][aria-busy="false"]').waitFor(SERVER_ROUND_TRIP);
+    expect(await page.getByTestId('count-error').count()).toBe(0);
     await expect.poll(countText, SERVER_ROUND_TRIP).toBe(count(embedded.json.total));
     // The loopback API answers from ClickHouse too, the same total.
     expect((await api(desk, 'preview', { state: STATE, limit: 0 })).json.total).toBe(embedded.json.total);

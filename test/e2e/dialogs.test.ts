@@ -4,7 +4,7 @@
 // nothing wider than it, headings, labels, buttons and chosen menu options whole, the page not
 // scrolling. (What each holds after use is checked where it is used: uploads, import, customerFiles.)
 import { describe, expect, it } from 'vitest';
-import { shot } from './support/desk';
+import { rpcSettled, shot } from './support/desk';
 import { useDeskInState } from './support/deskInState';
 import { DIALOG_OPENERS } from './support/dialogOpeners';
 import { atEverySize, cutLabels, cutSelects, overflows, pageOverflow } from './support/layout';
@@ -19,7 +19,7 @@ describe('the dialogs', () => {
       const dialog = `[data-testid="${name}-dialog"]`;
       await page.locator(dialog).waitFor();
       // What the dialog loads on opening (a list, the current source) is in before it is measured.
-      await page.waitForLoadState('networkidle');
+      await rpcSettled(desk);
       await atEverySize(page, async (where) => {
         expect(await overflows(page, [dialog]), where).toEqual([]);
         expect(await overflows(page, [`${dialog} > *`], true), where).toEqual([]);

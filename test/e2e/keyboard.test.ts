@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { countyName } from '../../src/shared/geography';
+import { rpcSettled } from './support/desk';
 import { useDeskInState } from './support/deskInState';
 
 const desk = useDeskInState('CA');
@@ -90,7 +91,8 @@ describe('keyboard paths', () => {
     for (const tab of tabs) {
       await page.getByTestId(tab).click();
       await page.getByTestId('canvas-view').locator('> *').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      // What the tab loads on opening is in before the Tab walk.
+      await rpcSettled(desk);
       await page.locator('body').click({ position: { x: 1, y: 1 } });
       const stops: string[] = [];
       const bad: string[] = [];

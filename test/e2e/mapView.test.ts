@@ -3,11 +3,25 @@
 // it draws, picks counties from the report's list by keyboard, follows the dark scheme, names the state
 // of each county in the report when several states are chosen, and fits a
 // 1024x700 and a 1440x900 window beside its report in both schemes, its labels whole.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { COUNTY_NAMES } from '../../src/shared/countyNames';
 import { stateFips } from '../../src/shared/geography';
+import type { Page } from 'playwright-core';
 import { api, shot, startDesk, stopDesk, type Desk } from './support/desk';
 import { atEverySize, cutLabels, overflows, pageOverflow } from './support/layout';
+
+/** Texas's report alone is on screen, loaded: only Texas's rows, no State column, not busy. */
+const texasAlone = (page: Page) =>
+  page.locator('html').evaluate((html) => {
+    const doc = html.ownerDocument;
+    const keys = [...doc.querySelectorAll('[data-testid="report-row"]')].map((tr) => tr.dataset.key);
+    return (
+      doc.querySelector('[data-testid="report-scroll"]')?.getAttribute('aria-busy') === 'false' &&
+      !doc.querySelector('[data-testid="report-state"]') &&
+      keys.length > 0 &&
+      keys.every((key) => key.startsWith('48'))
+    );
+  });
 
 let desk: Desk;
 beforeAll(async () => {
@@ -16,6 +30,8 @@ beforeAll(async () => {
   await desk.page.getByTestId('state-select').selectOption('TX');
   await desk.page.getByTestId('tab-map').click();
   await desk.page.locator('[data-testid^="map-area-48"]').first().waitFor();
+  // The map's paths follow the chosen state at once, its report only once Texas's counts are in.
+  await vi.waitUntil(() => texasAlone(desk.page), { timeout: 20_000, interval: 50 });
 });
 afterAll(() => stopDesk(desk));
 
@@ -147,22 +163,11 @@ describe('the map view', () => {
     // One state again (the first in code order), then Texas as before.
     await page.getByTestId('state-select').selectOption('TX');
     await page.locator('[data-testid^="map-area-48"]').first().waitFor();
-    // And Texas's report in place, all at once: loaded, only Texas's rows, no State column. Each
-    // alone also holds for the two states' report (its Texas rows, not busy yet while the change
-    // waits to be counted), which the commit then replaces under the layout checks below (seen on
-    // slower machines: a row's button, the State column's heading gone mid-check).
-    const texasAlone = () =>
-      page.locator('html').evaluate((html) => {
-        const doc = html.ownerDocument;
-        const keys = [...doc.querySelectorAll('[data-testid="report-row"]')].map((tr) => tr.dataset.key);
-        return (
-          doc.querySelector('[data-testid="report-scroll"]')?.getAttribute('aria-busy') === 'false' &&
-          !doc.querySelector('[data-testid="report-state"]') &&
-          keys.length > 0 &&
-          keys.every((key) => key.startsWith('48'))
-        );
-      });
-    await expect.poll(texasAlone, { timeout: 20_000 }).toBe(true);
+    // And Texas's report in place (texasAlone, above): the layout checks below measure it. Each of
+    // its conditions alone also holds for the two states' report still shown while the change waits
+    // to be counted (its Texas rows, not busy yet), which the commit then replaces under the checks
+    // (seen on slower machines: a row's button, the State column's heading gone mid-check).
+    await expect.poll(() => texasAlone(page), { timeout: 20_000 }).toBe(true);
   });
 
   for (const scheme of ['light', 'dark'] as const)

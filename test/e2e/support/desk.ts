@@ -25,6 +25,8 @@ export interface Desk {
   page: Page;
   /** Every rpc call the page made: operation and parsed input. */
   rpcCalls: Array<{ op: string; input: Record<string, unknown> }>;
+  /** Rpc calls sent and not yet answered, and when that last changed (for rpcSettled). */
+  rpcPending: { count: number; changedAt: number };
   /** Console errors and uncaught page errors (CSP violations show up here too). */
   consoleErrors: string[];
   serve: ChildProcess;
@@ -108,15 +110,40 @@ export async function startDesk(datasetPath: string): Promise<Desk> {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(uiUrl).origin });
   const page = await context.newPage();
   const rpcCalls: Desk['rpcCalls'] = [];
+  const rpcPending: Desk['rpcPending'] = { count: 0, changedAt: Date.now() };
+  const rpcOp = (url: string) => /\/ui\/rpc\/(.+)$/.exec(new URL(url).pathname)?.[1];
+  const pending = (step: number) => (url: string) => {
+    if (rpcOp(url) === undefined) return;
+    rpcPending.count += step;
+    rpcPending.changedAt = Date.now();
+  };
   page.on('request', (r) => {
-    const m = /\/ui\/rpc\/(.+)$/.exec(new URL(r.url()).pathname);
-    if (m) rpcCalls.push({ op: m[1]!, input: JSON.parse(r.postData() ?? '{}') as Record<string, unknown> });
+    const op = rpcOp(r.url());
+    if (op !== undefined) rpcCalls.push({ op, input: JSON.parse(r.postData() ?? '{}') as Record<string, unknown> });
+    pending(1)(r.url());
   });
+  page.on('requestfinished', (r) => pending(-1)(r.url()));
+  page.on('requestfailed', (r) => pending(-1)(r.url()));
   const consoleErrors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
   await page.goto(uiUrl);
-  return { home, apiUrl, uiUrl, key, browser, page, rpcCalls, consoleErrors, serve: child, serveOutput };
+  return { home, apiUrl, uiUrl, key, browser, page, rpcCalls, rpcPending, consoleErrors, serve: child, serveOutput };
+}
+
+/**
+ * Resolves once the page has no rpc call unanswered and has sent none for `quietMs`: what a screen
+ * loads on opening (a dialog's lists, a tab's answers) is in. Playwright's 'networkidle' load state
+ * cannot say this: it fires once a navigation and then returns at once.
+ */
+export async function rpcSettled(desk: Desk, quietMs = 300, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { count, changedAt } = desk.rpcPending;
+    if (count === 0 && Date.now() - changedAt >= quietMs) return;
+    if (Date.now() > until) throw new Error(`rpc calls still unanswered after ${timeoutMs} ms: ${count}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 export async function stopDesk(desk: Desk | undefined): Promise<void> {
