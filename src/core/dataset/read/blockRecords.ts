@@ -74,7 +74,7 @@ export class BlockRecords implements RecordSource {
   ) {
     this.source = { kind: 'blocks', path, identity, records, perBlock };
     this.fetchOne = blockFetch(db.prepare(BLOCK_SQL), path, records, perBlock);
-    this.slots = new BlockSlots(kept);
+    this.slots = new BlockSlots(kept, Math.ceil(records / perBlock));
     // A read's own blocks (those it found and those it adds) then always fit: none is evicted during it.
     this.group = Math.max(1, Math.min(GROUP, Math.floor(kept / 2)));
   }
@@ -87,6 +87,16 @@ export class BlockRecords implements RecordSource {
   /** Writes ahead the next `count` slots not yet written; false once all are (BlockSlots.writeAheadMore). */
   writeAheadMoreSlots(count: number): boolean {
     return this.slots.writeAheadMore(count);
+  }
+
+  /** The slots' memory not yet written ahead, for a thread to write (BlockSlots.unwritten). */
+  unwrittenSlots(): ReturnType<BlockSlots['unwritten']> {
+    return this.slots.unwritten();
+  }
+
+  /** Takes note that a thread wrote what unwrittenSlots() gave (BlockSlots.writtenElsewhere). */
+  slotsWrittenElsewhere(generation: number): void {
+    this.slots.writtenElsewhere(generation);
   }
 
   /** Lets reads of many blocks share their decompression with `inflater` (null: this thread alone). */

@@ -17,7 +17,14 @@ export class BlockSlots {
   /** Slots below this one have been written ahead in the current memory (or were taken before they could be). */
   private writtenUpTo = 0;
 
-  constructor(readonly count: number) {
+  /**
+   * `count` slots; `fillable`: how many of them the file's blocks can ever fill (a small file has
+   * fewer blocks than slots), the most written ahead.
+   */
+  constructor(
+    readonly count: number,
+    private readonly fillable = count,
+  ) {
     this.taken = new Uint8Array(count);
     this.reset();
   }
@@ -43,12 +50,28 @@ export class BlockSlots {
    */
   writeAheadMore(count: number): boolean {
     const memory = new Uint8Array(this.shared);
-    const end = Math.min(this.count, this.writtenUpTo + Math.max(0, count));
+    const last = Math.min(this.count, this.fillable);
+    const end = Math.min(last, this.writtenUpTo + Math.max(0, count));
     // A taken slot holds a block still read: only free ones are written.
     for (let slot = this.writtenUpTo; slot < end; slot++)
       if (this.taken[slot] === 0) memory.fill(0, slot * SLOT_BYTES, (slot + 1) * SLOT_BYTES);
-    this.writtenUpTo = end;
-    return end < this.count;
+    this.writtenUpTo = Math.max(this.writtenUpTo, end);
+    return this.writtenUpTo < last;
+  }
+
+  /**
+   * The memory not yet written ahead, as bytes `from` to `to` of the current memory, for a thread
+   * that writes it without changing what it holds (query/slotWriterWorker.ts); null when none is left.
+   */
+  unwritten(): { memory: SharedArrayBuffer; from: number; to: number; generation: number } | null {
+    const last = Math.min(this.count, this.fillable);
+    if (this.writtenUpTo >= last) return null;
+    return { memory: this.shared, from: this.writtenUpTo * SLOT_BYTES, to: last * SLOT_BYTES, generation: this.generation };
+  }
+
+  /** Takes note that the memory unwritten() gave is written, unless the slots got new memory since. */
+  writtenElsewhere(generation: number): void {
+    if (generation === this.generation) this.writtenUpTo = Math.max(this.writtenUpTo, Math.min(this.count, this.fillable));
   }
 
   /** A free slot, or -1 when every one is taken. */

@@ -1,0 +1,56 @@
+// The record blocks' slots written ahead on a thread of their own (query/writeAhead.ts
+// writeSlotsOnThread, query/slotWriterWorker.ts): all the memory the file's blocks can fill is written
+// once it resolves, and what blocks already sit in slots is unchanged, however the thread met them.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Dataset } from '../../src/core/dataset/read/dataset';
+import { generateDataset } from '../../src/core/generate';
+import { writeSlotsOnThread } from '../../src/core/query/writeAhead';
+
+const ROWS = 2_000;
+let dir: string;
+let path: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'audience-desk-slot-writer-'));
+  path = join(dir, 'd.sqlite');
+  generateDataset({ rows: ROWS, seed: 5, out: path });
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Whether every slot the file's blocks can fill has been written ahead (a step of none writes nothing). */
+const allWritten = (dataset: Dataset): boolean => !dataset.writeAheadMoreBlockMemory(0);
+
+it('writes every slot the blocks can fill and changes none a block sits in', { timeout: 30_000 }, async () => {
+  const dataset = Dataset.open(path);
+  try {
+    // Scattered positions (one a block, every other block): reads of many blocks decompress into
+    // slots, so half the slots the thread walks hold a block's bytes, zero bytes among them.
+    const positions = Array.from({ length: Math.floor(ROWS / 64) }, (_, k) => k * 64 + (k % 32));
+    const before = dataset.recordTexts(positions);
+    expect(allWritten(dataset)).toBe(false);
+    expect(await writeSlotsOnThread(dataset)).toBe(true);
+    expect(allWritten(dataset)).toBe(true);
+    // The same blocks, now from their slots (kept): the same texts.
+    expect(dataset.recordTexts(positions)).toEqual(before);
+    // Nothing is left for another thread.
+    expect(await writeSlotsOnThread(dataset)).toBe(false);
+  } finally {
+    dataset.close();
+  }
+});
+
+it('writes a small file only as far as its blocks go', () => {
+  const dataset = Dataset.open(path);
+  try {
+    const memory = dataset.unwrittenBlockMemory()!;
+    // 2,000 records in blocks of 32: 63 blocks, 63 slots of 64 KB, of the 768.
+    expect(memory.from).toBe(0);
+    expect(memory.to).toBe(Math.ceil(ROWS / 32) * 64 * 1024);
+    expect(memory.memory.byteLength).toBeGreaterThan(memory.to);
+  } finally {
+    dataset.close();
+  }
+});
