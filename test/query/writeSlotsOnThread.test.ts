@@ -45,7 +45,7 @@ it('writes every slot the blocks can fill and changes none a block sits in', { t
 it('writes a small file only as far as its blocks go', () => {
   const dataset = Dataset.open(path);
   try {
-    const memory = dataset.unwrittenBlockMemory()!;
+    const memory = dataset.blocks.unwrittenSlots()!;
     // 2,000 records in blocks of 32: 63 blocks, 63 slots of 64 KB, of the 768.
     expect(memory.from).toBe(0);
     expect(memory.to).toBe(Math.ceil(ROWS / 32) * 64 * 1024);

@@ -48,13 +48,13 @@ export function writeAheadForFirstRequests(dataset: Dataset, paging: PidPaging, 
  * (false when nothing was left, or no thread could start: the quiet writer then does it all).
  */
 export function writeSlotsOnThread(dataset: Dataset): Promise<boolean> {
-  const unwritten = dataset.unwrittenBlockMemory();
+  const unwritten = dataset.blocks.unwrittenSlots();
   const worker = unwritten && startWorker('slotWriterWorker', import.meta.url, { workerData: unwritten });
   if (!unwritten || !worker) return Promise.resolve(false);
   worker.unref();
   return new Promise((resolve) => {
     worker.once('message', () => {
-      if (dataset.isOpen) dataset.blockMemoryWrittenElsewhere(unwritten.generation);
+      if (dataset.isOpen) dataset.blocks.slotsWrittenElsewhere(unwritten.generation);
       resolve(true);
     });
     worker.once('error', () => resolve(false));

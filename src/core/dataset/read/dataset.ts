@@ -208,16 +208,6 @@ export class Dataset {
     return this.blocks.writeAheadMoreSlots(count);
   }
 
-  /** The record blocks' memory not yet written ahead, for a thread to write (query/writeAhead.ts writeSlotsOnThread). */
-  unwrittenBlockMemory(): ReturnType<BlockRecords['unwrittenSlots']> {
-    return this.blocks.unwrittenSlots();
-  }
-
-  /** Takes note that a thread wrote what unwrittenBlockMemory() gave, unless the blocks' memory was replaced since. */
-  blockMemoryWrittenElsewhere(generation: number): void {
-    this.blocks.slotsWrittenElsewhere(generation);
-  }
-
   /** One-byte vectors' memory written ahead and not yet taken by a field: how many, and the bytes written. */
   reservedVectorMemory(): { vectors: number; bytes: number } {
     return this.vectors.reserveHeld();
