@@ -1,6 +1,6 @@
 // The record blocks' slots written ahead on a thread of their own (writeAhead.ts writeSlotsOnThread):
 // a first write to a page of memory is a fault, ~22 µs a page of this shared memory on the slower VM
-// of docs/performance.md, and the 40 MB of slots the start-up leaves unwritten were ~12,000 of them,
+// of docs/performance.md, and the 40 MB of slots the start-up leaves unwritten are ~10,000 of them,
 // paid by the first seconds' pages at depth on the requests' own threads. Here, at the lowest CPU
 // priority, the kernel's work of mapping them lands on this thread instead; its mappings are the
 // whole process's.

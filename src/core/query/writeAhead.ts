@@ -42,9 +42,9 @@ export function writeAheadForFirstRequests(dataset: Dataset, paging: PidPaging, 
 
 /**
  * Starts a thread that writes the rest of the record blocks' memory (slotWriterWorker.ts), at the
- * lowest priority, beside the start-up and the first requests instead of inside them: a fresh serve
- * at 10M paged at depth with p95 32-35 ms in its first 5 s while its requests faulted the slots in,
- * since traffic that never pauses leaves writeAheadWhileQuiet no quiet. Resolves true once written
+ * lowest priority, beside the start-up and the first requests instead of inside them: traffic that
+ * never pauses leaves writeAheadWhileQuiet no quiet, and a fresh serve at 10M then faulted the slots
+ * in on its requests' threads in its first seconds (~1,000-1,400 faults a page of 100 records at depth). Resolves true once written
  * (false when nothing was left, or no thread could start: the quiet writer then does it all).
  */
 export function writeSlotsOnThread(dataset: Dataset): Promise<boolean> {
