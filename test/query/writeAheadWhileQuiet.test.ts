@@ -22,8 +22,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-/** Whether every record block's slot has been written ahead (a step of none writes nothing). */
-const allWritten = (dataset: Dataset): boolean => !dataset.writeAheadMoreBlockMemory(0);
+/** Whether every record block's slot has been written ahead. */
+const allWritten = (dataset: Dataset): boolean => dataset.blocks.unwrittenSlots() === null;
 
 it("writes the blocks' memory ahead only once requests pause, and all of it then", { timeout: 30_000 }, async () => {
   const dataset = Dataset.open(path);

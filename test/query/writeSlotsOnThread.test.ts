@@ -20,8 +20,8 @@ beforeAll(() => {
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Whether every slot the file's blocks can fill has been written ahead (a step of none writes nothing). */
-const allWritten = (dataset: Dataset): boolean => !dataset.writeAheadMoreBlockMemory(0);
+/** Whether every slot the file's blocks can fill has been written ahead. */
+const allWritten = (dataset: Dataset): boolean => dataset.blocks.unwrittenSlots() === null;
 
 it('writes every slot the blocks can fill and changes none a block sits in', { timeout: 30_000 }, async () => {
   const dataset = Dataset.open(path);

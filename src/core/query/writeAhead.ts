@@ -34,7 +34,7 @@ const IDLE_LOOK_EVERY_MS = 250;
 /** Writes ahead the memory of the first vectors, record blocks and stored PID order chunks the requests read. */
 export function writeAheadForFirstRequests(dataset: Dataset, paging: PidPaging, gate: VerifyGate): void {
   dataset.reserveVectorMemory(RESERVED_VECTORS);
-  dataset.writeAheadBlockMemory(WRITTEN_AHEAD_BLOCKS);
+  dataset.blocks.writeAheadSlots(WRITTEN_AHEAD_BLOCKS);
   paging.writeAhead();
   void writeSlotsOnThread(dataset);
   writeAheadWhileQuiet(dataset, gate);
@@ -73,8 +73,8 @@ export function writeAheadWhileQuiet(dataset: Dataset, gate: VerifyGate, quietMs
   let timer: NodeJS.Timeout | undefined;
   const look = (): void => {
     if (!gate.quietFor(quietMs)) return schedule(LOOK_EVERY_MS);
-    // Asked each time (a step of none writes nothing): the slots get new memory after a read whose worker did not finish.
-    if (dataset.writeAheadMoreBlockMemory(0)) dataset.writeAheadMoreBlockMemory(SLOTS_A_STEP);
+    // Asked each time: the slots get new memory after a read whose worker did not finish.
+    if (dataset.blocks.unwrittenSlots()) dataset.blocks.writeAheadMoreSlots(SLOTS_A_STEP);
     else if (!dataset.reserveVectorMemoryStep(RESERVED_VECTORS, VECTOR_BYTES_A_STEP)) return schedule(IDLE_LOOK_EVERY_MS);
     schedule(LOOK_EVERY_MS);
   };

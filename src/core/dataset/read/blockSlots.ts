@@ -17,14 +17,15 @@ export class BlockSlots {
   /** Slots below this one have been written ahead in the current memory (or were taken before they could be). */
   private writtenUpTo = 0;
 
-  /**
-   * `count` slots; `fillable`: how many of them the file's blocks can ever fill (a small file has
-   * fewer blocks than slots), the most written ahead.
-   */
+  /** Slots the file's blocks can ever fill (a small file has fewer blocks than slots): the most written ahead. */
+  private readonly fillable: number;
+
+  /** `count` slots, of which the file's `blocks` can fill at most that many. */
   constructor(
     readonly count: number,
-    private readonly fillable = count,
+    blocks = count,
   ) {
+    this.fillable = Math.min(count, blocks);
     this.taken = new Uint8Array(count);
     this.reset();
   }
@@ -45,18 +46,17 @@ export class BlockSlots {
   }
 
   /**
-   * Writes ahead the next `count` slots not yet written (writeAhead's); false once every slot has
+   * Writes ahead the next `count` slots not yet written (writeAhead's); false once every fillable slot has
    * been. The quiet write-ahead (query/writeAhead.ts) calls it a few slots at a time.
    */
   writeAheadMore(count: number): boolean {
     const memory = new Uint8Array(this.shared);
-    const last = Math.min(this.count, this.fillable);
-    const end = Math.min(last, this.writtenUpTo + Math.max(0, count));
+    const end = Math.min(this.fillable, this.writtenUpTo + Math.max(0, count));
     // A taken slot holds a block still read: only free ones are written.
     for (let slot = this.writtenUpTo; slot < end; slot++)
       if (this.taken[slot] === 0) memory.fill(0, slot * SLOT_BYTES, (slot + 1) * SLOT_BYTES);
-    this.writtenUpTo = Math.max(this.writtenUpTo, end);
-    return this.writtenUpTo < last;
+    this.writtenUpTo = end;
+    return this.writtenUpTo < this.fillable;
   }
 
   /**
@@ -64,14 +64,13 @@ export class BlockSlots {
    * that writes it without changing what it holds (query/slotWriterWorker.ts); null when none is left.
    */
   unwritten(): { memory: SharedArrayBuffer; from: number; to: number; generation: number } | null {
-    const last = Math.min(this.count, this.fillable);
-    if (this.writtenUpTo >= last) return null;
-    return { memory: this.shared, from: this.writtenUpTo * SLOT_BYTES, to: last * SLOT_BYTES, generation: this.generation };
+    if (this.writtenUpTo >= this.fillable) return null;
+    return { memory: this.shared, from: this.writtenUpTo * SLOT_BYTES, to: this.fillable * SLOT_BYTES, generation: this.generation };
   }
 
   /** Takes note that the memory unwritten() gave is written, unless the slots got new memory since. */
   writtenElsewhere(generation: number): void {
-    if (generation === this.generation) this.writtenUpTo = Math.max(this.writtenUpTo, Math.min(this.count, this.fillable));
+    if (generation === this.generation) this.writtenUpTo = this.fillable;
   }
 
   /** A free slot, or -1 when every one is taken. */

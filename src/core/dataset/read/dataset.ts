@@ -195,19 +195,6 @@ export class Dataset {
       .sort((a, b) => b.count - a.count);
   }
 
-  /**
-   * Writes ahead the memory that the first `count` record blocks read are decompressed into (blockSlots.ts):
-   * the serving start-up's, for its first pages.
-   */
-  writeAheadBlockMemory(count: number): void {
-    this.blocks.writeAheadSlots(count);
-  }
-
-  /** Writes ahead the next `count` record blocks' memory not yet written; false once all of it is. */
-  writeAheadMoreBlockMemory(count: number): boolean {
-    return this.blocks.writeAheadMoreSlots(count);
-  }
-
   /** One-byte vectors' memory written ahead and not yet taken by a field: how many, and the bytes written. */
   reservedVectorMemory(): { vectors: number; bytes: number } {
     return this.vectors.reserveHeld();
