@@ -2,13 +2,15 @@
 // come back (some under another state). dedupe() keeps the row read last of each PID, order()
 // gives the arrival of each of the rest in the file's order (STATE, then household: ZIP, ADDRESS
 // hash, HHID hash, then PID), and records() the rows themselves in the same order, as they came,
-// each with its PID's rank in its state, whether a bucket is read back whole or in passes. The texts
-// are kept compressed on disk (chunkFile.ts), and a text changed there is refused.
+// each with its PID's rank in its state and the extras staged with it, whether a bucket is read back
+// whole or in passes. The texts are kept compressed on disk (chunkFile.ts), and a text changed there
+// is refused.
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { KEY_HOUSEHOLD_AT, KEY_LENGTH, rowKey } from '../../src/core/import/read/batch';
-import { Staging } from '../../src/core/import/stage/staging';
+import { recordText, Staging } from '../../src/core/import/stage/staging';
+import { RECORD_EXTRA_WORDS, type RecordBytes } from '../../src/core/dataset/write/recordExtras';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
 import { STATE_CODES } from '../../src/shared/states';
 import { pidOf, tempDir } from './helpers';
@@ -17,6 +19,23 @@ const dir = tempDir('audience-desk-staging-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const hex8 = (n: number): string => n.toString(16).toUpperCase().padStart(8, '0');
+
+/** Extras for the rows of `arrivals`, each row's its own (arrival · 7 + word). */
+const extrasOf = (arrivals: number[]): Uint32Array =>
+  Uint32Array.from(
+    { length: arrivals.length * RECORD_EXTRA_WORDS },
+    (_, k) => arrivals[Math.floor(k / RECORD_EXTRA_WORDS)]! * 7 + (k % RECORD_EXTRA_WORDS),
+  );
+const noExtras = (count: number): Uint32Array => new Uint32Array(count * RECORD_EXTRA_WORDS);
+
+/** A record read back, taken before the next is asked for (its bytes are good until then). */
+const readBack = (r: RecordBytes) => ({
+  state: r.state,
+  text: recordText(r),
+  rank: r.rank,
+  hhidHash: r.hhidHash,
+  extras: Array.from(r.extras.subarray(r.extrasAt, r.extrasAt + RECORD_EXTRA_WORDS)),
+});
 
 it.each([
   ['each bucket read back whole', undefined],
@@ -37,7 +56,8 @@ it.each([
     for (let at = 0; at < rows.length;) {
       const reader = rows[at]!.reader;
       const batch = rows.slice(at, at + 512).filter((r) => r.reader === reader);
-      staging.add(reader, batch.map((r) => r.key).join(''), batch.map((r) => r.json).join('\n'), batch.length);
+      const keys = batch.map((r) => r.key).join('');
+      staging.add(reader, keys, batch.map((r) => r.json).join('\n'), extrasOf(batch.map((r) => r.arrival)), batch.length);
       at += batch.length;
     }
     expect(staging.readerCounts).toEqual([70_000, 5_000]);
@@ -57,7 +77,15 @@ it.each([
         .sort()
         .forEach((pid, rank) => rankOf.set(pid, rank));
     expect(new Set(expected.map((r) => r.state)).size).toBeGreaterThan(40);
-    expect([...staging.records()]).toEqual(expected.map((r) => ({ state: r.state, text: r.json, rank: rankOf.get(r.pid) })));
+    expect(Array.from(staging.records(), readBack)).toEqual(
+      expected.map((r) => ({
+        state: r.state,
+        text: r.json,
+        rank: rankOf.get(r.pid),
+        hhidHash: r.arrival % 3,
+        extras: Array.from(extrasOf([r.arrival])),
+      })),
+    );
     expect(() => staging.order(new Uint32Array(59_999))).toThrow(/more records/i);
   } finally {
     staging.dispose();
@@ -83,14 +111,14 @@ it('keeps its texts compressed on disk and gives each back whole, one longer tha
   try {
     for (let at = 0; at < rows.length; at += 300) {
       const batch = rows.slice(at, at + 300);
-      staging.add(0, batch.map((r) => r.key).join(''), batch.map((r) => r.json).join('\n'), batch.length);
+      staging.add(0, batch.map((r) => r.key).join(''), batch.map((r) => r.json).join('\n'), noExtras(batch.length), batch.length);
     }
     expect(staging.dedupe()).toEqual({ replaced: 0, records: 2_000 });
-    const texts = [...staging.records()].map((r) => r.text);
+    const texts = Array.from(staging.records(), recordText);
     expect(texts.sort()).toEqual(rows.map((r) => r.json).sort());
     const textBytes = rows.reduce((sum, r) => sum + Buffer.byteLength(r.json), 0);
-    // The file: the texts at a fraction of their size (the long one nearly whole), and the 44-byte headers.
-    expect(staging.fileBytes).toBeLessThan((textBytes - long.length) / 4 + long.length + 2_000 * 44);
+    // The file: the texts at a fraction of their size (the long one nearly whole), and the 72-byte headers.
+    expect(staging.fileBytes).toBeLessThan((textBytes - long.length) / 4 + long.length + 2_000 * 72);
     expect(staging.fileBytes).toBe(readFileSync(join(dir, 'staging-compressed')).byteLength);
   } finally {
     staging.dispose();
@@ -102,7 +130,7 @@ it('refuses to give back texts that changed on disk, with a clear error', () => 
   const path = join(dir, 'staging-damaged');
   const staging = new Staging(path);
   try {
-    staging.add(0, rows.map((r) => r.key).join(''), rows.map((r) => r.json).join('\n'), rows.length);
+    staging.add(0, rows.map((r) => r.key).join(''), rows.map((r) => r.json).join('\n'), noExtras(rows.length), rows.length);
     staging.dedupe();
     // One byte in the middle of the first compressed chunk (zstd frames start with 28 B5 2F FD).
     const at = readFileSync(path).indexOf(Buffer.from([0x28, 0xb5, 0x2f, 0xfd])) + 200;

@@ -139,7 +139,7 @@ export class ImportRun {
       shares,
       (batch, reader) => {
         this.take(batch, reader);
-        if (batch.accepted > 0) staging.add(reader, batch.keys, batch.json, batch.accepted);
+        if (batch.accepted > 0) staging.add(reader, batch.keys, batch.json, batch.extras, batch.accepted);
         this.reportReading(false);
       },
       {
@@ -218,8 +218,8 @@ export class ImportRun {
     });
     const writer = (this.writer = new DatasetWriter(this.plan.out, this.metadata));
     const started = performance.now();
-    for (const { state, text, rank } of staging.records()) {
-      writer.appendText(state, null, text, undefined, rank); // households together, each with its PID rank
+    for (const record of staging.records()) {
+      writer.appendBytes(record); // households together, each with its PID rank
       if (writer.count % RUN_LENGTH !== 0 && writer.count !== records) continue;
       await yieldToEventLoop(); // lets a cancel (or a signal handler) in
       throwIfCancelled(this.plan.signal);

@@ -38,12 +38,17 @@ export function recordBlockCrc(block: number, count: number, data: Uint8Array): 
 }
 
 /**
- * A block of records (their JSON texts, which never hold a raw newline: JSON escapes it) as stored:
- * the texts joined by newlines, compressed.
+ * A block of `count` records as stored: `text`, their JSON texts joined by newlines (which a JSON
+ * text never holds raw: JSON escapes it) in UTF-8, compressed.
  */
-export function encodeRecordBlock(block: number, texts: readonly string[], compressor: ZstdCompressor): { data: Buffer; crc: number } {
-  const data = compressor.compress(Buffer.from(texts.join('\n'), 'utf8'));
-  return { data, crc: recordBlockCrc(block, texts.length, data) };
+export function encodeRecordBlock(
+  block: number,
+  count: number,
+  text: Uint8Array,
+  compressor: ZstdCompressor,
+): { data: Buffer; crc: number } {
+  const data = compressor.compress(text);
+  return { data, crc: recordBlockCrc(block, count, data) };
 }
 
 /** A block's records decompressed: record k is bytes [starts[k], starts[k + 1] - 1) of `bytes`. */

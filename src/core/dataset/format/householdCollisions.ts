@@ -26,8 +26,11 @@ export const HHID_COLLISIONS_KEY = 'hhid_collisions';
  */
 export const HHID_SPLITS_KEY = 'hhid_splits';
 
-/** Two 32-bit hashes of `value` independent of stringHash (seeded multiply-xorshift, then a finaliser). */
-function fingerprint(value: string, out: Uint32Array): void {
+/**
+ * Two 32-bit hashes of `value` independent of stringHash (seeded multiply-xorshift, then a
+ * finaliser), into out[at] and out[at + 1].
+ */
+export function fingerprint(value: string, out: Uint32Array, at = 0): void {
   let a = 0x9747b28c ^ value.length;
   let b = 0x1b873593 ^ value.length;
   for (let i = 0; i < value.length; i++) {
@@ -37,8 +40,8 @@ function fingerprint(value: string, out: Uint32Array): void {
     b = Math.imul(b ^ c, 0xcc9e2d51);
     b ^= b >>> 13;
   }
-  out[0] = finalise(a);
-  out[1] = finalise(b);
+  out[at] = finalise(a);
+  out[at + 1] = finalise(b);
 }
 
 function finalise(h: number): number {
@@ -65,16 +68,25 @@ export class HouseholdCollisions {
    * (collisions only matter within a state).
    */
   add(state: string, hhid: string, position: number): void {
+    fingerprint(hhid, this.print);
+    this.addFingerprinted(state, stringHash(hhid), this.print, 0, position);
+  }
+
+  /**
+   * add() for a caller that has the HHID's stringHash and its fingerprint (print[at], print[at + 1])
+   * already: the import works them out on its reading threads (recordExtras.ts).
+   */
+  addFingerprinted(state: string, hash: number, print: Uint32Array, at: number, position: number): void {
     if (state !== this.state) {
       this.state = state;
       this.seen = new Uint32Table();
       this.later = new Map();
     }
-    const hash = stringHash(hhid);
-    fingerprint(hhid, this.print);
-    const at = this.seen.get(hash);
-    if (at >= 0) {
-      if (this.prints[2 * at] !== this.print[0] || this.prints[2 * at + 1] !== this.print[1]) {
+    this.print[0] = print[at]!;
+    this.print[1] = print[at + 1]!;
+    const found = this.seen.get(hash);
+    if (found >= 0) {
+      if (this.prints[2 * found] !== this.print[0] || this.prints[2 * found + 1] !== this.print[1]) {
         this.found.add(hash);
         this.split.push(position, this.laterHousehold(hash));
       }

@@ -70,15 +70,15 @@ let lastZip = '';
 let lastAddressKey = 0;
 
 /**
- * What the file stores for a record, key XOR base, for each field of LIST_KEY_FIELDS (into `out`, in
- * that order), from `value(index)`, the record's value of a catalog field.
+ * What the file stores for a record, key XOR base, for each field of LIST_KEY_FIELDS (into `out` from
+ * `at`, in that order), from `value(index)`, the record's value of a catalog field.
  */
-export function storedListKeys(value: (index: number) => string | number | undefined, out: Uint32Array): void {
+export function storedListKeys(value: (index: number) => string | number | undefined, out: Uint32Array, at = 0): void {
   const pid = text(value(PID));
-  out[0] = (listKey(normalizePid(pid)) ^ stringHash(pid)) >>> 0;
+  out[at] = (listKey(normalizePid(pid)) ^ stringHash(pid)) >>> 0;
   for (let k = 0; k < PHONES.length; k++) {
     const phone = text(value(PHONES[k]!));
-    out[1 + k] = (phone === '' ? 0 : listKey(normalizePhone(phone)) ^ stringHash(phone)) >>> 0;
+    out[at + 1 + k] = (phone === '' ? 0 : listKey(normalizePhone(phone)) ^ stringHash(phone)) >>> 0;
   }
   const address = text(value(ADDRESS));
   const zip = text(value(ZIP));
@@ -87,7 +87,7 @@ export function storedListKeys(value: (index: number) => string | number | undef
     lastAddress = address;
     lastZip = zip;
   }
-  out[4] = lastAddressKey;
+  out[at + 4] = lastAddressKey;
 }
 
 /** The name a list key chunk's CRC is computed under (vectorChunks.ts): its own, so it is never taken for a vector's chunk. */
@@ -119,8 +119,13 @@ export class ListKeyWriter {
   /** The next position's record, by `value(index)`. */
   add(value: (index: number) => string | number | undefined): void {
     storedListKeys(value, this.one);
+    this.addStored(this.one, 0);
+  }
+
+  /** add() for the keys storedListKeys() gave, at keys[at...] (the import's readers work them out: recordExtras.ts). */
+  addStored(keys: Uint32Array, at: number): void {
     for (let f = 0; f < LIST_KEY_FIELDS.length; f++) {
-      const v = this.one[f]!;
+      const v = keys[at + f]!;
       this.current[f]![this.filled] = v;
       if (v !== 0) this.differs[f] = 1;
     }

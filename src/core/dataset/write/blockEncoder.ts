@@ -7,34 +7,44 @@
 // with Atomics.wait on a counter the worker raises. If the worker cannot start, fails, or goes
 // silent, the blocks it holds are compressed here, as when there is none. docs/import.md, "Write".
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import { encodeRecordBlock, recordBlockCrc } from '../codec/blockCodec';
+import { encodeRecordBlock } from '../codec/blockCodec';
 import type { ZstdCompressor } from '../codec/zstdContext';
 import { startWorker } from '../../workers/startWorker';
 import type { BlockAnswer, BlockRequest, BlockWorkerData } from './blockMessages';
 
 /** Blocks written on this thread before a worker is started: small files are not worth a thread. */
 const BLOCKS_BEFORE_WORKER = 64;
-/** Blocks sent to the worker in one message. */
+/** Blocks sent to the worker in one message (fewer when their texts fill its buffer first). */
 const BLOCKS_A_MESSAGE = 8;
 /**
- * Messages the worker may hold at once (bounds the texts waiting: ~16 MB of them, held twice while
- * in flight). At the bound the writer waits until half are answered: on a busy machine every wait
- * costs a wake-up, so it waits seldom and long rather than often.
+ * Messages the worker may hold at once (bounds the texts waiting: ~19 MB of buffers). At the bound
+ * the writer waits until half are answered: on a busy machine every wait costs a wake-up, so it
+ * waits seldom and long rather than often.
  */
 const MESSAGES_IN_FLIGHT = 48;
+/**
+ * Bytes of a message's buffer: 8 blocks of 32 records of ~1.3 KB fit. A block larger than a whole
+ * buffer gets a buffer of its size.
+ */
+const MESSAGE_BYTES = 384 * 1024;
 /** How long the writer waits for an answer before it takes the worker for dead and compresses here. */
 const SILENT_WORKER_MS = 60_000;
 
 type Insert = (block: number, crc: number, data: Buffer) => void;
-/** A block handed on: its number, its record count and its text (kept until stored, for a fallback here). */
-interface Block {
-  block: number;
-  count: number;
-  text: string;
-}
-interface Sent {
+
+/**
+ * A message's blocks, their texts in a buffer shared with the worker. Buffers are reused once their
+ * message is answered: a fresh one a message paid the first touch of its memory every time (docs/import.md,
+ * "Memory touched once"). The texts stay until stored, for a fallback here.
+ */
+interface Message {
   id: number;
-  blocks: Block[];
+  texts: SharedArrayBuffer;
+  bytes: Uint8Array;
+  used: number;
+  blocks: number[];
+  counts: number[];
+  sizes: number[];
 }
 
 export class BlockEncoder {
@@ -49,10 +59,12 @@ export class BlockEncoder {
   private nextId = 0;
   /** Blocks the worker compressed (a test's way to know the second thread did work). */
   blocksOnWorker = 0;
-  /** Blocks not yet in a message. */
-  private gathering: Block[] = [];
-  /** Messages sent and not answered, oldest first (their texts kept until then, for a fallback here). */
-  private readonly inFlight: Sent[] = [];
+  /** The message being filled, not sent yet. */
+  private gathering: Message | undefined;
+  /** Messages sent and not answered, oldest first. */
+  private readonly inFlight: Message[] = [];
+  /** Answered messages, their buffers free for the next ones. */
+  private readonly spare: Message[] = [];
 
   constructor(
     private readonly level: number,
@@ -64,31 +76,57 @@ export class BlockEncoder {
     this.workerAllowed = useWorker;
   }
 
-  /** A block's texts; stored (insert) now or by a later call of this or flush(). */
-  add(block: number, texts: readonly string[]): void {
+  /**
+   * A block of `count` records, `text` their texts joined by newlines in UTF-8 (copied: the caller
+   * may reuse its buffer at once); stored (insert) now or by a later call of this or flush().
+   */
+  add(block: number, count: number, text: Uint8Array): void {
     this.written++;
     if (!this.worker && (!this.workerAllowed || this.written <= BLOCKS_BEFORE_WORKER || !this.start())) {
-      const { data, crc } = encodeRecordBlock(block, texts, this.compressor);
+      const { data, crc } = encodeRecordBlock(block, count, text, this.compressor);
       this.insert(block, crc, data);
       return;
     }
-    this.gathering.push({ block, count: texts.length, text: texts.join('\n') });
-    if (this.gathering.length >= BLOCKS_A_MESSAGE) this.send();
+    let message = (this.gathering ??= this.emptyMessage(text.byteLength));
+    if (message.used + text.byteLength > message.bytes.byteLength) {
+      this.send();
+      message = this.gathering = this.emptyMessage(text.byteLength);
+    }
+    message.bytes.set(text, message.used);
+    message.used += text.byteLength;
+    message.blocks.push(block);
+    message.counts.push(count);
+    message.sizes.push(text.byteLength);
+    if (message.blocks.length >= BLOCKS_A_MESSAGE) this.send();
     this.take(this.inFlight.length >= MESSAGES_IN_FLIGHT ? MESSAGES_IN_FLIGHT / 2 : 0);
   }
 
   /** Stores every block given so far. */
   flush(): void {
-    if (this.gathering.length > 0) this.send();
+    if (this.gathering) this.send();
     this.take(this.inFlight.length);
   }
 
   /** Stops the worker; blocks not flushed are dropped (the writer is finishing or aborting). */
   close(): void {
     this.workerAllowed = false;
-    this.gathering = [];
-    this.inFlight.length = 0;
+    this.gathering = undefined;
+    this.inFlight.length = this.spare.length = 0;
     this.stopWorker();
+  }
+
+  /** A message with room for `bytes` at least: a spare one when there is one. */
+  private emptyMessage(bytes: number): Message {
+    const message = this.spare.pop();
+    if (message && message.bytes.byteLength >= bytes) {
+      message.used = 0;
+      message.blocks = [];
+      message.counts = [];
+      message.sizes = [];
+      return message;
+    }
+    const texts = new SharedArrayBuffer(Math.max(MESSAGE_BYTES, bytes));
+    return { id: -1, texts, bytes: new Uint8Array(texts), used: 0, blocks: [], counts: [], sizes: [] };
   }
 
   private start(): boolean {
@@ -115,21 +153,13 @@ export class BlockEncoder {
   }
 
   private send(): void {
-    const blocks = this.gathering;
-    this.gathering = [];
-    const sizes = blocks.map((b) => Buffer.byteLength(b.text, 'utf8'));
-    const bytes = Buffer.allocUnsafeSlow(sizes.reduce((n, size) => n + size, 0)); // its own memory, to transfer
-    let at = 0;
-    for (const b of blocks) at += bytes.write(b.text, at, 'utf8');
-    const request: BlockRequest = {
-      id: this.nextId++,
-      blocks: blocks.map((b) => b.block),
-      counts: blocks.map((b) => b.count),
-      sizes,
-      bytes,
-    };
-    this.inFlight.push({ id: request.id, blocks });
-    this.port!.postMessage(request, [bytes.buffer as ArrayBuffer]);
+    const message = this.gathering!;
+    this.gathering = undefined;
+    message.id = this.nextId++;
+    const { id, blocks, counts, sizes, texts } = message;
+    const request: BlockRequest = { id, blocks, counts, sizes, texts };
+    this.inFlight.push(message);
+    this.port!.postMessage(request);
   }
 
   /** Stores the answers that have come, waiting until at least `atLeast` messages are answered. */
@@ -162,20 +192,27 @@ export class BlockEncoder {
     }
     let at = answer.bytes.byteOffset;
     answer.sizes.forEach((size, k) => {
-      this.insert(sent.blocks[k]!.block, answer.crcs[k]!, Buffer.from(answer.bytes.buffer, at, size));
+      this.insert(sent.blocks[k]!, answer.crcs[k]!, Buffer.from(answer.bytes.buffer, at, size));
       at += size;
     });
     this.blocksOnWorker += sent.blocks.length;
+    this.spare.push(sent);
   }
 
   /** The worker failed or went silent: it is dropped and the blocks it held are compressed on this thread. */
   private compressHere(): void {
     this.workerAllowed = false;
     this.stopWorker();
-    const held = [...this.inFlight.splice(0).flatMap((r) => r.blocks), ...this.gathering.splice(0)];
-    for (const { block, count, text } of held) {
-      const data = this.compressor.compress(Buffer.from(text, 'utf8'));
-      this.insert(block, recordBlockCrc(block, count, data), data);
+    const held = this.inFlight.splice(0);
+    if (this.gathering) held.push(this.gathering);
+    this.gathering = undefined;
+    for (const { bytes, blocks, counts, sizes } of held) {
+      let at = 0;
+      blocks.forEach((block, k) => {
+        const { data, crc } = encodeRecordBlock(block, counts[k]!, bytes.subarray(at, at + sizes[k]!), this.compressor);
+        this.insert(block, crc, data);
+        at += sizes[k]!;
+      });
     }
   }
 

@@ -1,5 +1,6 @@
 // What the dataset writer (blockEncoder.ts) and its compressing worker (blockWorker.ts) send each other.
-// The bytes travel as one transferred buffer a message (moved, not copied, between the threads).
+// The texts lie in a shared buffer the writer reuses once a message is answered; the compressed
+// bytes come back as one transferred buffer (moved, not copied, between the threads).
 
 export interface BlockWorkerData {
   /** zstd level of the record blocks (the writer's). */
@@ -9,15 +10,16 @@ export interface BlockWorkerData {
 }
 
 /**
- * Blocks to compress: `bytes` holds each block's text (its records' texts joined by '\n', as
- * encodeRecordBlock compresses it) in UTF-8, one after the other, `sizes[k]` bytes for block k.
+ * Blocks to compress: `texts` holds each block's text (its records' texts joined by '\n', as
+ * encodeRecordBlock compresses it) in UTF-8, one after the other from its start, `sizes[k]` bytes
+ * for block k. The writer leaves them alone until the answer comes.
  */
 export interface BlockRequest {
   id: number;
   blocks: number[];
   counts: number[];
   sizes: number[];
-  bytes: Uint8Array;
+  texts: SharedArrayBuffer;
 }
 
 /** The blocks of a request compressed, in its order: `sizes[k]` bytes of `bytes` and the CRC for block k. */

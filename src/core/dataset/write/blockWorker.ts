@@ -13,10 +13,11 @@ const compressor = new ZstdCompressor(level);
 
 function compressed(request: BlockRequest): BlockAnswer {
   const frames: Buffer[] = [];
+  const texts = new Uint8Array(request.texts);
   let at = 0;
   request.sizes.forEach((size) => {
     // As encodeRecordBlock (blockCodec.ts) compresses a block on the writer's thread: the same bytes.
-    frames.push(compressor.compress(request.bytes.subarray(at, at + size)));
+    frames.push(compressor.compress(texts.subarray(at, at + size)));
     at += size;
   });
   const bytes = Buffer.allocUnsafeSlow(frames.reduce((n, f) => n + f.byteLength, 0)); // its own memory, to transfer

@@ -22,6 +22,8 @@ import { parseStoredValues, type RecordValues } from '../codec/recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from '../format/schema';
 import { ZstdCompressor } from '../codec/zstdContext';
 import { BlockEncoder } from './blockEncoder';
+import { BlockText } from './blockText';
+import { LIST_KEYS_AT, type RecordBytes } from './recordExtras';
 
 /** Records a transaction holds (a multiple of RECORDS_PER_BLOCK). */
 const BATCH = 160 * RECORDS_PER_BLOCK;
@@ -47,8 +49,8 @@ export class DatasetWriter {
   readonly tempPath: string;
   private readonly db: Db;
   private readonly insertBlock: Statement;
-  /** Texts of the block being filled (fewer than RECORDS_PER_BLOCK records). */
-  private waiting: string[] = [];
+  /** The block being filled (fewer than RECORDS_PER_BLOCK records). */
+  private readonly text = new BlockText();
   /** One kept zstd context for every block (zstdContext.ts). */
   private readonly compressor: ZstdCompressor;
   /** Compresses and inserts the blocks, on a second thread for a large file; flushed before any other insert. */
@@ -161,20 +163,42 @@ export class DatasetWriter {
    * hold every PID of a state in memory): that is the caller's word, and the generator's tests'.
    */
   appendText(state: string, pid: string | null, json: string, known?: FieldValue, rank?: number): void {
+    this.place(state, pid, rank);
+    const value = known ?? readFields(json);
+    const hhid = value(HHID_INDEX);
+    if (typeof hhid !== 'string') throw new Error('A record without an HHID string was appended.');
+    this.households.add(state, hhid, this.count);
+    this.listKeys.add(value);
+    this.text.addString(json);
+    this.added();
+  }
+
+  /**
+   * appendText() for a record given as its UTF-8 text and what the writer would have read from it
+   * (recordExtras.ts), with its PID rank: the import's write phase, which makes no string of it.
+   */
+  appendBytes(record: RecordBytes): void {
+    this.place(record.state, null, record.rank);
+    this.households.addFingerprinted(record.state, record.hhidHash, record.extras, record.extrasAt, this.count);
+    this.listKeys.addStored(record.extras, record.extrasAt + LIST_KEYS_AT);
+    this.text.addBytes(record.bytes, record.start, record.end);
+    this.added();
+  }
+
+  /** The order check, state ranges and PID rank of the record about to be added. */
+  private place(state: string, pid: string | null, rank: number | undefined): void {
     const ranked = rank !== undefined;
     if (this.ranked !== undefined && this.ranked !== ranked)
       throw new Error('Records were appended with and without PID ranks: all or none have one.');
     this.ranked = ranked;
     const newState = this.next(state, ranked ? null : pid, 1);
     if (ranked) this.ranks.add(rank, newState);
-    const value = known ?? readFields(json);
-    const hhid = value(HHID_INDEX);
-    if (typeof hhid !== 'string') throw new Error('A record without an HHID string was appended.');
-    this.households.add(state, hhid, this.count);
-    this.listKeys.add(value);
-    this.waiting.push(json);
+  }
+
+  /** Counts the record just added; a full block goes to be compressed, a full batch is committed. */
+  private added(): void {
     this.count++;
-    if (this.waiting.length === RECORDS_PER_BLOCK) this.writeBlock();
+    if (this.text.count === RECORDS_PER_BLOCK) this.writeBlock();
     if (++this.pending >= BATCH) {
       // Blocks still being compressed go into the next transaction: where a transaction ends changes
       // nothing in the file (no journal, nothing freed), only the order of inserts does.
@@ -183,11 +207,11 @@ export class DatasetWriter {
     }
   }
 
-  /** Hands the waiting records on as the next block (blockEncoder.ts compresses and inserts it). */
+  /** Hands the block being filled on (blockEncoder.ts compresses and inserts it). */
   private writeBlock(): void {
-    const block = (this.count - this.waiting.length) / RECORDS_PER_BLOCK;
-    this.blocks.add(block, this.waiting);
-    this.waiting = [];
+    const block = (this.count - this.text.count) / RECORDS_PER_BLOCK;
+    this.blocks.add(block, this.text.count, this.text.bytes());
+    this.text.clear();
   }
 
   /** Order check and state ranges for `count` records of `state` (pid: the first's, when known); whether a state begins. */
@@ -209,7 +233,7 @@ export class DatasetWriter {
    */
   finish(columns?: Iterable<BuiltColumn>): { records: number; path: string } {
     if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
-    if (this.waiting.length > 0) this.writeBlock();
+    if (this.text.count > 0) this.writeBlock();
     this.blocks.flush();
     this.blocks.close();
     this.listKeys.finish();

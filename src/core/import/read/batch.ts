@@ -64,6 +64,8 @@ export interface RowBatch {
   keys: string;
   /** The accepted rows' records as JSON.stringify(values) texts, joined by '\n' (which JSON escapes). */
   json: string;
+  /** The accepted rows' extras for the dataset writer, RECORD_EXTRA_WORDS each (dataset/write/recordExtras.ts). */
+  extras: Uint32Array;
   rejects: Array<Omit<RejectedRow, 'file'>>;
   /** Bytes of this reader's share (splitInput.ts) read so far (as stored: compressed for gzip). */
   bytesRead: number;

@@ -5,6 +5,7 @@
 // when none can start, on the calling thread. docs/import.md, "How it works".
 import { AppError } from '../../../shared/errors';
 import type { ColumnSet } from '../../dataset/write/columnSet';
+import { RECORD_EXTRA_WORDS, recordExtras } from '../../dataset/write/recordExtras';
 import { throwIfCancelled } from '../cancelled';
 import { InflatedCut } from '../source/gzipCut';
 import { RowParser } from '../source/rowParser';
@@ -64,8 +65,10 @@ async function readPart(
   let keys: string[] = [];
   let jsons: string[] = [];
   let batch = newBatch();
+  const valueOf = (index: number): string | number | undefined => values[index];
   function newBatch(): RowBatch {
-    return { file: fileIndex, read: 0, accepted: 0, keys: '', json: '', rejects: [], bytesRead: 0 };
+    const extras = new Uint32Array(BATCH_ROWS * RECORD_EXTRA_WORDS);
+    return { file: fileIndex, read: 0, accepted: 0, keys: '', json: '', extras, rejects: [], bytesRead: 0 };
   }
   function close(): void {
     batch.keys = keys.join('');
@@ -84,6 +87,7 @@ async function readPart(
     else {
       keys.push(rowKey(values));
       jsons.push(JSON.stringify(values));
+      recordExtras(valueOf, batch.extras, batch.accepted * RECORD_EXTRA_WORDS);
       columns?.push(values);
       batch.accepted++;
     }

@@ -13,12 +13,14 @@ import { rm } from 'node:fs/promises';
 import { ChunkFile, Stream } from './chunkFile';
 import { hex8, PidFingerprints } from './pidFingerprints';
 import { KEY_HOUSEHOLD_AT, KEY_LENGTH } from '../read/batch';
+import { RECORD_EXTRA_WORDS, type RecordBytes } from '../../dataset/write/recordExtras';
 
 /**
  * A row's header: reader, number within the reader, key (STATE's two character codes, then the
- * PID's 128 bits as four words), text bytes, household (ZIP as a number, the ADDRESS and HHID hashes).
+ * PID's 128 bits as four words), text bytes, household (ZIP as a number, the ADDRESS and HHID
+ * hashes), then what the dataset writer needs of the record besides its text (recordExtras.ts).
  */
-const HEADER_WORDS = 11;
+const HEADER_WORDS = 11 + RECORD_EXTRA_WORDS;
 const READER = 0;
 const NUMBER = 1;
 const KEY = 2;
@@ -26,6 +28,8 @@ const KEY_WORDS = 5;
 const LENGTH = 7;
 const HOUSEHOLD = 8;
 const HOUSEHOLD_WORDS = 3;
+const HHID_HASH = HOUSEHOLD + 2;
+const EXTRAS = 11;
 /** Buckets of a state: one per first three digits of ZIP. */
 const ZIP_BUCKETS = 1000;
 const HEADER_BYTES = HEADER_WORDS * 4;
@@ -65,8 +69,8 @@ export class Staging {
   private dropped: Uint8Array | undefined;
   private closed = false;
   /**
-   * The texts of one pass (passTexts), reused by the next: each record's text is copied out as a
-   * string before the next pass starts, and a fresh buffer a pass paid its memory's first touch
+   * The texts of one pass (passTexts), reused by the next: each record's bytes are copied into the
+   * writer's block before the next record is asked for, and a fresh buffer a pass paid its memory's first touch
    * every time (docs/import.md, "Memory touched once").
    */
   private passBuffer = Buffer.alloc(0);
@@ -81,9 +85,10 @@ export class Staging {
 
   /**
    * Appends a batch of `reader`'s rows: `json` their record texts joined by '\n' (which JSON
-   * escapes inside a text), `keys` their keys (read/batch.ts, rowKey: KEY_LENGTH each).
+   * escapes inside a text), `keys` their keys (read/batch.ts, rowKey: KEY_LENGTH each), `extras`
+   * their extras for the writer (RECORD_EXTRA_WORDS each).
    */
-  add(reader: number, keys: string, json: string, count: number): void {
+  add(reader: number, keys: string, json: string, extras: Uint32Array, count: number): void {
     if (this.ended) throw new Error('The staging input has ended.');
     if (count === 0) return;
     while (this.counts.length <= reader) this.counts.push(0);
@@ -104,6 +109,7 @@ export class Staging {
       for (let j = 1; j < KEY_WORDS; j++) header[KEY + j] = hex8(keys, key + 2 + 8 * (j - 1));
       header[LENGTH] = end - start;
       for (let j = 0; j < HOUSEHOLD_WORDS; j++) header[HOUSEHOLD + j] = hex8(keys, key + KEY_HOUSEHOLD_AT + 8 * j);
+      header.set(extras.subarray(k * RECORD_EXTRA_WORDS, (k + 1) * RECORD_EXTRA_WORDS), EXTRAS);
       this.pids.add(keys, key + 2);
       const bucket = this.bucketFor(header[KEY]! * ZIP_BUCKETS + Math.min(ZIP_BUCKETS - 1, Math.floor(header[HOUSEHOLD]! / 100)));
       bucket.rows++;
@@ -197,10 +203,10 @@ export class Staging {
   }
 
   /**
-   * After dedupe(): each record's STATE, text and PID rank in its state (0 = its lowest PID), in
-   * the order order() gives.
+   * After dedupe(): each record's STATE, text (UTF-8), PID rank in its state (0 = its lowest PID)
+   * and extras, in the order order() gives. A record's bytes are good until the next is asked for.
    */
-  *records(): Generator<{ state: string; text: string; rank: number }> {
+  *records(): Generator<RecordBytes> {
     for (const buckets of this.states()) {
       const ranks = this.pidRanks(buckets);
       let p = 0;
@@ -214,8 +220,19 @@ export class Staging {
           const to = this.passEnd(headers, sorted, from);
           const { texts, at } = this.passTexts(bucket, headers, textAt, sorted.subarray(from, to));
           for (let k = from; k < to; k++) {
+            const h = sorted[k]!;
             const start = at[k - from]!;
-            yield { state, text: texts.toString('utf8', start, start + headers[sorted[k]! + LENGTH]!), rank: ranks[p++]! };
+            const end = start + headers[h + LENGTH]!;
+            yield {
+              state,
+              bytes: texts,
+              start,
+              end,
+              rank: ranks[p++]!,
+              hhidHash: headers[h + HHID_HASH]!,
+              extras: headers,
+              extrasAt: h + EXTRAS,
+            };
           }
           from = to;
         }
@@ -254,7 +271,7 @@ export class Staging {
 
   /** One field's values (FIELDS index) of the records in the order records() gives (see needsRebuild). */
   *fieldValues(field: number): Generator<string> {
-    for (const { text } of this.records()) yield (JSON.parse(text) as string[])[field]!;
+    for (const record of this.records()) yield (JSON.parse(recordText(record)) as string[])[field]!;
   }
 
   private arrivalOf(headers: Uint32Array, h: number): number {
@@ -355,6 +372,11 @@ export class Staging {
       rmSync(this.path, { force: true });
     }
   }
+}
+
+/** A record's text as a string. */
+export function recordText({ bytes, start, end }: RecordBytes): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
 }
 
 /** Where each row's text starts among its bucket's texts, which follow one another in arrival order as the headers do. */
