@@ -9,8 +9,8 @@ import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { KEY_HOUSEHOLD_AT, KEY_LENGTH, rowKey } from '../../src/core/import/read/batch';
-import { recordText, Staging } from '../../src/core/import/stage/staging';
-import { RECORD_EXTRA_WORDS, type RecordBytes } from '../../src/core/dataset/write/recordExtras';
+import { Staging } from '../../src/core/import/stage/staging';
+import { RECORD_EXTRA_WORDS, recordText, type RecordBytes } from '../../src/core/dataset/write/recordExtras';
 import { FIELDS, fieldIndex } from '../../src/shared/fields';
 import { STATE_CODES } from '../../src/shared/states';
 import { pidOf, tempDir } from './helpers';
@@ -102,10 +102,10 @@ function areaRows(count: number): Array<{ key: string; json: string }> {
   });
 }
 
-it('keeps its texts compressed on disk and gives each back whole, one longer than a chunk among them', () => {
+it('keeps its texts compressed on disk and gives each back whole, one longer than a chunk and than a write among them', () => {
   const rows = areaRows(2_000);
-  // One text of 200 KB (six chunks' worth) that compresses poorly.
-  const long = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ((i * 2_654_435_761) % 4_294_967_291).toString(36)));
+  // One text of 1.5 MB (more than a chunk, and more than the file's write buffer) that compresses poorly.
+  const long = JSON.stringify(Array.from({ length: 150_000 }, (_, i) => ((i * 2_654_435_761) % 4_294_967_291).toString(36)));
   rows[700] = { key: rows[700]!.key, json: long };
   const staging = new Staging(join(dir, 'staging-compressed'));
   try {

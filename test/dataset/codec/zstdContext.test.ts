@@ -1,11 +1,11 @@
 // Kept zstd contexts (zstdContext.ts) give exactly what node:zlib's one-shot functions give, frame
 // after frame, with and without a dictionary; a frame that does not decompress, or to another size,
-// is refused and does not spoil the frames after it. And this runtime does keep contexts: the
+// is refused and does not spoil the frames after it; a frame compressed into a given buffer is the same frame. And this runtime does keep contexts: the
 // speed of scattered block reads rests on it (docs/dataset-format.md), so a Node upgrade that
 // changes node:zlib's stream internals fails here instead of quietly reading slower.
 import { zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { keptContexts, ZstdCompressor, ZstdDecompressor } from '../../../src/core/dataset/codec/zstdContext';
+import { frameBound, keptContexts, ZstdCompressor, ZstdDecompressor } from '../../../src/core/dataset/codec/zstdContext';
 import { streamContentSize } from '../../../src/core/dataset/codec/zstdFrames';
 
 /** Record-like texts: JSON arrays with repeated shapes and varying values. */
@@ -43,6 +43,22 @@ describe('kept zstd contexts', () => {
       expect(decompressor.decompress(zstdCompressSync(input, option), input.byteLength).equals(input)).toBe(true);
     }
   });
+
+  it.each([true, false])(
+    'compress into a given buffer the frame compress() returns, and refuse too little room (kept context: %s)',
+    (keep) => {
+      const compressor = new ZstdCompressor(1, undefined, keep, true);
+      const reference = new ZstdCompressor(1, undefined, keep, true);
+      const out = Buffer.alloc(64 * 1024);
+      for (let i = 0; i < 20; i++) {
+        const input = texts(i, 1 + ((i * 53) % 300));
+        const n = compressor.compressInto(input, out);
+        expect(out.subarray(0, n).equals(reference.compress(input))).toBe(true);
+      }
+      const input = texts(3, 300);
+      expect(() => compressor.compressInto(input, Buffer.alloc(frameBound(input) - 1))).toThrow(/too little room/);
+    },
+  );
 
   it('a dictionary pays on record-like text', () => {
     const dictionary = texts(5, 300);

@@ -49,6 +49,14 @@ function run(engine: ZstdEngine, input: Uint8Array, out: Uint8Array): number {
   return out.byteLength - availOut!;
 }
 
+/**
+ * Room enough for the frame of `input`: more than ZSTD_compressBound(n) (n + n/256 + 64 for these
+ * sizes), so one call always ends the frame. The one-shot function gets it as its chunk size: when
+ * its output fills a chunk exactly it calls zstd again with the end flag, which begins and ends a
+ * second, empty frame.
+ */
+export const frameBound = (input: Uint8Array): number => input.byteLength + (input.byteLength >> 7) + 1024;
+
 /** Compresses many inputs with one level and dictionary; every frame states its content size. */
 export class ZstdCompressor {
   private engine: ZstdEngine | null = null;
@@ -81,15 +89,31 @@ export class ZstdCompressor {
     return frame;
   }
 
+  /**
+   * compress() into `out` from its start, for a caller that keeps where frames go (the import's
+   * staging gathers them for one write): the frame's length. `out` must hold frameBound(input).
+   */
+  compressInto(input: Uint8Array, out: Uint8Array): number {
+    if (out.byteLength < frameBound(input)) throw new Error('compressInto was given too little room for the frame.');
+    if (this.keep) {
+      this.engine ??= newEngine('compress', this.params, this.dictionary);
+      if (this.engine) {
+        const n = run(this.engine, input, out);
+        if (n > 0 && n < out.byteLength && isOneFrameOf(out.subarray(0, n), input.byteLength)) return n;
+        this.drop();
+      }
+    }
+    const frame = this.compress(input);
+    out.set(frame);
+    return frame.byteLength;
+  }
+
   close(): void {
     this.drop();
   }
 
   private frame(input: Uint8Array): Buffer {
-    // More than ZSTD_compressBound(n) (n + n/256 + 64 for these sizes), so one call always ends the
-    // frame. The one-shot function gets it as its chunk size: when its output fills a chunk exactly
-    // it calls zstd again with the end flag, which begins and ends a second, empty frame.
-    const bound = input.byteLength + (input.byteLength >> 7) + 1024;
+    const bound = frameBound(input);
     if (this.keep) {
       this.engine ??= newEngine('compress', this.params, this.dictionary);
       if (this.engine) {

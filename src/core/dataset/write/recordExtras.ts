@@ -39,3 +39,8 @@ export interface RecordBytes {
   extras: Uint32Array;
   extrasAt: number;
 }
+
+/** A record's text as a string. */
+export function recordText({ bytes, start, end }: RecordBytes): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
+}

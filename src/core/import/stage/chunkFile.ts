@@ -1,19 +1,25 @@
 // The staging file's bytes (staging.ts): streams of bytes, a bucket's row headers or its texts, each
-// gathered in memory and appended to one scratch file a chunk at a time, then read back a chunk at a
-// time. A text stream's chunks are zstd frames (level STAGING_LEVEL) with a checksum: the file takes
+// gathered in memory and appended to one scratch file a chunk at a time (the chunks written a
+// megabyte at a time), then read back a chunk at a time. A text stream's chunks are zstd frames (level STAGING_LEVEL) with a checksum: the file takes
 // a fraction of the input's JSON, since the scratch room a national import needs is what decides
 // whether it fits on a laptop, and a text changed on disk is refused instead of written into a
 // dataset. docs/import.md, "Compressed staging".
 import { closeSync } from 'node:fs';
 import { replacePrivateFile } from '../../fs/privateFile';
 import { readAllAt, writeAllAt } from '../../fs/positionedIo';
-import { keptContexts, ZstdCompressor, ZstdDecompressor } from '../../dataset/codec/zstdContext';
+import { frameBound, keptContexts, ZstdCompressor, ZstdDecompressor } from '../../dataset/codec/zstdContext';
 
 /**
  * zstd's level for the texts' chunks. Level 1 is the fastest level that still finds the fields a
  * ZIP area's records share; docs/import.md ("Compressed staging") says what it costs and saves.
  */
 const STAGING_LEVEL = 1;
+/**
+ * Stored chunks are gathered up to this many bytes and written in one call: a write a chunk (~12,000
+ * for four states' 200,000 rows) cost ~0.4 s of the main thread's system time on the VM of
+ * docs/performance.md's 29 November.
+ */
+const WRITE_BYTES = 1 << 20;
 
 /** Bytes of one stream, gathered in memory and written to the file in chunks. */
 export class Stream {
@@ -34,7 +40,12 @@ export class Stream {
 
 export class ChunkFile {
   private readonly fd: number;
+  /** The file's bytes, those not yet written included. */
   private size = 0;
+  /** Chunks waiting to be written, at `written` in the file. */
+  private readonly pending = Buffer.allocUnsafe(WRITE_BYTES);
+  private pendingUsed = 0;
+  private written = 0;
   private readonly compressor = new ZstdCompressor(STAGING_LEVEL, undefined, keptContexts, true);
   private readonly decompressor = new ZstdDecompressor();
 
@@ -71,6 +82,7 @@ export class ChunkFile {
 
   /** A stream's chunks in order, as they were given (decompressed); each is only valid until the next. */
   *chunksOf(stream: Stream): Generator<Buffer> {
+    this.writePending();
     let frame = Buffer.alloc(0);
     let bytes = Buffer.alloc(0);
     for (let c = 0; c < stream.chunks.length; c += 3) {
@@ -105,10 +117,34 @@ export class ChunkFile {
   }
 
   private writeChunk(stream: Stream, bytes: Uint8Array): void {
-    const stored = stream.compressed ? this.compressor.compress(bytes) : bytes;
-    writeAllAt(this.fd, stored, this.size);
-    stream.chunks.push(this.size, stored.byteLength, bytes.byteLength);
-    this.size += stored.byteLength;
+    const room = stream.compressed ? frameBound(bytes) : bytes.byteLength;
+    if (this.pendingUsed + room > this.pending.byteLength) this.writePending();
+    let stored: number;
+    if (room > this.pending.byteLength) {
+      // A piece longer than the whole buffer (a row of over 1 MB) goes by itself.
+      const frame = stream.compressed ? this.compressor.compress(bytes) : bytes;
+      writeAllAt(this.fd, frame, this.size);
+      stored = frame.byteLength;
+      this.written += stored;
+    } else {
+      const into = this.pending.subarray(this.pendingUsed);
+      if (stream.compressed) stored = this.compressor.compressInto(bytes, into);
+      else {
+        into.set(bytes);
+        stored = bytes.byteLength;
+      }
+      this.pendingUsed += stored;
+    }
+    stream.chunks.push(this.size, stored, bytes.byteLength);
+    this.size += stored;
+  }
+
+  /** Writes the chunks still waiting in memory (reading a stream does this first too). */
+  writePending(): void {
+    if (this.pendingUsed === 0) return;
+    writeAllAt(this.fd, this.pending.subarray(0, this.pendingUsed), this.written);
+    this.written += this.pendingUsed;
+    this.pendingUsed = 0;
   }
 
   private readAt(into: Uint8Array, length: number, at: number): void {

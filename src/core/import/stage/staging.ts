@@ -13,7 +13,7 @@ import { rm } from 'node:fs/promises';
 import { ChunkFile, Stream } from './chunkFile';
 import { hex8, PidFingerprints } from './pidFingerprints';
 import { KEY_HOUSEHOLD_AT, KEY_LENGTH } from '../read/batch';
-import { RECORD_EXTRA_WORDS, type RecordBytes } from '../../dataset/write/recordExtras';
+import { RECORD_EXTRA_WORDS, recordText, type RecordBytes } from '../../dataset/write/recordExtras';
 
 /**
  * A row's header: reader, number within the reader, key (STATE's two character codes, then the
@@ -36,8 +36,8 @@ const HEADER_BYTES = HEADER_WORDS * 4;
 const NEWLINE = 10;
 /** A bucket's texts are gathered up to this many bytes before they are written as one chunk. */
 const TEXT_CHUNK_BYTES = 32 * 1024;
-/** Its headers, up to this many (about 900 buckets in a national file: their buffers stay small). */
-const HEADER_CHUNK_BYTES = 4 * 1024;
+/** Its headers, up to this many (about 900 buckets in a national file: ~14 MB of buffers; each chunk is read back three times, so fewer, larger chunks save reads). */
+const HEADER_CHUNK_BYTES = 16 * 1024;
 /**
  * A bucket's texts are read back whole up to this many bytes; a larger one (a dense ZIP area of a
  * national file: ~2 million records, ~2.5 GB of text) in as many passes over its chunks as it takes
@@ -148,6 +148,7 @@ export class Staging {
       this.file.end(bucket.headers);
       this.file.end(bucket.texts);
     }
+    this.file.writePending();
     this.buckets.sort((a, b) => a.id - b.id);
     let sum = 0;
     this.bases = this.counts.map((n) => ((sum += n), sum - n));
@@ -372,11 +373,6 @@ export class Staging {
       rmSync(this.path, { force: true });
     }
   }
-}
-
-/** A record's text as a string. */
-export function recordText({ bytes, start, end }: RecordBytes): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
 }
 
 /** Where each row's text starts among its bucket's texts, which follow one another in arrival order as the headers do. */
