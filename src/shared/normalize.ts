@@ -11,8 +11,12 @@
  */
 export const NORMALIZATION_RULES = 1;
 
+const TEN_DIGITS = /^[0-9]{10}$/;
+
 /** A phone: 10 digits (NANP); a leading country code 1 and an extension are dropped. Else null. */
 export function normalizePhone(raw: string | number): string | null {
+  // Most stored phones are written so already: the rules below would give them back unchanged.
+  if (typeof raw === 'string' && TEN_DIGITS.test(raw)) return raw;
   let text = String(raw).trim();
   // "907-481-5345 x12", "ext. 12": the extension is not part of the number.
   text = text.replace(/\s*(?:x|ext\.?|extension)\s*\d{1,6}\s*$/i, '');
@@ -119,6 +123,18 @@ export const UNIT_WORDS = new Set(['APT', 'STE', 'UNIT', 'BLDG', 'FL', 'RM', 'DE
  * unit ("# 31", "#31") is written APT. Null when nothing is left.
  */
 export function normalizeAddressLine(raw: string): string | null {
+  // Most stored lines are written so already (upper case, single-spaced, no punctuation, no
+  // abbreviation left to make): the rules below would give them back unchanged. An import works
+  // out every record's list keys, so this saves a pass of four regular expressions a record.
+  if (CLEAN_LINE.test(raw) && raw.split(' ').every((word) => ABBREVIATIONS[word] === undefined)) return raw;
+  return normalizeAnyAddressLine(raw);
+}
+
+/** A line the rules leave as it is, unless a word of it has an abbreviation. */
+const CLEAN_LINE = /^[A-Z0-9]+(?: [A-Z0-9]+)*$/;
+
+/** normalizeAddressLine() by its rules alone, for any line (tests hold the quick way to it). */
+export function normalizeAnyAddressLine(raw: string): string | null {
   const text = raw
     .toUpperCase()
     // "N.", "O'NEIL": dots and apostrophes go without leaving a gap; other punctuation separates words.
