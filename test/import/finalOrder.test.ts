@@ -1,12 +1,14 @@
-// Staged vectors put in final order on a worker thread while the records are written
-// (order/finalOrder.ts): the same columns the writer would build from the final records in order, the
-// same on this thread when no worker can start, and nothing left running after stop().
+// Staged vectors put in final order and encoded on a worker thread while the records are written
+// (order/finalOrder.ts): the same stored columns the writer would build and encode from the final
+// records in order, the same on this thread when no worker can start, and nothing left running after stop().
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ColumnSet } from '../../src/core/dataset/write/columnSet';
 import type { RecordValues } from '../../src/core/dataset/codec/recordFormat';
-import { loadSpilledColumns, VectorSpill, type SpilledColumn } from '../../src/core/dataset/write/vectorSpill';
+import { VectorSpill, type SpilledColumn } from '../../src/core/dataset/write/vectorSpill';
+import { ChunkLayout } from '../../src/core/dataset/codec/vectorChunks';
+import { encodeColumn, loadEncodedColumns, type EncodedColumn } from '../../src/core/dataset/write/encodedColumn';
 import { generateRecords } from '../../src/core/generate';
 import { overrideSettings } from '../../src/core/config';
 import { startFinalOrder } from '../../src/core/import/order/finalOrder';
@@ -37,18 +39,33 @@ function readerParts(from: number, to: number, name: string): SpilledColumn[] {
 }
 
 const parts = [readerParts(0, 900, 'r0'), readerParts(900, 1500, 'r1')];
-const data = (outPath: string): OrderWorkerData => ({ fields: parts[0]!.map((c, k) => [c.field, [c, parts[1]![k]!]]), order, outPath });
+// Chunks of 256 positions: each vector is stored in several.
+const CHUNK = 256;
+const data = (outPath: string): OrderWorkerData => ({
+  fields: parts[0]!.map((c, k) => [c.field, [c, parts[1]![k]!]]),
+  order,
+  outPath,
+  chunkSize: CHUNK,
+});
+
+/** Encoded columns as plain values, their chunks read out (each is good only until the next). */
+const stored = (columns: Iterable<EncodedColumn>) =>
+  Array.from(columns, ({ chunks, ...column }) => ({
+    ...column,
+    chunks: Array.from(chunks, (c) => [Buffer.from(c.data).toString('hex'), c.crc]),
+  }));
 
 describe('startFinalOrder', () => {
   it('gives, on a worker and on this thread, the columns of the final records built in order', async () => {
     const reference = new ColumnSet();
     for (const r of final) reference.push(r);
-    const expected = reference.finish();
-    const onWorker = [...loadSpilledColumns(await startFinalOrder(data(join(dir, 'worker'))).columns)];
+    const expected = stored(reference.finish().map((c) => encodeColumn(c, new ChunkLayout(CHUNK))));
+    expect(expected[0]!.chunks.length).toBe(Math.ceil(final.length / CHUNK));
+    const onWorker = stored(loadEncodedColumns(await startFinalOrder(data(join(dir, 'worker'))).columns));
     const restore = overrideSettings({ importWorkers: false });
     let here;
     try {
-      here = [...loadSpilledColumns(await startFinalOrder(data(join(dir, 'here'))).columns)];
+      here = stored(loadEncodedColumns(await startFinalOrder(data(join(dir, 'here'))).columns));
     } finally {
       restore();
     }

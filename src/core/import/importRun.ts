@@ -10,7 +10,9 @@ import { needsRebuild } from '../dataset/write/columnOrder';
 import { buildStringColumn } from '../dataset/write/columnSet';
 import type { BuiltColumn } from '../dataset/codec/columnVector';
 import { DatasetWriter } from '../dataset/write/datasetWriter';
-import { loadSpilledColumns, type SpilledColumn } from '../dataset/write/vectorSpill';
+import type { SpilledColumn } from '../dataset/write/vectorSpill';
+import { loadEncodedColumns, type EncodedColumn } from '../dataset/write/encodedColumn';
+import { VECTOR_CHUNK } from '../dataset/codec/vectorChunks';
 import { throwIfCancelled } from './cancelled';
 import { startFinalOrder, type FinalOrder } from './order/finalOrder';
 import { ProgressReporter, rate } from './progress';
@@ -48,7 +50,7 @@ interface Read {
 interface Written {
   writer: DatasetWriter;
   /** The vectors of the records, one field at a time. */
-  columns: Iterable<BuiltColumn>;
+  columns: Iterable<BuiltColumn | EncodedColumn>;
   /** When the writing started. */
   since: number;
 }
@@ -215,6 +217,7 @@ export class ImportRun {
       fields: [...byField].filter(([field]) => !rebuild.includes(field)),
       order,
       outPath: this.spillPath('final'),
+      chunkSize: VECTOR_CHUNK,
     });
     const writer = (this.writer = new DatasetWriter(this.plan.out, this.metadata));
     const started = performance.now();
@@ -230,7 +233,7 @@ export class ImportRun {
     const ordered = await this.finalOrder.columns;
     const columns = (function* () {
       yield* rebuilt;
-      yield* loadSpilledColumns(ordered); // one field at a time, as the writer takes them
+      yield* loadEncodedColumns(ordered); // one field at a time, as the writer takes them
     })();
     return { writer, columns, since: started };
   }

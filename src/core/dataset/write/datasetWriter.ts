@@ -11,7 +11,6 @@ import { FIELDS } from '../../../shared/fields';
 import { openSqlite, type Db, type Statement } from '../../sqlite';
 import { ColumnSet, DICTIONARY_LIMIT } from './columnSet';
 import type { BuiltColumn } from '../codec/columnVector';
-import { asMillionths } from '../codec/coordinateVectors';
 import { HHID_COLLISIONS_KEY, HHID_SPLITS_KEY, HouseholdCollisions } from '../format/householdCollisions';
 import { RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from '../codec/blockCodec';
 import { ChunkLayout, VECTOR_CHUNK } from '../codec/vectorChunks';
@@ -23,6 +22,7 @@ import { DATASET_DDL, DATASET_FORMAT_VERSION } from '../format/schema';
 import { ZstdCompressor } from '../codec/zstdContext';
 import { BlockEncoder } from './blockEncoder';
 import { BlockText } from './blockText';
+import { encodeColumn, type EncodedColumn } from './encodedColumn';
 import { LIST_KEYS_AT, type RecordBytes } from './recordExtras';
 
 /** Records a transaction holds (a multiple of RECORDS_PER_BLOCK). */
@@ -228,10 +228,11 @@ export class DatasetWriter {
 
   /**
    * Writes the vectors and state ranges, syncs, and renames the file over the target. `columns`:
-   * the vectors of records appended by text (every filterable field's, over every position), taken
-   * one at a time: a generator that makes each when asked keeps one in memory at once.
+   * the vectors of records appended by text (every filterable field's, over every position), built
+   * or already encoded for this writer's chunks (encodedColumn.ts), taken one at a time: a generator
+   * that makes each when asked keeps one in memory at once.
    */
-  finish(columns?: Iterable<BuiltColumn>): { records: number; path: string } {
+  finish(columns?: Iterable<BuiltColumn | EncodedColumn>): { records: number; path: string } {
     if (columns && this.columns) throw new Error('finish() was given vectors for records that came with their values.');
     if (this.text.count > 0) this.writeBlock();
     this.blocks.flush();
@@ -245,18 +246,18 @@ export class DatasetWriter {
     const putChunk = this.db.prepare('INSERT INTO vector_chunks (name, chunk, crc, data) VALUES (?, ?, ?, ?)');
     const fields = new Set<number>();
     for (const given of built) {
-      if (given.data.length !== this.count || fields.has(given.field) || !FIELDS[given.field])
-        throw new Error(`The vector of ${FIELDS[given.field]?.name} does not fit: ${given.data.length} values for ${this.count} records.`);
-      const c = FIELDS[given.field]!.type === 'number' ? asMillionths(given) : given;
+      const length = 'data' in given ? given.data.length : given.length;
+      if (length !== this.count || fields.has(given.field) || !FIELDS[given.field])
+        throw new Error(`The vector of ${FIELDS[given.field]?.name} does not fit: ${length} values for ${this.count} records.`);
+      const c = 'data' in given ? encodeColumn(given, this.vectorChunks) : given;
+      if (c.chunkSize !== this.vectorChunks.size)
+        throw new Error(`The vector of ${FIELDS[c.field]!.name} was encoded for chunks of another size.`);
       fields.add(c.field);
       const name = FIELDS[c.field]!.name;
-      const dict = c.dict ? JSON.stringify(c.dict) : null;
-      const header = { name, encoding: c.encoding, kind: c.kind, length: c.data.length, dict };
-      putColumn.run(name, c.encoding, c.kind, c.data.length, dict, this.vectorChunks.headerCrc(header));
-      for (let chunk = 0; chunk < this.vectorChunks.count(c.data.length); chunk++) {
-        const { data, crc } = this.vectorChunks.encode(name, chunk, c.data);
-        putChunk.run(name, chunk, crc, data);
-      }
+      putColumn.run(name, c.encoding, c.kind, c.length, c.dict, c.crc);
+      let chunk = 0;
+      for (const { data, crc } of c.chunks) putChunk.run(name, chunk++, crc, data);
+      if (chunk !== this.vectorChunks.count(c.length)) throw new Error(`The vector of ${name} came with ${chunk} chunks.`);
     }
     // The reader takes a missing vector for damage (LATITUDE and LONGITUDE included: `near` reads them).
     if (FIELDS.some((_, i) => !fields.has(i))) throw new Error('Vectors are missing: every field needs one.');

@@ -1,15 +1,15 @@
-// Putting the staged vectors in the dataset's (STATE, PID) order (orderColumns.ts) on a worker
+// Putting the staged vectors in the dataset's final order and encoding them (orderColumns.ts) on a worker
 // thread (orderWorker.ts) while this thread writes the records, so the two cores share the write
 // phase; on this thread when no worker can start or one dies without an answer.
 // docs/import.md, "Write".
 import { settings } from '../../config';
-import type { SpilledColumn } from '../../dataset/write/vectorSpill';
+import type { SpilledEncodedColumn } from '../../dataset/write/encodedColumn';
 import { startWorker } from '../../workers/startWorker';
 import { orderColumns, type OrderWorkerData, type OrderWorkerMessage } from './orderColumns';
 
 /** The ordering under way: `columns` settles when it is done; stop() ends it early (a failure, a cancel). */
 export interface FinalOrder {
-  columns: Promise<SpilledColumn[]>;
+  columns: Promise<SpilledEncodedColumn[]>;
   stop(): Promise<void>;
 }
 
@@ -17,12 +17,12 @@ export interface FinalOrder {
 export function startFinalOrder(data: OrderWorkerData): FinalOrder {
   const worker = settings().importWorkers ? startWorker('orderWorker', import.meta.url, { workerData: data }) : undefined;
   if (!worker) {
-    const columns = new Promise<SpilledColumn[]>((resolve) => resolve(orderColumns(data)));
+    const columns = new Promise<SpilledEncodedColumn[]>((resolve) => resolve(orderColumns(data)));
     return { columns, stop: async () => undefined };
   }
   let answered = false;
   let stopped = false;
-  const columns = new Promise<SpilledColumn[]>((resolve, reject) => {
+  const columns = new Promise<SpilledEncodedColumn[]>((resolve, reject) => {
     worker.on('message', (message: OrderWorkerMessage) => {
       answered = true;
       if ('error' in message) reject(new Error(message.error));

@@ -1,30 +1,31 @@
-// Every staged field's vector put in the dataset's (STATE, PID) order and written to a spill file:
-// the work of orderWorker.ts, or of this thread when no worker runs (finalOrder.ts). A module of
+// Every staged field's vector put in the dataset's final order, encoded as the dataset file stores it
+// and written to a scratch file: the work of orderWorker.ts, or of this thread when no worker runs
+// (finalOrder.ts). A module of
 // its own so that the worker's bundle does not share a chunk with finalOrder.ts, which starts
 // workers from where its own code sits (workers/startWorker.ts).
+import { ChunkLayout } from '../../dataset/codec/vectorChunks';
 import { permuteColumn } from '../../dataset/write/columnOrder';
-import { loadSpilledColumn, VectorSpill, type SpilledColumn } from '../../dataset/write/vectorSpill';
+import { encodeColumn, spillEncodedColumns, type SpilledEncodedColumn } from '../../dataset/write/encodedColumn';
+import { loadSpilledColumn, type SpilledColumn } from '../../dataset/write/vectorSpill';
 
 export interface OrderWorkerData {
   /** Each field's parts in arrival order, one a reader (importRun.ts: fieldParts). */
   fields: Array<[number, SpilledColumn[]]>;
   /** The arrival number of the record at each final position (on a SharedArrayBuffer). */
   order: Uint32Array;
-  /** Where the vectors in final order go. */
+  /** Where the vectors in final order go, encoded. */
   outPath: string;
+  /** Positions a stored vector chunk holds (the writer's ChunkLayout). */
+  chunkSize: number;
 }
 
-export type OrderWorkerMessage = { columns: SpilledColumn[] } | { error: string };
+export type OrderWorkerMessage = { columns: SpilledEncodedColumn[] } | { error: string };
 
-/** Every field's vector in final order, written to `outPath` (a whole vector a chunk). */
-export function orderColumns({ fields, order, outPath }: OrderWorkerData): SpilledColumn[] {
-  const spill = new VectorSpill(outPath);
-  try {
-    return fields.map(([, parts]) => {
-      const { data, ...column } = permuteColumn(parts.map(loadSpilledColumn), order);
-      return { ...column, path: outPath, length: data.length, chunks: [spill.write(data, column.kind, false)], hashOf: null };
-    });
-  } finally {
-    spill.close();
-  }
+/** Every field's vector in final order, encoded for the writer's chunks, written to `outPath`. */
+export function orderColumns({ fields, order, outPath, chunkSize }: OrderWorkerData): SpilledEncodedColumn[] {
+  const layout = new ChunkLayout(chunkSize);
+  const encoded = (function* () {
+    for (const [, parts] of fields) yield encodeColumn(permuteColumn(parts.map(loadSpilledColumn), order), layout);
+  })();
+  return spillEncodedColumns(encoded, outPath);
 }
