@@ -34,9 +34,10 @@ describe('the CLI bundle (out/cli)', () => {
     const started = workersStartedIn('src');
     expect(started).toEqual(expect.arrayContaining(['readWorker', 'orderWorker', 'blockWorker', 'verifyWorker', 'scanWorker']));
     for (const name of started) expect(bundled, name).toContain(`${name}.js`);
-    // The chunks that call startWorker all sit in the one folder, so `./<name>.js` resolves beside them.
+    // The chunks that call startWorker (the commands' chunks, loaded when asked for) all sit in the
+    // one folder, so `./<name>.js` resolves beside them.
     const starting = bundled.filter((f) => /startWorker\("\w+"/.test(readFileSync(join(folder, f), 'utf8')));
-    expect(starting).toContain('index.js');
+    expect(starting.length).toBeGreaterThan(0);
     for (const f of starting)
       for (const m of readFileSync(join(folder, f), 'utf8').matchAll(/startWorker\("(\w+)"/g))
         expect(existsSync(join(folder, `${m[1]!}.js`)), `${f} starts ${m[1]!}`).toBe(true);
