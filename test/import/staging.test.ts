@@ -57,7 +57,7 @@ it.each([
       const reader = rows[at]!.reader;
       const batch = rows.slice(at, at + 512).filter((r) => r.reader === reader);
       const keys = batch.map((r) => r.key).join('');
-      staging.add(reader, keys, batch.map((r) => r.json).join('\n'), extrasOf(batch.map((r) => r.arrival)), batch.length);
+      staging.add(reader, keys, Buffer.from(batch.map((r) => r.json).join('\n')), extrasOf(batch.map((r) => r.arrival)), batch.length);
       at += batch.length;
     }
     expect(staging.readerCounts).toEqual([70_000, 5_000]);
@@ -111,7 +111,13 @@ it('keeps its texts compressed on disk and gives each back whole, one longer tha
   try {
     for (let at = 0; at < rows.length; at += 300) {
       const batch = rows.slice(at, at + 300);
-      staging.add(0, batch.map((r) => r.key).join(''), batch.map((r) => r.json).join('\n'), noExtras(batch.length), batch.length);
+      staging.add(
+        0,
+        batch.map((r) => r.key).join(''),
+        Buffer.from(batch.map((r) => r.json).join('\n')),
+        noExtras(batch.length),
+        batch.length,
+      );
     }
     expect(staging.dedupe()).toEqual({ replaced: 0, records: 2_000 });
     const texts = Array.from(staging.records(), recordText);
@@ -130,7 +136,7 @@ it('refuses to give back texts that changed on disk, with a clear error', () => 
   const path = join(dir, 'staging-damaged');
   const staging = new Staging(path);
   try {
-    staging.add(0, rows.map((r) => r.key).join(''), rows.map((r) => r.json).join('\n'), noExtras(rows.length), rows.length);
+    staging.add(0, rows.map((r) => r.key).join(''), Buffer.from(rows.map((r) => r.json).join('\n')), noExtras(rows.length), rows.length);
     staging.dedupe();
     // One byte in the middle of the first compressed chunk (zstd frames start with 28 B5 2F FD).
     const at = readFileSync(path).indexOf(Buffer.from([0x28, 0xb5, 0x2f, 0xfd])) + 200;

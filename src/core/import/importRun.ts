@@ -141,7 +141,8 @@ export class ImportRun {
       shares,
       (batch, reader) => {
         this.take(batch, reader);
-        if (batch.accepted > 0) staging.add(reader, batch.keys, batch.json, batch.extras, batch.accepted);
+        if (batch.accepted > 0)
+          staging.add(reader, batch.keys, new Uint8Array(batch.texts!, 0, batch.textBytes), batch.extras, batch.accepted);
         this.reportReading(false);
       },
       {

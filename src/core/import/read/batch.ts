@@ -1,5 +1,5 @@
-// What a reader hands on: rows in batches of plain strings (they cross threads as a few strings)
-// with each row's key, and why a reading pass may have to start again.
+// What a reader hands on: rows in batches (their texts in a shared buffer, the rest a few strings and
+// numbers) with each row's key, and why a reading pass may have to start again.
 // docs/import.md, "How it works".
 import { fieldIndex } from '../../../shared/fields';
 import { stringHash } from '../../dataset/codec/columnVector';
@@ -62,8 +62,13 @@ export interface RowBatch {
   accepted: number;
   /** The accepted rows' keys, concatenated (KEY_LENGTH characters each). */
   keys: string;
-  /** The accepted rows' records as JSON.stringify(values) texts, joined by '\n' (which JSON escapes). */
-  json: string;
+  /**
+   * The accepted rows' records as JSON.stringify(values) texts, joined by '\n' (which JSON escapes),
+   * in UTF-8: the first `textBytes` bytes of `texts` (null when none was accepted). The buffer is
+   * the reader's again once the batch is taken in (batchTexts.ts): read it, do not keep it.
+   */
+  texts: SharedArrayBuffer | null;
+  textBytes: number;
   /** The accepted rows' extras for the dataset writer, RECORD_EXTRA_WORDS each (dataset/write/recordExtras.ts). */
   extras: Uint32Array;
   rejects: Array<Omit<RejectedRow, 'file'>>;

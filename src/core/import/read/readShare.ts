@@ -12,6 +12,7 @@ import { RowParser } from '../source/rowParser';
 import { RowChecker } from '../source/rowRules';
 import { openText, readFailure, type SourceInfo } from '../source/sourceFile';
 import { BATCH_ROWS, MAX_ROW_CHARS, restart, rowKey, type Restart, type RowBatch } from './batch';
+import { BatchTexts, type TextSlot } from './batchTexts';
 import { countLines, type FilePart } from './splitInput';
 
 /** Takes a batch; a Restart ends the reading (the taker cannot go on with these rows). */
@@ -30,10 +31,12 @@ export async function readShare(
   emit: BatchSink,
   signal?: AbortSignal,
   columns?: ColumnSet,
+  /** Where the batches' texts are written (batchTexts.ts); by default each is free again once `emit` returns. */
+  texts = new BatchTexts(),
 ): Promise<ShareRead> {
   let before = 0;
   for (const part of parts) {
-    const read = await readPart(part, sources[part.file]!, before, emit, signal, columns);
+    const read = await readPart(part, sources[part.file]!, before, emit, signal, columns, texts);
     if (typeof read !== 'number') return read;
     before += read;
   }
@@ -48,6 +51,7 @@ async function readPart(
   emit: BatchSink,
   signal: AbortSignal | undefined,
   columns: ColumnSet | undefined,
+  texts: BatchTexts,
 ): Promise<number | Restart> {
   const fileIndex = part.file;
   const inflated = part.inflated && new InflatedCut(part.inflated.at, part.inflated.side, info.newline);
@@ -63,21 +67,26 @@ async function readPart(
   const values = checker.values;
   const ready: RowBatch[] = [];
   let keys: string[] = [];
-  let jsons: string[] = [];
+  /** The batch's texts, from its first accepted row. */
+  let slot: TextSlot | undefined;
   let batch = newBatch();
   const valueOf = (index: number): string | number | undefined => values[index];
   function newBatch(): RowBatch {
     const extras = new Uint32Array(BATCH_ROWS * RECORD_EXTRA_WORDS);
-    return { file: fileIndex, read: 0, accepted: 0, keys: '', json: '', extras, rejects: [], bytesRead: 0 };
+    return { file: fileIndex, read: 0, accepted: 0, keys: '', texts: null, textBytes: 0, extras, rejects: [], bytesRead: 0 };
   }
   function close(): void {
     batch.keys = keys.join('');
-    batch.json = jsons.join('\n');
+    if (slot) {
+      batch.texts = slot.buffer;
+      batch.textBytes = slot.used;
+      texts.handedOn(slot);
+      slot = undefined;
+    }
     batch.bytesRead = shareBytesBefore + file.bytesRead - skipped;
     ready.push(batch);
     batch = newBatch();
     keys = [];
-    jsons = [];
   }
   /** A data row `parser` is handing out, checked (`accepted`: it passed; else `utf8`: whether its text was UTF-8 at least). */
   function take(parser: RowParser, line: number, accepted: boolean, utf8: boolean): void {
@@ -86,7 +95,7 @@ async function readPart(
     else if (!accepted) batch.rejects.push({ line, field: checker.field, reason: checker.reason, raw: parser.rawRow() });
     else {
       keys.push(rowKey(values));
-      jsons.push(JSON.stringify(values));
+      (slot ??= texts.take()).add(JSON.stringify(values));
       recordExtras(valueOf, batch.extras, batch.accepted * RECORD_EXTRA_WORDS);
       columns?.push(values);
       batch.accepted++;
@@ -158,6 +167,7 @@ async function readPart(
       // Batches wait for the end of a chunk: emit may wait (for a worker's credit), the parser cannot.
       for (const b of ready.splice(0)) {
         const verdict = await emit(b);
+        texts.emitted(b.texts);
         if (verdict) return verdict;
       }
     }

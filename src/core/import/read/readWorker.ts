@@ -7,6 +7,7 @@ import { ColumnSet } from '../../dataset/write/columnSet';
 import { VectorSpill, type SpilledColumn } from '../../dataset/write/vectorSpill';
 import type { SourceInfo } from '../source/sourceFile';
 import type { Restart, RowBatch } from './batch';
+import { BatchTexts } from './batchTexts';
 import { readShare } from './readShare';
 import type { FilePart } from './splitInput';
 
@@ -32,8 +33,12 @@ const port = parentPort!;
 const post = (message: ReaderMessage): void => port.postMessage(message);
 let credits = IN_FLIGHT;
 let wake: (() => void) | undefined;
+// The texts of the batches sent and not acknowledged yet, oldest first: the parent acknowledges in order.
+const texts = new BatchTexts(false);
+const unacknowledged: Array<SharedArrayBuffer | null> = [];
 port.on('message', (message) => {
   if (message !== 'ack') return;
+  texts.free(unacknowledged.shift() ?? null);
   credits++;
   wake?.();
   wake = undefined;
@@ -42,13 +47,14 @@ port.on('message', (message) => {
 async function send(batch: RowBatch): Promise<void> {
   while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
   credits--;
+  unacknowledged.push(batch.texts);
   post(batch);
 }
 
 const data = workerData as ReadWorkerData;
 post('ready');
 const columns = data.spillPath ? new ColumnSet(undefined, new VectorSpill(data.spillPath)) : undefined;
-readShare(data.sources, data.parts, send, undefined, columns).then(
+readShare(data.sources, data.parts, send, undefined, columns, texts).then(
   (read) => {
     if (read.kind === 'restart') return post({ restart: read });
     if (columns) post({ columns: columns.spilled() });

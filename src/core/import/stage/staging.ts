@@ -58,7 +58,6 @@ export class Staging {
   private readonly file: ChunkFile;
   private readonly buckets: Bucket[] = [];
   private readonly bucketOf = new Map<number, number>();
-  private batch = Buffer.alloc(1 << 20);
   private readonly header = new Uint32Array(HEADER_WORDS);
   private readonly counts: number[] = [];
   private readonly pids = new PidFingerprints();
@@ -84,18 +83,16 @@ export class Staging {
   }
 
   /**
-   * Appends a batch of `reader`'s rows: `json` their record texts joined by '\n' (which JSON
-   * escapes inside a text), `keys` their keys (read/batch.ts, rowKey: KEY_LENGTH each), `extras`
-   * their extras for the writer (RECORD_EXTRA_WORDS each).
+   * Appends a batch of `reader`'s rows: `texts` their record texts in UTF-8 joined by '\n' (which
+   * JSON escapes inside a text), `keys` their keys (read/batch.ts, rowKey: KEY_LENGTH each), `extras`
+   * their extras for the writer (RECORD_EXTRA_WORDS each). The bytes are copied before it returns.
    */
-  add(reader: number, keys: string, json: string, extras: Uint32Array, count: number): void {
+  add(reader: number, keys: string, texts: Uint8Array, extras: Uint32Array, count: number): void {
     if (this.ended) throw new Error('The staging input has ended.');
     if (count === 0) return;
     while (this.counts.length <= reader) this.counts.push(0);
-    const length = Buffer.byteLength(json);
-    if (length > this.batch.length) this.batch = Buffer.alloc(Math.max(length, this.batch.length * 2));
-    const batch = this.batch;
-    batch.write(json, 0, length, 'utf8');
+    const length = texts.byteLength;
+    const batch = Buffer.from(texts.buffer, texts.byteOffset, length);
     const header = this.header;
     const headerBytes = new Uint8Array(header.buffer);
     let start = 0;
