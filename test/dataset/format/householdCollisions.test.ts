@@ -4,6 +4,7 @@
 // hashes two households of one state share (not those shared across states), by either way records
 // arrive; every state's households are exactly those of the HHID strings; the engine keeps the
 // lowest PID of each, as a file without the list (written before it) does from its records.
+import { appendAsImported } from '../../support/appendAsImported';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,14 +141,12 @@ describe('household hash collisions', () => {
     }
   });
 
-  it('are found the same when records arrive as text alone (the import)', () => {
+  it("are found the same when records arrive as the import gives them (text and the reader's extras)", () => {
     const texts = join(dir, 'texts.sqlite');
     const writer = new DatasetWriter(texts);
     const columns = writer.newColumnSet();
-    for (const r of records) {
-      writer.appendText(r[STATE] as string, r[PID] as string, JSON.stringify(r));
-      columns.push(r);
-    }
+    appendAsImported(writer, records);
+    for (const r of records) columns.push(r);
     writer.finish(columns.finished());
     const dataset = Dataset.open(texts);
     try {

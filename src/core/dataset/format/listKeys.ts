@@ -23,8 +23,6 @@ const PID = fieldIndex('PID');
 const ADDRESS = fieldIndex('ADDRESS');
 const ZIP = fieldIndex('ZIP');
 const PHONES = ['PHONE', 'PHONE2', 'PHONE3'].map(fieldIndex);
-/** The fields a record's keys are made from (catalog indexes, ascending): ZIP completes an address. */
-export const LIST_KEY_SOURCES: readonly number[] = [PID, ADDRESS, ZIP, ...PHONES].sort((a, b) => a - b);
 
 /** The meta value a writer stores: this version's rules and every field of LIST_KEY_FIELDS. */
 export function listKeysMeta(): string {

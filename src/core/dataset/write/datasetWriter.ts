@@ -16,8 +16,8 @@ import { RECORD_LEVEL, RECORDS_PER_BLOCK, tablesChecksum } from '../codec/blockC
 import { ChunkLayout, VECTOR_CHUNK } from '../codec/vectorChunks';
 import { VectorSpill } from './vectorSpill';
 import { RANKED_ORDER, PID_ORDER, PID_ORDER_KEY, PidRankWriter, RECORD_ORDER_KEY, STORED_PID_ORDER } from '../format/pidRanks';
-import { LIST_KEY_SOURCES, LIST_KEYS_KEY, ListKeyWriter, listKeysMeta } from '../format/listKeys';
-import { parseStoredValues, type RecordValues } from '../codec/recordFormat';
+import { LIST_KEYS_KEY, ListKeyWriter, listKeysMeta } from '../format/listKeys';
+import type { RecordValues } from '../codec/recordFormat';
 import { DATASET_DDL, DATASET_FORMAT_VERSION } from '../format/schema';
 import { ZstdCompressor } from '../codec/zstdContext';
 import { BlockEncoder } from './blockEncoder';
@@ -30,10 +30,7 @@ const BATCH = 160 * RECORDS_PER_BLOCK;
 const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
 const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
 const HHID_INDEX = FIELDS.findIndex((f) => f.name === 'HHID');
-/** What the writer reads of a record besides its text: its HHID and its list keys' sources (listKeys.ts). */
-const READ_FIELDS = [...new Set([HHID_INDEX, ...LIST_KEY_SOURCES])].sort((a, b) => a - b);
-
-/** A record's value of a catalog field, for the fields the writer reads (READ_FIELDS). */
+/** A record's value of a catalog field, for the fields the writer reads besides its text (its HHID, its list keys' sources). */
 export type FieldValue = (index: number) => string | number | undefined;
 
 export { DICTIONARY_LIMIT } from './columnSet';
@@ -42,8 +39,9 @@ export { fsyncPath } from '../../fs/atomicFile';
 
 /**
  * Records go in one of two ways, not mixed: append()/appendWithJson() with their values, and the
- * writer builds the vectors; or appendText() with their text alone, and whoever
- * built the vectors (the import's reading thread, see columnSet.ts) hands them to finish().
+ * writer builds the vectors; or by their text, appendText() (the generator) or appendBytes() (the
+ * import), and whoever built the vectors (the generator's worker, the import's reading threads,
+ * see columnSet.ts) hands them to finish().
  */
 export class DatasetWriter {
   readonly tempPath: string;
@@ -155,16 +153,15 @@ export class DatasetWriter {
   }
 
   /**
-   * Appends one record by its text alone: its vectors are built elsewhere and given to finish().
+   * Appends one record by its text: its vectors are built elsewhere and given to finish().
    * `pid` null: the caller has sorted the records itself (the order is then checked by state only).
-   * `known`: the record's values of the fields the writer reads (HHID, the list keys' sources) when
-   * the caller has them at hand, else they are read from `json`. `rank`: as for append(); the writer
+   * `value`: the record's values of the fields the writer reads besides the text (HHID, the list
+   * keys' sources; appendBytes takes what it works out from them instead). `rank`: as for append(); the writer
    * checks that a state's ranks are 0..count-1 each once, not that they follow the PIDs (that would
    * hold every PID of a state in memory): that is the caller's word, and the generator's tests'.
    */
-  appendText(state: string, pid: string | null, json: string, known?: FieldValue, rank?: number): void {
+  appendText(state: string, pid: string | null, json: string, value: FieldValue, rank?: number): void {
     this.place(state, pid, rank);
-    const value = known ?? readFields(json);
     const hhid = value(HHID_INDEX);
     if (typeof hhid !== 'string') throw new Error('A record without an HHID string was appended.');
     this.households.add(state, hhid, this.count);
@@ -301,11 +298,4 @@ export class DatasetWriter {
       this.spill?.remove();
     }
   }
-}
-
-/** The values of READ_FIELDS in a record's text. */
-function readFields(json: string): FieldValue {
-  const values = parseStoredValues(json, READ_FIELDS);
-  if (!values) throw new Error('A record that is not a stored record was appended.');
-  return (index) => values[READ_FIELDS.indexOf(index)];
 }

@@ -1,7 +1,7 @@
 // What the dataset writer works out from a record besides storing its text: the fingerprint of its
-// HHID (householdCollisions.ts) and its stored list keys (listKeys.ts). Given a record's text alone,
-// the writer parsed them out of it on its own thread, the one an import's write phase waits on. The
-// import's readers hold each row's values anyway, so they work these out beside the row's text, in
+// HHID (householdCollisions.ts) and its stored list keys (listKeys.ts). The import's write phase once
+// gave the writer each record's text alone, and the writer parsed these out of it on the thread that
+// phase waits on. The import's readers hold each row's values anyway, so they work these out beside the row's text, in
 // parallel, and the staging keeps them with it; the write phase then hands the text on as bytes,
 // never made into a string (docs/import.md, "Write"). The HHID's own stringHash is not here: it
 // travels in the row's key (read/batch.ts).
