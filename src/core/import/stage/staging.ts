@@ -20,7 +20,6 @@ import { RECORD_EXTRA_WORDS, recordText, type RecordBytes } from '../../dataset/
  * PID's 128 bits as four words), text bytes, household (ZIP as a number, the ADDRESS and HHID
  * hashes), then what the dataset writer needs of the record besides its text (recordExtras.ts).
  */
-const HEADER_WORDS = 11 + RECORD_EXTRA_WORDS;
 const READER = 0;
 const NUMBER = 1;
 const KEY = 2;
@@ -29,7 +28,8 @@ const LENGTH = 7;
 const HOUSEHOLD = 8;
 const HOUSEHOLD_WORDS = 3;
 const HHID_HASH = HOUSEHOLD + 2;
-const EXTRAS = 11;
+const EXTRAS = HOUSEHOLD + HOUSEHOLD_WORDS;
+const HEADER_WORDS = EXTRAS + RECORD_EXTRA_WORDS;
 /** Buckets of a state: one per first three digits of ZIP. */
 const ZIP_BUCKETS = 1000;
 const HEADER_BYTES = HEADER_WORDS * 4;
