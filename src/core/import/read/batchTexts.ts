@@ -59,7 +59,7 @@ export class BatchTexts {
     return slot;
   }
 
-  /** The slot now holds a batch handed on with `buffer` (slot.buffer when it was handed on). */
+  /** The slot's batch is handed on: the slot stays in use until free() is given its buffer. */
   handedOn(slot: TextSlot): void {
     this.inUse.set(slot.buffer, slot);
   }
