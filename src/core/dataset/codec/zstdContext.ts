@@ -95,13 +95,10 @@ export class ZstdCompressor {
    */
   compressInto(input: Uint8Array, out: Uint8Array): number {
     if (out.byteLength < frameBound(input)) throw new Error('compressInto was given too little room for the frame.');
-    if (this.keep) {
-      this.engine ??= newEngine('compress', this.params, this.dictionary);
-      if (this.engine) {
-        const n = run(this.engine, input, out);
-        if (n > 0 && n < out.byteLength && isOneFrameOf(out.subarray(0, n), input.byteLength)) return n;
-        this.drop();
-      }
+    const n = this.compressKept(input, out);
+    if (n > 0) {
+      if (isOneFrameOf(out.subarray(0, n), input.byteLength)) return n;
+      this.drop();
     }
     const frame = this.compress(input);
     out.set(frame);
@@ -115,15 +112,25 @@ export class ZstdCompressor {
   private frame(input: Uint8Array): Buffer {
     const bound = frameBound(input);
     if (this.keep) {
-      this.engine ??= newEngine('compress', this.params, this.dictionary);
-      if (this.engine) {
-        const out = Buffer.allocUnsafe(bound);
-        const n = run(this.engine, input, out);
-        if (n > 0 && n < out.byteLength) return Buffer.from(out.subarray(0, n));
-        this.drop();
-      }
+      const out = Buffer.allocUnsafe(bound);
+      const n = this.compressKept(input, out);
+      if (n > 0) return Buffer.from(out.subarray(0, n));
     }
     return zstdCompressSync(input, { params: this.params, chunkSize: bound, ...this.dictionaryOption() });
+  }
+
+  /**
+   * `input` into `out` (room for frameBound) through the kept context: the bytes written, or -1
+   * when no context is kept or it failed (it is then dropped, and the next call makes a new one).
+   */
+  private compressKept(input: Uint8Array, out: Uint8Array): number {
+    if (!this.keep) return -1;
+    this.engine ??= newEngine('compress', this.params, this.dictionary);
+    if (!this.engine) return -1;
+    const n = run(this.engine, input, out);
+    if (n > 0 && n < out.byteLength) return n;
+    this.drop();
+    return -1;
   }
 
   private dictionaryOption(): { dictionary?: Buffer } {
