@@ -206,14 +206,15 @@ export class Staging {
    */
   *records(): Generator<RecordBytes> {
     for (const buckets of this.states()) {
-      const ranks = this.pidRanks(buckets);
+      const { ranks, sortedOf } = this.pidRanks(buckets);
       let p = 0;
-      for (const bucket of buckets) {
+      for (const [b, bucket] of buckets.entries()) {
         const headers = this.loadHeaders(bucket);
         const textAt = textStarts(headers);
         const key = headers[KEY]!;
         const state = String.fromCharCode(key >>> 8, key & 0xff);
-        const sorted = this.sorted(headers);
+        const sorted = sortedOf[b]!;
+        sortedOf[b] = undefined; // written: its memory may go
         for (let from = 0; from < sorted.length;) {
           const to = this.passEnd(headers, sorted, from);
           const { texts, at } = this.passTexts(bucket, headers, textAt, sorted.subarray(from, to));
@@ -251,20 +252,24 @@ export class Staging {
 
   /**
    * The PID rank of each record of one state's buckets, in the order records() gives them: its
-   * PIDs (16 bytes a record, one state at a time) sorted once.
+   * PIDs (16 bytes a record, one state at a time) sorted once. Each bucket's rows in the file's
+   * order come back too (4 bytes a record), so that writing them does not sort the bucket again.
    */
-  private pidRanks(buckets: readonly Bucket[]): Uint32Array {
+  private pidRanks(buckets: readonly Bucket[]): { ranks: Uint32Array; sortedOf: Array<Uint32Array | undefined> } {
     const rows = buckets.reduce((sum, b) => sum + b.rows, 0);
     const pids = new Uint32Array(rows * 4);
+    const sortedOf: Uint32Array[] = [];
     let n = 0;
     for (const bucket of buckets) {
       const headers = this.loadHeaders(bucket);
-      for (const h of this.sorted(headers)) pids.set(headers.subarray(h + KEY + 1, h + KEY + KEY_WORDS), 4 * n++);
+      const sorted = this.sorted(headers);
+      sortedOf.push(sorted);
+      for (const h of sorted) pids.set(headers.subarray(h + KEY + 1, h + KEY + KEY_WORDS), 4 * n++);
     }
     const byPid = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => comparePids(pids, a, b));
     const ranks = new Uint32Array(n);
     for (let r = 0; r < n; r++) ranks[byPid[r]!] = r;
-    return ranks;
+    return { ranks, sortedOf };
   }
 
   /** One field's values (FIELDS index) of the records in the order records() gives (see needsRebuild). */
