@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../src/core/createCore';
 import { buildStringColumn, ColumnSet } from '../../src/core/dataset/write/columnSet';
 import { needsRebuild, permuteColumn } from '../../src/core/dataset/write/columnOrder';
+import { VectorScratch } from '../../src/core/dataset/write/vectorScratch';
 import type { RecordValues } from '../../src/core/dataset/codec/recordFormat';
 import { generateRecords } from '../../src/core/generate';
 import { importFiles, type ImportSummary } from '../../src/core/import/importFiles';
@@ -166,6 +167,29 @@ describe('permuteColumn', () => {
       } else expect(permuteColumn([column], order, limit)).toEqual(expected[k]);
     });
     expect(rebuilt).toBeGreaterThan(0);
+  });
+
+  it('gives the same columns in memory kept from one field to the next (VectorScratch)', () => {
+    const limit = 40;
+    const records = [...generateRecords(1500, 9)] as RecordValues[];
+    const arrival = shuffled(
+      records.map((r, i) => ({ r, i })),
+      5,
+    );
+    // Two readers' parts, so that joining them (concatenated) uses kept memory too.
+    const halves = [new ColumnSet(limit), new ColumnSet(limit)];
+    arrival.forEach((a, seq) => halves[seq < 700 ? 0 : 1]!.push(a.r));
+    const order = new Uint32Array(records.length);
+    arrival.forEach((a, seq) => (order[a.i] = seq));
+    const [first, second] = halves.map((h) => h.finish());
+    const scratch = new VectorScratch();
+    // Wide fields before narrow ones and back: each use's memory holds another field's values when handed out again.
+    const fields = [...first!.keys(), ...[...first!.keys()].reverse()];
+    for (const k of fields) {
+      const parts = [first![k]!, second![k]!];
+      const kept = permuteColumn(parts, order, limit, scratch.allocate);
+      expect(kept).toEqual(permuteColumn(parts, order, limit));
+    }
   });
 
   it('merges the parts two readers built, each with its own dictionary or hashes', () => {

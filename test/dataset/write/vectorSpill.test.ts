@@ -11,6 +11,8 @@ import { stringHash } from '../../../src/core/dataset/codec/columnVector';
 import { DatasetWriter } from '../../../src/core/dataset/write/datasetWriter';
 import type { RecordValues } from '../../../src/core/dataset/codec/recordFormat';
 import { loadSpilledColumn, loadSpilledColumns, VectorSpill } from '../../../src/core/dataset/write/vectorSpill';
+import { VectorScratch } from '../../../src/core/dataset/write/vectorScratch';
+import { ZstdDecompressor } from '../../../src/core/dataset/codec/zstdContext';
 import { generateRecords } from '../../../src/core/generate';
 import { FIELDS, fieldIndex } from '../../../src/shared/fields';
 
@@ -44,6 +46,22 @@ describe('spilled vectors', () => {
     const turned = spilled.filter((c) => c.encoding === 'hash' && c.chunks.some((k) => k.codes));
     expect(turned.length).toBeGreaterThan(0);
     expect(turned.every((c) => c.hashOf !== null)).toBe(true);
+  });
+
+  it('read back the same into memory kept from one column to the next, with one kept decompressor', () => {
+    const records = [...generateRecords(1200, 12)] as RecordValues[];
+    const { expected, spilled } = bothWays(records, 300);
+    const scratch = new VectorScratch();
+    const decompressor = new ZstdDecompressor();
+    // Wide columns before narrow ones and back: the kept memory holds another field's values each time.
+    for (const column of [...spilled, ...spilled.slice().reverse()]) {
+      const kept = loadSpilledColumn(column, { vector: (kind, length) => scratch.allocate('part', kind, length), decompressor });
+      expect(kept).toEqual(expected.find((e) => e.field === column.field));
+    }
+    decompressor.close();
+    // A vector of another kind or length is refused, not read into.
+    const first = spilled[0]!;
+    expect(() => loadSpilledColumn(first, { vector: () => new Float64Array(first.length + 1) })).toThrow(/another shape/);
   });
 
   it('keeps the width of spilled codes turned into hashes when the rows after them hash narrow', () => {

@@ -78,13 +78,23 @@ export class VectorSpill {
   }
 }
 
+/** How a column is read back: where its vector goes, and the context that decompresses it. */
+export interface LoadOptions {
+  /** Its vector (every value is written); a new array by default. */
+  vector?: (kind: VectorKind, length: number) => Vector;
+  /** Kept by a caller that reads many columns (one context each was ~80 µs and fresh memory); one for this column by default. */
+  decompressor?: ZstdDecompressor;
+}
+
 /** A spilled column read back whole. */
-export function loadSpilledColumn(column: SpilledColumn): BuiltColumn {
+export function loadSpilledColumn(column: SpilledColumn, options: LoadOptions = {}): BuiltColumn {
   const { path, chunks, hashOf, length, ...rest } = column;
   const Out = VECTOR_TYPES[column.kind];
-  const data = new Out(length);
+  const data = options.vector?.(column.kind, length) ?? new Out(length);
+  if (!(data instanceof Out) || data.length !== length || data.byteOffset !== 0)
+    throw new Error('loadSpilledColumn was given a vector of another shape.');
   const fd = openSync(path, 'r');
-  const decompressor = new ZstdDecompressor();
+  const decompressor = options.decompressor ?? new ZstdDecompressor();
   try {
     let at = 0;
     for (const chunk of chunks) {
@@ -92,9 +102,11 @@ export function loadSpilledColumn(column: SpilledColumn): BuiltColumn {
       const bytes = chunk.length * Chunk.BYTES_PER_ELEMENT;
       const toHashes = chunk.codes && column.encoding === 'hash';
       // Straight into place when nothing changes; else through an aligned scratch array.
-      const target = Chunk === Out && !toHashes ? new Uint8Array(data.buffer, at * Out.BYTES_PER_ELEMENT, bytes) : new Uint8Array(bytes);
-      readFrames(fd, path, chunk, target, decompressor);
-      if (target.buffer !== data.buffer) {
+      if (Chunk === Out && !toHashes)
+        readFrames(fd, path, chunk, new Uint8Array(data.buffer, at * Out.BYTES_PER_ELEMENT, bytes), decompressor);
+      else {
+        const target = new Uint8Array(bytes);
+        readFrames(fd, path, chunk, target, decompressor);
         const values = new Chunk(target.buffer, 0, chunk.length);
         if (toHashes) for (let i = 0; i < values.length; i++) data[at + i] = hashOf![values[i]!]!;
         else data.set(values, at);
@@ -104,7 +116,7 @@ export function loadSpilledColumn(column: SpilledColumn): BuiltColumn {
     if (at !== length) throw new Error(`The vector spill ${path} holds ${at} values of ${length}.`);
   } finally {
     closeSync(fd);
-    decompressor.close();
+    if (decompressor !== options.decompressor) decompressor.close();
   }
   return { ...rest, data };
 }

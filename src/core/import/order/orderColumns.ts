@@ -7,6 +7,8 @@ import { ChunkLayout } from '../../dataset/codec/vectorChunks';
 import { permuteColumn } from '../../dataset/write/columnOrder';
 import { encodeColumn, spillEncodedColumns, type SpilledEncodedColumn } from '../../dataset/write/encodedColumn';
 import { loadSpilledColumn, type SpilledColumn } from '../../dataset/write/vectorSpill';
+import { VectorScratch } from '../../dataset/write/vectorScratch';
+import { ZstdDecompressor } from '../../dataset/codec/zstdContext';
 
 export interface OrderWorkerData {
   /** Each field's parts in arrival order, one a reader (importRun.ts: fieldParts). */
@@ -21,11 +23,26 @@ export interface OrderWorkerData {
 
 export type OrderWorkerMessage = { columns: SpilledEncodedColumn[] } | { error: string };
 
-/** Every field's vector in final order, encoded for the writer's chunks, written to `outPath`. */
+/**
+ * Every field's vector in final order, encoded for the writer's chunks, written to `outPath`. One
+ * field at a time: its vectors lie in memory kept for the next field (vectorScratch.ts), which is
+ * safe because each is encoded and written before the next field is read.
+ */
 export function orderColumns({ fields, order, outPath, chunkSize }: OrderWorkerData): SpilledEncodedColumn[] {
   const layout = new ChunkLayout(chunkSize);
+  const scratch = new VectorScratch();
+  const decompressor = new ZstdDecompressor();
   const encoded = (function* () {
-    for (const [, parts] of fields) yield encodeColumn(permuteColumn(parts.map(loadSpilledColumn), order), layout);
+    for (const [, parts] of fields) {
+      const loaded = parts.map((part, k) =>
+        loadSpilledColumn(part, { vector: (kind, length) => scratch.allocate(`part${k}`, kind, length), decompressor }),
+      );
+      yield encodeColumn(permuteColumn(loaded, order, undefined, scratch.allocate), layout);
+    }
   })();
-  return spillEncodedColumns(encoded, outPath);
+  try {
+    return spillEncodedColumns(encoded, outPath);
+  } finally {
+    decompressor.close();
+  }
 }
