@@ -3,8 +3,8 @@
 // gives the arrival of each of the rest in the file's order (STATE, then household: ZIP, ADDRESS
 // hash, HHID hash, then PID), and records() the rows themselves in the same order, as they came,
 // each with its PID's rank in its state and the extras staged with it, whether a bucket is read back
-// whole or in passes. The texts are kept compressed on disk (chunkFile.ts), and a text changed there
-// is refused.
+// whole or in passes. The texts are kept compressed on disk (chunkFile.ts) or, when the import has
+// room to spare, as they are (stagingForm.ts); either way a byte changed there is refused.
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -38,9 +38,11 @@ const readBack = (r: RecordBytes) => ({
 });
 
 it.each([
-  ['each bucket read back whole', undefined],
-  ['buckets over 2,000 bytes of text read back in passes of at most that', 2_000],
-])('keeps the row read last of each PID and gives the rest back by household, with PID ranks (%s)', (_label, bucketTextBytes) => {
+  ['each bucket read back whole', undefined, true],
+  ['buckets over 2,000 bytes of text read back in passes of at most that', 2_000, true],
+  ['the texts staged as they are, read back whole', undefined, false],
+  ['the texts staged as they are, read back in passes', 2_000, false],
+])('keeps the row read last of each PID and gives the rest back by household, with PID ranks (%s)', (_label, bucketTextBytes, compress) => {
   // Rows 0-69,999 come from reader 0, the rest from reader 1; rows from 60,000 on repeat the PID
   // of the row 60,000 before them, under a state of their own. ZIPs spread over several buckets
   // of a state (first three digits); households (ADDRESS and HHID hashes) share a ZIP.
@@ -51,7 +53,7 @@ it.each([
     const key = state + pid + household.map(hex8).join('');
     return { reader: i < 70_000 ? 0 : 1, arrival: i, state, pid, key, json: JSON.stringify([state, pid, i, 'é'.repeat(i % 5)]) };
   });
-  const staging = new Staging(join(dir, 'staging'), bucketTextBytes);
+  const staging = new Staging(join(dir, `staging-${compress}`), { bucketTextBytes, compressTexts: compress });
   try {
     for (let at = 0; at < rows.length;) {
       const reader = rows[at]!.reader;
@@ -126,6 +128,38 @@ it('keeps its texts compressed on disk and gives each back whole, one longer tha
     // The file: the texts at a fraction of their size (the long one nearly whole), and the 72-byte headers.
     expect(staging.fileBytes).toBeLessThan((textBytes - long.length) / 4 + long.length + 2_000 * 72);
     expect(staging.fileBytes).toBe(readFileSync(join(dir, 'staging-compressed')).byteLength);
+  } finally {
+    staging.dispose();
+  }
+});
+
+it('refuses a changed byte anywhere in a staging file whose texts are as they are (each chunk has its CRC-32)', () => {
+  const rows = areaRows(500);
+  const path = join(dir, 'staging-raw-damaged');
+  const staging = new Staging(path, { compressTexts: false });
+  try {
+    staging.add(0, rows.map((r) => r.key).join(''), Buffer.from(rows.map((r) => r.json).join('\n')), noExtras(rows.length), rows.length);
+    staging.dedupe();
+    const file = readFileSync(path);
+    // The texts are in the file as they came, and nothing else is: their bytes and the 72-byte headers.
+    expect(file.includes(Buffer.from(rows[250]!.json))).toBe(true);
+    const textBytes = rows.reduce((sum, r) => sum + Buffer.byteLength(r.json), 0);
+    expect(file.byteLength).toBe(textBytes + 500 * 72);
+    // Twenty places over the whole file, texts and headers, each changed alone and put back.
+    const fd = openSync(path, 'r+');
+    try {
+      for (let k = 0; k < 20; k++) {
+        const at = Math.floor(((k + 0.5) / 20) * file.byteLength);
+        writeSync(fd, Buffer.from([file[at]! ^ 0x04]), 0, 1, at);
+        expect(() => [...staging.records()], `byte ${at} of ${file.byteLength}`).toThrow(
+          /staging file does not read back as it was written/,
+        );
+        writeSync(fd, file.subarray(at, at + 1), 0, 1, at);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    expect(Array.from(staging.records(), recordText).sort()).toEqual(rows.map((r) => r.json).sort());
   } finally {
     staging.dispose();
   }

@@ -21,6 +21,7 @@ import { runReaders } from './read/runReaders';
 import { planShares, wholeFiles, type FilePart } from './read/splitInput';
 import type { SourceInfo } from './source/sourceFile';
 import { Staging } from './stage/staging';
+import { compressStagedTexts } from './stage/stagingForm';
 import { stagingPathFor } from './tempFiles';
 import type { FileSummary, ImportProgress, ImportSummary } from './types';
 import { RejectsFile } from './write/rejectsFile';
@@ -134,7 +135,8 @@ export class ImportRun {
   private async readStaged(shares: FilePart[][]): Promise<Read | Restart> {
     this.startPass();
     this.staging?.dispose();
-    const staging = (this.staging = new Staging(stagingPathFor(this.plan.out)));
+    const stagingPath = stagingPathFor(this.plan.out);
+    const staging = (this.staging = new Staging(stagingPath, { compressTexts: compressStagedTexts(this.plan.sources, stagingPath) }));
     const columns: SpilledColumn[][] = [];
     const pass = await runReaders(
       this.plan.sources,

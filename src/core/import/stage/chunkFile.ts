@@ -1,10 +1,12 @@
 // The staging file's bytes (staging.ts): streams of bytes, a bucket's row headers or its texts, each
 // gathered in memory and appended to one scratch file a chunk at a time (the chunks written a
-// megabyte at a time), then read back a chunk at a time. A text stream's chunks are zstd frames (level STAGING_LEVEL) with a checksum: the file takes
-// a fraction of the input's JSON, since the scratch room a national import needs is what decides
-// whether it fits on a laptop, and a text changed on disk is refused instead of written into a
-// dataset. docs/import.md, "Compressed staging".
+// megabyte at a time), then read back a chunk at a time. A compressed stream's chunks are zstd
+// frames (level STAGING_LEVEL) with zstd's checksum: the texts then take a fraction of the input's
+// JSON, which is what decides whether a national import's scratch room fits on a laptop. Other
+// chunks are stored as given, with a CRC-32 of their own. Either way a chunk changed on disk is
+// refused instead of written into a dataset. docs/import.md, "Compressed staging".
 import { closeSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { replacePrivateFile } from '../../fs/privateFile';
 import { readAllAt, writeAllAt } from '../../fs/positionedIo';
 import { frameBound, keptContexts, ZstdCompressor, ZstdDecompressor } from '../../dataset/codec/zstdContext';
@@ -21,13 +23,19 @@ const STAGING_LEVEL = 1;
  */
 const WRITE_BYTES = 1 << 20;
 
+/** Numbers Stream.chunks holds a chunk. */
+const CHUNK_WORDS = 4;
+
+const damaged = (): Error => new Error('The staging file does not read back as it was written (damaged on disk?).');
+
 /** Bytes of one stream, gathered in memory and written to the file in chunks. */
 export class Stream {
   /** The bytes given to it (before any compression). */
   size = 0;
   /**
-   * Each written chunk: where it is in the file, its length there and the length of the bytes it
-   * holds (the same unless compressed): [at, stored, bytes, at, stored, bytes, ...].
+   * Each written chunk: where it is in the file, its length there, the length of the bytes it holds
+   * (the same unless compressed) and, when not compressed, their CRC-32 (0 for a zstd frame, which
+   * carries its own checksum): [at, stored, bytes, crc, at, stored, bytes, crc, ...].
    */
   readonly chunks: number[] = [];
   gathered: Buffer | undefined;
@@ -85,19 +93,21 @@ export class ChunkFile {
     this.writePending();
     let frame = Buffer.alloc(0);
     let bytes = Buffer.alloc(0);
-    for (let c = 0; c < stream.chunks.length; c += 3) {
+    for (let c = 0; c < stream.chunks.length; c += CHUNK_WORDS) {
       const at = stream.chunks[c]!;
       const stored = stream.chunks[c + 1]!;
       const size = stream.chunks[c + 2]!;
       if (bytes.byteLength < size) bytes = Buffer.allocUnsafe(Math.max(size, stream.chunkBytes));
-      if (!stream.compressed) this.readAt(bytes, stored, at);
-      else {
+      if (!stream.compressed) {
+        this.readAt(bytes, stored, at);
+        if (crc32(bytes.subarray(0, size)) !== stream.chunks[c + 3]) throw damaged();
+      } else {
         if (frame.byteLength < stored) frame = Buffer.allocUnsafe(Math.max(stored, stream.chunkBytes));
         this.readAt(frame, stored, at);
         try {
           this.decompressor.decompressInto(frame.subarray(0, stored), bytes.subarray(0, size));
         } catch {
-          throw new Error('The staging file does not read back as it was written (damaged on disk?).');
+          throw damaged();
         }
       }
       yield bytes.subarray(0, size);
@@ -135,7 +145,7 @@ export class ChunkFile {
       }
       this.pendingUsed += stored;
     }
-    stream.chunks.push(this.size, stored, bytes.byteLength);
+    stream.chunks.push(this.size, stored, bytes.byteLength, stream.compressed ? 0 : crc32(bytes));
     this.size += stored;
   }
 

@@ -7,7 +7,7 @@
 // without being the order of the file. Never synced; deleted when the import ends (tempFiles.ts
 // removes a killed import's). Rows are numbered by reader, then by arrival within it: reader 0's
 // rows come first in the input, so a larger number is always a later row. The bytes themselves,
-// the texts compressed, are chunkFile.ts's. docs/import.md, "Staged reading" and "Memory".
+// the texts compressed unless the import has room to spare, are chunkFile.ts's. docs/import.md, "Staged reading" and "Memory".
 import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { ChunkFile, Stream } from './chunkFile';
@@ -74,11 +74,20 @@ export class Staging {
    */
   private passBuffer = Buffer.alloc(0);
 
+  private readonly bucketTextBytes: number;
+  private readonly compressTexts: boolean;
+
   constructor(
     readonly path: string,
-    /** BUCKET_TEXT_BYTES; tests make it small to read buckets back in many passes. */
-    private readonly bucketTextBytes = BUCKET_TEXT_BYTES,
+    options: {
+      /** BUCKET_TEXT_BYTES; tests make it small to read buckets back in many passes. */
+      bucketTextBytes?: number;
+      /** Whether the texts go to the file as zstd frames (the default) or as they are (stagingForm.ts decides). */
+      compressTexts?: boolean;
+    } = {},
   ) {
+    this.bucketTextBytes = options.bucketTextBytes ?? BUCKET_TEXT_BYTES;
+    this.compressTexts = options.compressTexts ?? true;
     this.file = new ChunkFile(path);
   }
 
@@ -122,12 +131,17 @@ export class Staging {
       b = this.buckets.length;
       this.bucketOf.set(id, b);
       // The headers are mostly random PID words: compressing them would cost more than it saves.
-      this.buckets.push({ id, rows: 0, headers: new Stream(HEADER_CHUNK_BYTES, false), texts: new Stream(TEXT_CHUNK_BYTES, true) });
+      this.buckets.push({
+        id,
+        rows: 0,
+        headers: new Stream(HEADER_CHUNK_BYTES, false),
+        texts: new Stream(TEXT_CHUNK_BYTES, this.compressTexts),
+      });
     }
     return this.buckets[b]!;
   }
 
-  /** Bytes of the staging file so far: what the import needs of scratch room (the texts compressed). */
+  /** Bytes of the staging file so far: what the import needs of scratch room. */
   get fileBytes(): number {
     return this.file.bytes;
   }
