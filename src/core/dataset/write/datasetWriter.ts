@@ -5,6 +5,7 @@
 import { rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { publishFile } from '../../fs/atomicFile';
+import { BackgroundSync } from '../../fs/backgroundSync';
 import { createPrivateDatabaseFile } from '../../fs/privateFile';
 import { escapeRegExp, removeStaleFiles } from '../../fs/staleFiles';
 import { FIELDS } from '../../../shared/fields';
@@ -27,6 +28,8 @@ import { LIST_KEYS_AT, type RecordBytes } from './recordExtras';
 
 /** Records a transaction holds (a multiple of RECORDS_PER_BLOCK). */
 const BATCH = 160 * RECORDS_PER_BLOCK;
+/** Transactions between two background flushes of the file (~8 MB of a household-ordered file). */
+const COMMITS_A_FLUSH = 8;
 const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
 const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
 const HHID_INDEX = FIELDS.findIndex((f) => f.name === 'HHID');
@@ -64,6 +67,9 @@ export class DatasetWriter {
   private lastState = '';
   private lastPid = '';
   private pending = 0;
+  private commits = 0;
+  /** Flushes the file while it is written, so that publishing it waits less (backgroundSync.ts). */
+  private readonly sync: BackgroundSync;
   private done = false;
   count = 0;
 
@@ -88,6 +94,7 @@ export class DatasetWriter {
     // records are never readable by others, not even while the file is being built (privateFile.ts).
     createPrivateDatabaseFile(this.tempPath);
     this.db = openSqlite(this.tempPath);
+    this.sync = new BackgroundSync(this.tempPath);
     // A temporary file that is published only when complete needs no journal.
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
@@ -201,6 +208,7 @@ export class DatasetWriter {
       // nothing in the file (no journal, nothing freed), only the order of inserts does.
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;
+      if (++this.commits % COMMITS_A_FLUSH === 0) this.sync.flush();
     }
   }
 
@@ -279,6 +287,7 @@ export class DatasetWriter {
     for (const [k, v] of Object.entries(meta)) putMeta.run(k, v);
     this.db.exec('COMMIT');
     this.db.close();
+    this.sync.release();
     this.done = true;
     this.spill?.remove();
     publishFile(this.tempPath, this.targetPath);
@@ -294,6 +303,7 @@ export class DatasetWriter {
     try {
       this.db.close();
     } finally {
+      this.sync.release();
       rmSync(this.tempPath, { force: true });
       this.spill?.remove();
     }
