@@ -9,7 +9,7 @@
 // desktop app's own bundle: through tsx every worker thread compiled its sources as it started
 // (serve up in 1.6-1.7 s against ~0.95 s from the bundle at 10M), inside the first seconds' requests.
 //
-//   npx tsx bench/firstRequest.ts [rows] [--no-duckdb]   (default 1,000,000; the file is generated once
+//   npx tsx bench/firstRequest.ts [rows] [--no-duckdb] [--node-http]   (default 1,000,000; the file is generated once
 //   into bench/data). --no-duckdb leaves the reference out: loading DuckDB takes ~30 minutes at 10M, and
 //   the 30M run is measured without it (docs/performance.md says which figures have a ratio).
 import os from 'node:os';
@@ -22,6 +22,7 @@ import { Dataset } from '../src/core/dataset/read/dataset';
 import { FIELDS } from '../src/shared/fields';
 import { benchDataset, BENCH_DATA_DIR } from './benchDataset';
 import { DuckReference } from './duckdbReference';
+import { KeptBufferClient, type KeptAnswer } from './keptBufferClient';
 import { summarize, type Summary } from './stats';
 import type { Filters } from './workload';
 
@@ -56,42 +57,46 @@ async function startServe(): Promise<{ child: ChildProcess; url: string; startup
 
 // The clock stops at the answer's last byte, as a load generator's does: what the server took,
 // through HTTP. Parsing the JSON is the client's own work and comes after (100 full records are
-// ~0.8 MB: JSON.parse alone takes ~7 ms in this process, and its garbage is collected inside later
-// requests' clocks); each search answer's parse is timed on its own and printed beside.
+// ~0.8 MB: JSON.parse alone takes ~7 ms in this process); each search answer's parse is timed on
+// its own and printed beside. Since the evening of 29 November the answers are read into memory
+// the client keeps (keptBufferClient.ts), as wrk reads them: node:http's client made a buffer of
+// every chunk, and on the VM of that day its fresh memory and collections added up to ~7 ms at p95
+// to a 0.8 MB answer's time. `--node-http` measures with node:http as before, to compare.
+const nodeHttp = process.argv.includes('--node-http');
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 const parseMs: number[] = [];
+/** The kept-buffer connection to the server of the run under way. */
+let client: KeptBufferClient | undefined;
 
-function timedPost(url: string, op: 'preview' | 'search', body: object): Promise<{ ms: number; total: number }> {
-  const payload = Buffer.from(JSON.stringify(body));
-  const target = new URL(`${url}/api/audiences/${op}`);
+/** The previous client: node:http over a kept-alive socket, the answer's chunks gathered. */
+function nodeHttpPost(url: string, path: string, headers: Record<string, string>, payload: Buffer): Promise<KeptAnswer> {
+  const target = new URL(url);
   return new Promise((resolve, reject) => {
     const t = performance.now();
     const req = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'x-api-key': key, 'content-length': payload.length },
-      },
+      { host: target.hostname, port: target.port, path, method: 'POST', agent, headers: { ...headers, 'content-length': payload.length } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
-        res.on('end', () => {
-          const ms = performance.now() - t;
-          const p = performance.now();
-          const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { total?: number };
-          if (op === 'search') parseMs.push(performance.now() - p);
-          if (res.statusCode !== 200 || typeof answer.total !== 'number') reject(new Error(`${op} answered ${res.statusCode}`));
-          else resolve({ ms, total: answer.total });
-        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t, body: Buffer.concat(chunks) }));
       },
     );
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+async function timedPost(url: string, op: 'preview' | 'search', body: object): Promise<{ ms: number; total: number }> {
+  const payload = Buffer.from(JSON.stringify(body));
+  const path = `/api/audiences/${op}`;
+  const headers = { 'content-type': 'application/json', 'x-api-key': key };
+  const got = nodeHttp ? await nodeHttpPost(url, path, headers, payload) : await client!.post(path, headers, payload);
+  const p = performance.now();
+  const answer = JSON.parse(got.body.toString('utf8')) as { total?: number };
+  if (op === 'search') parseMs.push(performance.now() - p);
+  if (got.status !== 200 || typeof answer.total !== 'number') throw new Error(`${op} answered ${got.status}`);
+  return { ms: got.ms, total: answer.total };
 }
 
 const dataset = Dataset.open(path);
@@ -109,6 +114,7 @@ const EARLY_MS = 5000;
 /** One run of a fresh server: first pages state by state, then 30 s of mixed requests (the verify runs in it on a first start). */
 async function run(label: string) {
   const { child, url, startupMs } = await startServe();
+  client = nodeHttp ? undefined : await KeptBufferClient.connect(url);
   try {
     const firstPages: Array<{ state: string; ms: number }> = [];
     for (const s of states)
@@ -159,6 +165,7 @@ async function run(label: string) {
     console.log(`  this client's JSON.parse of a search answer (not in the figures above): ${f(summarize(parseMs.splice(0)))}`);
     return result;
   } finally {
+    client?.close();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
   }
@@ -168,12 +175,15 @@ async function run(label: string) {
 // server's: it goes to a throwaway server in this process, so the first state's time is the served request's.
 const throwaway = createServer((_, res) => res.end('{}')).listen(0, '127.0.0.1');
 await new Promise((r) => throwaway.once('listening', r));
-await new Promise<void>((resolve, reject) => {
-  const port = (throwaway.address() as { port: number }).port;
-  request({ host: '127.0.0.1', port, path: '/', method: 'POST' }, (res) => res.resume().on('end', resolve))
-    .on('error', reject)
-    .end('{}');
-});
+{
+  const url = `http://127.0.0.1:${(throwaway.address() as { port: number }).port}`;
+  if (nodeHttp) await nodeHttpPost(url, '/', {}, Buffer.from('{}'));
+  else {
+    const warm = await KeptBufferClient.connect(url);
+    await warm.post('/', {}, Buffer.from('{}'));
+    warm.close();
+  }
+}
 throwaway.close();
 
 console.log(`load average at the start: ${os.loadavg()[0]!.toFixed(1)}`);
