@@ -53,7 +53,7 @@ it.each([
     const key = state + pid + household.map(hex8).join('');
     return { reader: i < 70_000 ? 0 : 1, arrival: i, state, pid, key, json: JSON.stringify([state, pid, i, 'é'.repeat(i % 5)]) };
   });
-  const staging = new Staging(join(dir, `staging-${compress}`), { bucketTextBytes, compressTexts: compress });
+  const staging = new Staging(join(dir, `staging-${compress}`), compress, bucketTextBytes);
   try {
     for (let at = 0; at < rows.length;) {
       const reader = rows[at]!.reader;
@@ -136,7 +136,7 @@ it('keeps its texts compressed on disk and gives each back whole, one longer tha
 it('refuses a changed byte anywhere in a staging file whose texts are as they are (each chunk has its CRC-32)', () => {
   const rows = areaRows(500);
   const path = join(dir, 'staging-raw-damaged');
-  const staging = new Staging(path, { compressTexts: false });
+  const staging = new Staging(path, false);
   try {
     staging.add(0, rows.map((r) => r.key).join(''), Buffer.from(rows.map((r) => r.json).join('\n')), noExtras(rows.length), rows.length);
     staging.dedupe();

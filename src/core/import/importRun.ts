@@ -136,7 +136,7 @@ export class ImportRun {
     this.startPass();
     this.staging?.dispose();
     const stagingPath = stagingPathFor(this.plan.out);
-    const staging = (this.staging = new Staging(stagingPath, { compressTexts: compressStagedTexts(this.plan.sources, stagingPath) }));
+    const staging = (this.staging = new Staging(stagingPath, compressStagedTexts(this.plan.sources, stagingPath)));
     const columns: SpilledColumn[][] = [];
     const pass = await runReaders(
       this.plan.sources,

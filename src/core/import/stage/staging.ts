@@ -6,33 +6,34 @@
 // then of HHID, then PID. Each record goes with its PID's rank in its state, so PID order is kept
 // without being the order of the file. Never synced; deleted when the import ends (tempFiles.ts
 // removes a killed import's). Rows are numbered by reader, then by arrival within it: reader 0's
-// rows come first in the input, so a larger number is always a later row. The bytes themselves,
-// the texts compressed unless the import has room to spare, are chunkFile.ts's. docs/import.md, "Staged reading" and "Memory".
+// rows come first in the input, so a larger number is always a later row. The bytes are
+// chunkFile.ts's (the texts compressed unless the import has room to spare: stagingForm.ts).
+// docs/import.md, "Staged reading" and "Memory".
 import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { ChunkFile, Stream } from './chunkFile';
-import { hex8, PidFingerprints } from './pidFingerprints';
-import { KEY_HOUSEHOLD_AT, KEY_LENGTH } from '../read/batch';
-import { RECORD_EXTRA_WORDS, recordText, type RecordBytes } from '../../dataset/write/recordExtras';
+import { PidFingerprints } from './pidFingerprints';
+import { KEY_LENGTH } from '../read/batch';
+import { recordText, type RecordBytes } from '../../dataset/write/recordExtras';
+import {
+  comparePids,
+  compareInFile,
+  EXTRAS,
+  HEADER_BYTES,
+  HEADER_WORDS,
+  HHID_HASH,
+  HOUSEHOLD,
+  KEY,
+  KEY_WORDS,
+  LENGTH,
+  NUMBER,
+  READER,
+  textStarts,
+  writeHeader,
+} from './rowHeader';
 
-/**
- * A row's header: reader, number within the reader, key (STATE's two character codes, then the
- * PID's 128 bits as four words), text bytes, household (ZIP as a number, the ADDRESS and HHID
- * hashes), then what the dataset writer needs of the record besides its text (recordExtras.ts).
- */
-const READER = 0;
-const NUMBER = 1;
-const KEY = 2;
-const KEY_WORDS = 5;
-const LENGTH = 7;
-const HOUSEHOLD = 8;
-const HOUSEHOLD_WORDS = 3;
-const HHID_HASH = HOUSEHOLD + 2;
-const EXTRAS = HOUSEHOLD + HOUSEHOLD_WORDS;
-const HEADER_WORDS = EXTRAS + RECORD_EXTRA_WORDS;
 /** Buckets of a state: one per first three digits of ZIP. */
 const ZIP_BUCKETS = 1000;
-const HEADER_BYTES = HEADER_WORDS * 4;
 const NEWLINE = 10;
 /** A bucket's texts are gathered up to this many bytes before they are written as one chunk. */
 const TEXT_CHUNK_BYTES = 32 * 1024;
@@ -74,20 +75,13 @@ export class Staging {
    */
   private passBuffer = Buffer.alloc(0);
 
-  private readonly bucketTextBytes: number;
-  private readonly compressTexts: boolean;
-
   constructor(
     readonly path: string,
-    options: {
-      /** BUCKET_TEXT_BYTES; tests make it small to read buckets back in many passes. */
-      bucketTextBytes?: number;
-      /** Whether the texts go to the file as zstd frames (the default) or as they are (stagingForm.ts decides). */
-      compressTexts?: boolean;
-    } = {},
+    /** Whether the texts go to the file as zstd frames or as they are (stagingForm.ts decides). */
+    private readonly compressTexts = true,
+    /** BUCKET_TEXT_BYTES; tests make it small to read buckets back in many passes. */
+    private readonly bucketTextBytes = BUCKET_TEXT_BYTES,
   ) {
-    this.bucketTextBytes = options.bucketTextBytes ?? BUCKET_TEXT_BYTES;
-    this.compressTexts = options.compressTexts ?? true;
     this.file = new ChunkFile(path);
   }
 
@@ -108,15 +102,8 @@ export class Staging {
     for (let k = 0; k < count; k++) {
       const end = k === count - 1 ? length : batch.indexOf(NEWLINE, start);
       if (end < 0) throw new Error(`A staged batch holds fewer than ${count} records.`);
-      const key = k * KEY_LENGTH;
-      header[READER] = reader;
-      header[NUMBER] = this.counts[reader]!++;
-      header[KEY] = (keys.charCodeAt(key) << 8) | keys.charCodeAt(key + 1);
-      for (let j = 1; j < KEY_WORDS; j++) header[KEY + j] = hex8(keys, key + 2 + 8 * (j - 1));
-      header[LENGTH] = end - start;
-      for (let j = 0; j < HOUSEHOLD_WORDS; j++) header[HOUSEHOLD + j] = hex8(keys, key + KEY_HOUSEHOLD_AT + 8 * j);
-      header.set(extras.subarray(k * RECORD_EXTRA_WORDS, (k + 1) * RECORD_EXTRA_WORDS), EXTRAS);
-      this.pids.add(keys, key + 2);
+      writeHeader(header, reader, this.counts[reader]!++, keys, k, end - start, extras);
+      this.pids.add(keys, k * KEY_LENGTH + 2);
       const bucket = this.bucketFor(header[KEY]! * ZIP_BUCKETS + Math.min(ZIP_BUCKETS - 1, Math.floor(header[HOUSEHOLD]! / 100)));
       bucket.rows++;
       this.file.gather(bucket.headers, headerBytes, 0, HEADER_BYTES);
@@ -131,12 +118,8 @@ export class Staging {
       b = this.buckets.length;
       this.bucketOf.set(id, b);
       // The headers are mostly random PID words: compressing them would cost more than it saves.
-      this.buckets.push({
-        id,
-        rows: 0,
-        headers: new Stream(HEADER_CHUNK_BYTES, false),
-        texts: new Stream(TEXT_CHUNK_BYTES, this.compressTexts),
-      });
+      const headers = new Stream(HEADER_CHUNK_BYTES, false);
+      this.buckets.push({ id, rows: 0, headers, texts: new Stream(TEXT_CHUNK_BYTES, this.compressTexts) });
     }
     return this.buckets[b]!;
   }
@@ -305,17 +288,7 @@ export class Staging {
     const kept = new Uint32Array(headers.length / HEADER_WORDS);
     let n = 0;
     for (let h = 0; h < headers.length; h += HEADER_WORDS) if (!dropped?.[this.arrivalOf(headers, h)]) kept[n++] = h;
-    return kept.subarray(0, n).sort((a, b) => {
-      for (let j = 0; j < HOUSEHOLD_WORDS; j++) {
-        const d = headers[a + HOUSEHOLD + j]! - headers[b + HOUSEHOLD + j]!;
-        if (d !== 0) return d;
-      }
-      for (let j = 1; j < KEY_WORDS; j++) {
-        const d = headers[a + KEY + j]! - headers[b + KEY + j]!;
-        if (d !== 0) return d;
-      }
-      return 0;
-    });
+    return kept.subarray(0, n).sort((a, b) => compareInFile(headers, a, b));
   }
 
   /** A bucket's rows' headers, in arrival order. */
@@ -389,24 +362,4 @@ export class Staging {
       rmSync(this.path, { force: true });
     }
   }
-}
-
-/** Where each row's text starts among its bucket's texts, which follow one another in arrival order as the headers do. */
-function textStarts(headers: Uint32Array): Float64Array {
-  const rows = headers.length / HEADER_WORDS;
-  const textAt = new Float64Array(rows);
-  for (let r = 0, at = 0; r < rows; r++) {
-    textAt[r] = at;
-    at += headers[r * HEADER_WORDS + LENGTH]!;
-  }
-  return textAt;
-}
-
-/** Orders rows `a` and `b` of `pids` (four 32-bit words a PID) as their PIDs. */
-function comparePids(pids: Uint32Array, a: number, b: number): number {
-  for (let j = 0; j < 4; j++) {
-    const d = pids[a * 4 + j]! - pids[b * 4 + j]!;
-    if (d !== 0) return d;
-  }
-  return 0;
 }
