@@ -1,7 +1,7 @@
 // A file being written, flushed to disk a step behind its writer on libuv's thread pool, so that the
-// sync before it is published (atomicFile.ts) finds little left to write. Syncing costs ~2 ms a
-// megabyte on the VM of docs/performance.md: a 200,000-record dataset (~40 MB) made the import wait
-// ~100 ms at its end, where flushed while the import still computes the last sync takes a fraction.
+// sync before it is published (atomicFile.ts) finds little left to write. Syncing costs 1.5-2 ms a
+// megabyte on the VM of docs/performance.md: a 200,000-record dataset (~80 MB) made the import wait
+// ~115 ms at its end, where flushed while the import still computes the last sync takes a fraction.
 // A flush that fails is not an error here: the sync before publishing is the one that counts.
 import { close, fdatasync, openSync } from 'node:fs';
 
