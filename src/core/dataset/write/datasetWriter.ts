@@ -28,7 +28,7 @@ import { LIST_KEYS_AT, type RecordBytes } from './recordExtras';
 
 /** Records a transaction holds (a multiple of RECORDS_PER_BLOCK). */
 const BATCH = 160 * RECORDS_PER_BLOCK;
-/** Transactions between two background flushes of the file (~8 MB of a household-ordered file). */
+/** Transactions between two background flushes of the file (~10 MB of record blocks). */
 const COMMITS_A_FLUSH = 8;
 const STATE_INDEX = FIELDS.findIndex((f) => f.name === 'STATE');
 const PID_INDEX = FIELDS.findIndex((f) => f.name === 'PID');
