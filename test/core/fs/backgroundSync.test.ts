@@ -1,7 +1,7 @@
 // BackgroundSync flushes a file being written on libuv's thread pool and lets its descriptor go only
 // once no flush is running, never before the writer's own handle is closed; the dataset writer
 // releases it on finish and on abort, so no descriptor of a dataset outlives its writer.
-import { readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { BackgroundSync } from '../../../src/core/fs/backgroundSync';
@@ -12,8 +12,12 @@ import { tempDir } from '../../import/helpers';
 const dir = tempDir('audience-desk-background-sync-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** This process's descriptors of `path` (Linux: /proc/self/fd), a deleted file's included. */
+/** Where this process's descriptors can be listed (Linux): elsewhere only what BackgroundSync says of itself is checked. */
+const listable = existsSync('/proc/self/fd');
+
+/** This process's descriptors of `path` (Linux: /proc/self/fd), a deleted file's included; 0 where they cannot be listed. */
 function descriptorsOf(path: string): number {
+  if (!listable) return 0;
   let n = 0;
   for (const fd of readdirSync('/proc/self/fd')) {
     try {
@@ -38,13 +42,13 @@ it('keeps its descriptor while a flush runs after release, and closes it when th
   const path = join(dir, 'flushed.bin');
   writeFileSync(path, Buffer.alloc(8 * 2 ** 20, 1));
   const sync = new BackgroundSync(path);
-  expect(descriptorsOf(path)).toBe(1);
+  if (listable) expect(descriptorsOf(path)).toBe(1);
   sync.flush();
   sync.flush(); // one flush at a time: this one is not started
   sync.release();
   // The flush's callback can only run on a later turn of the event loop: still open now.
   expect(sync.open).toBe(true);
-  expect(descriptorsOf(path)).toBe(1);
+  if (listable) expect(descriptorsOf(path)).toBe(1);
   await until(() => !sync.open);
   await until(() => descriptorsOf(path) === 0);
   sync.flush(); // after release: nothing, and no error
@@ -60,7 +64,7 @@ it('closes at once when released with no flush running', async () => {
   await until(() => descriptorsOf(path) === 0);
 });
 
-it.each(['finish', 'abort'] as const)('leaves no descriptor of the dataset open after %s', async (end) => {
+it.runIf(listable).each(['finish', 'abort'] as const)('leaves no descriptor of the dataset open after %s (Linux)', async (end) => {
   const target = join(dir, `${end}.sqlite`);
   const writer = new DatasetWriter(target);
   const temp = `${target}.building-${process.pid}`;
