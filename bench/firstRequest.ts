@@ -57,8 +57,8 @@ async function startServe(): Promise<{ child: ChildProcess; url: string; startup
 
 // The clock stops at the answer's last byte, as a load generator's does: what the server took,
 // through HTTP. Parsing the JSON is the client's own work and comes after (100 full records are
-// ~0.8 MB: JSON.parse alone takes ~7 ms in this process); each search answer's parse is timed on
-// its own and printed beside. Since the evening of 29 November the answers are read into memory
+// ~0.8 MB: JSON.parse alone takes ~7 ms in this process, and its garbage is still collected inside
+// later requests' clocks); each search answer's parse is timed on its own and printed beside. Since the evening of 29 November the answers are read into memory
 // the client keeps (keptBufferClient.ts), as wrk reads them: node:http's client made a buffer of
 // every chunk, and on the VM of that day its fresh memory and collections added up to ~7 ms at p95
 // to a 0.8 MB answer's time. `--node-http` measures with node:http as before, to compare.
