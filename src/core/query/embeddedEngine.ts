@@ -41,6 +41,7 @@ import { likeScoresOf } from './likeScores';
 import { callableTest, deliverableTest } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
 import { keptPerState, type Derived } from './derivedArrays';
+import { FilterBits } from './filterBits';
 import { matchedMarks } from './matchedPeople';
 import { keyedCandidates, recordValues } from './keyedCandidates';
 import { DictionaryIndex } from './predicates';
@@ -76,6 +77,8 @@ export interface EngineOptions {
   verifiedFiles?: VerifiedFiles;
   /** The warm-up of large states' PID orders after open (pidOrderWarmup.ts); false: none. */
   pidOrderWarmup?: false | Omit<WarmupOptions, 'budgetBytes'>;
+  /** Filters' bits kept for counts and pages (filterBits.ts; defaults there); false: none, every filter reads its vector. */
+  filterBits?: false | { budgetBytes?: number; fromPeople?: number };
 }
 
 /** The final positions of an audience with list controls, and the count after each step. */
@@ -103,6 +106,8 @@ export class EmbeddedEngine implements AudienceEngine {
   private readonly filters: StateFilters;
   /** Large states' scans shared with a second core; null on one core or when turned off. */
   readonly twoCores: TwoCoreScan | null;
+  /** Filters' bits, kept from their second ask in a state (filterBits.ts); null when turned off. */
+  readonly filterBits: FilterBits | null;
   /** Held while a request computes, so the background verify waits (verifyGate.ts). */
   private readonly verifyGate = new VerifyGate();
 
@@ -120,7 +125,9 @@ export class EmbeddedEngine implements AudienceEngine {
       startBackgroundVerify(dataset, { verified: options.verifiedFiles, gate: this.verifyGate });
     const splitFrom = options.scanSplitFrom ?? settings().scanSplitFrom;
     this.twoCores = splitFrom > 0 && availableParallelism() > 1 ? new TwoCoreScan(splitFrom) : null;
-    this.filters = new StateFilters(dataset, this.dictionaries, this.twoCores);
+    const bits = options.filterBits ?? {};
+    this.filterBits = bits ? new FilterBits(this.twoCores, bits.budgetBytes, bits.fromPeople) : null;
+    this.filters = new StateFilters(dataset, this.dictionaries, this.twoCores, this.filterBits);
     // The same worker decompresses record blocks of a page and vector chunks of a first use while it is idle (dataset/read/inflateJob.ts).
     dataset.useInflater(this.twoCores);
     dataset.onClose(() => this.twoCores?.stop());

@@ -8,13 +8,7 @@
 // access for the array types it has seen at that spot); anything rarer takes the generic loop.
 import type { ScanPredicate } from './scanKernels';
 import { valueTest } from './scanKernels';
-
-/** Set bits of each byte value. */
-const ONES = Uint8Array.from({ length: 256 }, (_, v) => {
-  let n = 0;
-  for (let x = v; x !== 0; x &= x - 1) n++;
-  return n;
-});
+import { bitBytes, bitsInto, ONES } from './bitKernels';
 
 // Eight people a byte, branchless: a filter that keeps about half is a coin toss for a branch.
 function mark8(data: Uint8Array, mask: Uint8Array, first: number, end: number, marks: Uint8Array, at: number): number {
@@ -83,8 +77,12 @@ function markTested(p: ScanPredicate, first: number, end: number, marks: Uint8Ar
   return n;
 }
 
-/** Writes one predicate's bits for [first, end) from byte `at` of `marks`; returns how many are set. */
-function markOne(p: ScanPredicate, first: number, end: number, marks: Uint8Array, at: number): number {
+/**
+ * Writes one predicate's bits for [first, end) from byte `at` of `marks`; returns how many are set.
+ * Copied from the filter's own bits when it has them over the same state (`base`).
+ */
+function markOne(p: ScanPredicate, first: number, end: number, marks: Uint8Array, at: number, base: number): number {
+  if (p.bits && p.bits.from === base) return bitsInto(p.bits, first, end, marks, at, false);
   if (p.mask && p.data instanceof Uint8Array) return mark8(p.data, p.mask, first, end, marks, at);
   if (p.mask && p.data instanceof Uint16Array) return mark16(p.data, p.mask, first, end, marks, at);
   return markTested(p, first, end, marks, at);
@@ -134,7 +132,8 @@ function keepTested(p: ScanPredicate, first: number, end: number, marks: Uint8Ar
 }
 
 /** Clears the bits of [first, end) whose person fails the predicate; returns how many are left set. */
-function keepOne(p: ScanPredicate, first: number, end: number, marks: Uint8Array, at: number): number {
+function keepOne(p: ScanPredicate, first: number, end: number, marks: Uint8Array, at: number, base: number): number {
+  if (p.bits && p.bits.from === base) return bitsInto(p.bits, first, end, marks, at, true);
   if (p.mask && p.data instanceof Uint8Array) return keep8(p.data, p.mask, first, end, marks, at);
   if (p.mask && p.data instanceof Uint16Array) return keep16(p.data, p.mask, first, end, marks, at);
   return keepTested(p, first, end, marks, at);
@@ -161,10 +160,10 @@ export function markRange(
     marks.fill(0, at, at + Math.ceil((end - first) / 8));
     return 0;
   }
-  let n = markOne(predicates[0]!, first, end, marks, at);
+  let n = markOne(predicates[0]!, first, end, marks, at, base);
   between();
   for (let k = 1; k < predicates.length && n > 0; k++) {
-    n = keepOne(predicates[k]!, first, end, marks, at);
+    n = keepOne(predicates[k]!, first, end, marks, at, base);
     between();
   }
   return n;
@@ -199,6 +198,10 @@ export function warmUpMarks(): void {
   const marks = new Uint8Array(new SharedArrayBuffer(size / 8));
   const byteMask = Uint8Array.of(0, 1, 1);
   const pairMask = new Uint8Array(1000).fill(1, 0, 500);
+  // A filter's bits (filterBits.ts) over the same made-up state, for the loops that copy and AND them.
+  const bitBuffer = new Uint8Array(new SharedArrayBuffer(bitBytes(size)));
+  markRange([{ data: bytes, mask: byteMask }], 3, size, bitBuffer, 3);
+  const bits = { bytes: bitBuffer, words: new Uint32Array(bitBuffer.buffer), from: 3 };
   const kinds: ScanPredicate[][] = [
     [{ data: bytes, mask: byteMask }],
     [{ data: pairs, mask: pairMask }],
@@ -211,6 +214,11 @@ export function warmUpMarks(): void {
     [
       { data: pairs, mask: pairMask },
       { data: bytes, mask: byteMask },
+    ],
+    [{ data: bytes, mask: byteMask, bits }],
+    [
+      { data: pairs, mask: pairMask },
+      { data: bytes, mask: byteMask, bits },
     ],
   ];
   // Ends on a whole byte and within one: a piece's tail is a branch of its own, and code compiled

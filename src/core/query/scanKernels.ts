@@ -9,12 +9,16 @@
 // Pure functions of typed arrays: the scan worker (scanWorker.ts) runs them on its pieces of a state.
 import type { IntBand } from '../../shared/audienceRequest';
 import type { Vector } from '../dataset/codec/columnVector';
+import { allHaveBits, countBits, type PredicateBits } from './bitKernels';
 
-/** What a loop needs of a predicate (predicates.ts): its vector and one way to test a value. */
+/**
+ * What a loop needs of a predicate (predicates.ts): its vector and one way to test a value; a mask's
+ * predicate may also carry its bits over the state (filterBits.ts), which count and mark faster.
+ */
 export type ScanPredicate =
-  | { data: Vector; mask: Uint8Array; bands?: undefined; hashes?: undefined }
-  | { data: Vector; mask?: undefined; bands: IntBand[]; hashes?: undefined }
-  | { data: Vector; mask?: undefined; bands?: undefined; hashes: Set<number> };
+  | { data: Vector; mask: Uint8Array; bands?: undefined; hashes?: undefined; bits?: PredicateBits }
+  | { data: Vector; mask?: undefined; bands: IntBand[]; hashes?: undefined; bits?: undefined }
+  | { data: Vector; mask?: undefined; bands?: undefined; hashes: Set<number>; bits?: undefined };
 
 function inBands(v: number, bands: IntBand[]): boolean {
   for (let b = 0; b < bands.length; b++) if (v >= bands[b]!.lo && v <= bands[b]!.hi) return true;
@@ -287,8 +291,9 @@ function countBoth(p: ScanPredicate, q: ScanPredicate, first: number, end: numbe
 
 /**
  * The positions of [first, end) that satisfy every predicate (narrowest first, see bySelectivity):
- * into `out`, returning how many; with `countOnly`, just how many (the last step counts instead
- * of writing, and one or two one-byte filters are counted in a single pass). `between` runs after
+ * into `out`, returning how many; with `countOnly`, just how many (from the predicates' bits when
+ * all have them; else the last step counts instead of writing, and one or two one-byte filters are
+ * counted in a single pass). `between` runs after
  * each pass (the query's time budget).
  */
 export function matchRange(
@@ -301,6 +306,10 @@ export function matchRange(
 ): number {
   if (predicates.length === 0 || end <= first) return 0;
   const last = predicates.length - 1;
+  if (countOnly) {
+    const bits = predicates.map((p) => p.bits);
+    if (allHaveBits(bits)) return countBits(bits, first, end);
+  }
   if (countOnly && last === 0) return countRange(predicates[0]!, first, end);
   if (countOnly && last === 1) {
     const both = countBoth(predicates[0]!, predicates[1]!, first, end);

@@ -9,6 +9,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { InflateJob } from '../dataset/read/inflateJob';
 import { startWorker } from '../workers/startWorker';
+import { bitBytes } from './bitKernels';
 import type { FieldCountJob } from './fieldCountJob';
 import { matchRange, type ScanPredicate } from './scanKernels';
 import {
@@ -119,7 +120,8 @@ export class TwoCoreScan {
   mark(predicates: readonly ScanPredicate[], first: number, end: number, between: () => void): { marks: Uint8Array; n: number } | null {
     const worker = this.splitWorker(predicates, first, end);
     if (!worker) return null;
-    const marks = new Uint8Array(new SharedArrayBuffer((end - first + 7) >>> 3));
+    // Whole words, so the marks can also serve as a filter's bits (filterBits.ts).
+    const marks = new Uint8Array(new SharedArrayBuffer(bitBytes(end - first)));
     const job = { ...this.jobOf(predicates, first, markPieceBounds(first, end), true), marks };
     this.runBeside(worker, job, this.out, between);
     let n = 0;
@@ -148,7 +150,7 @@ export class TwoCoreScan {
   private jobOf(predicates: readonly ScanPredicate[], first: number, bounds: number[], countOnly: boolean): ScanJob {
     return {
       // Only what the loops read: a predicate's record check (verify) stays on this thread.
-      predicates: predicates.map(({ data, mask, bands, hashes }) => ({ data, mask, bands, hashes }) as ScanPredicate),
+      predicates: predicates.map(({ data, mask, bands, hashes, bits }) => ({ data, mask, bands, hashes, bits }) as ScanPredicate),
       first,
       bounds,
       countOnly,
