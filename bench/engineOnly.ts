@@ -81,8 +81,8 @@ console.log(
 const cold = measureColdFieldsInChild(path, 'CA');
 const dataset = Dataset.open(path);
 console.log(`format ${dataset.formatVersion}; first use of a field, count in CA: engine ${fmt(cold.engine)}, HTTP ${fmt(cold.http)}`);
-// As in `npm run bench`: the cache off, so every count and first page does the whole work.
-const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0, backgroundVerify: false });
+// As in `npm run bench`: the cache and filters' bits off, so every count and first page does the whole work.
+const engine = new EmbeddedEngine(dataset, { selectionCacheBytes: 0, filterBits: false, backgroundVerify: false });
 // Large states' scans run on two cores once the engine's worker is up (query/twoCoreScan.ts), as in the app.
 const splitFrom = settings().scanSplitFrom;
 const splits = dataset.stateCounts().some((s) => s.count >= splitFrom);
