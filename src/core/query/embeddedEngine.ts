@@ -30,11 +30,11 @@ import type { Dataset, StateRange } from '../dataset/read/dataset';
 import { stringHash } from '../dataset/codec/columnVector';
 import { uint32Set } from '../collections/uint32Table';
 import { startBackgroundVerify } from '../dataset/verify/verify';
-import type { VerifiedFiles } from '../dataset/verify/verifiedFiles';
 import { VerifyGate } from '../dataset/verify/verifyGate';
 import { groupCounts } from './groupCounts';
 import { ascendingPositions, countedPositions, countFields, sharedList } from './fieldCounts';
-import { warmPidOrders, type WarmupOptions } from './pidOrderWarmup';
+import { warmPidOrders } from './pidOrderWarmup';
+import type { EngineOptions } from './engineOptions';
 import { PidPaging } from './pidPaging';
 import { writeAheadForFirstRequests } from './writeAhead';
 import { likeScoresOf } from './likeScores';
@@ -54,32 +54,12 @@ import { TwoCoreScan } from './twoCoreScan';
 import { ascendingBatches } from './pidOrder';
 import { EMPTY_SELECTION, ListSelection, type Selection } from './selection';
 
+export type { EngineOptions } from './engineOptions';
+
 // Where it was defined before the audience layer held it; createCore.ts still imports it from here.
 export { DEFAULT_QUERY_BUDGET_MS } from '../audience/contract/queryDefaults';
 
 const SELECTION_CACHE_BYTES = 128 * 1024 * 1024;
-
-export interface EngineOptions {
-  /** Checked between filter passes and before the page read; past it the query answers 503 `unavailable`. */
-  queryBudgetMs?: number;
-  /** Bytes of matched positions kept for recent audiences; 0 turns the cache off (benchmarks). */
-  selectionCacheBytes?: number;
-  /** Whether the whole file is checked in the background after open (default: the backgroundVerify setting). */
-  backgroundVerify?: boolean;
-  /** Positions a state needs before its scans use a second core; 0: never (default: the scanSplitFrom setting). */
-  scanSplitFrom?: number;
-  /**
-   * Bytes of per-state arrays read from the file (coordinates, household numbers, exclusion marks)
-   * kept for later queries; default a quarter of the vectors' budget (the vectorMemoryMb setting).
-   */
-  derivedCacheBytes?: number;
-  /** Files a whole verify found sound before: such a file is not verified again until it changes. */
-  verifiedFiles?: VerifiedFiles;
-  /** The warm-up of large states' PID orders after open (pidOrderWarmup.ts); false: none. */
-  pidOrderWarmup?: false | Omit<WarmupOptions, 'budgetBytes'>;
-  /** Filters' bits kept for counts and pages (filterBits.ts; defaults there); false: none, every filter reads its vector. */
-  filterBits?: false | { budgetBytes?: number; fromPeople?: number };
-}
 
 /** The final positions of an audience with list controls, and the count after each step. */
 class StepSelection extends ListSelection {
