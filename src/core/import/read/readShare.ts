@@ -57,7 +57,7 @@ async function readPart(
   const inflated = part.inflated && new InflatedCut(part.inflated.at, part.inflated.side, info.newline);
   // A part that starts inside the file numbers its lines from there (inside a gzip file, from
   // the line breaks its cut skipped, known once its first text comes).
-  let firstLine = part.start === 0 ? 1 : (await countLines(info, part.start)) + 1;
+  let firstLine = part.start === 0 ? 1 : countLines(info, part.start) + 1;
   // A part that stops inside the file must stop at a row's end (splitInput.ts).
   const cutAtEnd = (): boolean => (inflated ? inflated.side === 'before' && inflated.found : part.end < info.size);
   const { file, text } = openText(info, part.start, part.end, inflated);

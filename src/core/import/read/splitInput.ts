@@ -2,7 +2,7 @@
 // reader 0 taking the first, so "the row read last wins" still follows the files' order. A plain
 // file is cut at a line end (checked by reader 0 to be a row end: readShare.ts), a gzip file by
 // both readers inflating it (source/gzipCut.ts), else between files. docs/import.md, "Staged reading".
-import { closeSync, createReadStream, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { settings } from '../../config';
 import { LineCounter, type CutSide } from '../source/gzipCut';
 import { openSource, type SourceInfo } from '../source/sourceFile';
@@ -101,13 +101,28 @@ function lineEndAfter(source: SourceInfo, from: number): number {
   }
 }
 
+/** Bytes countLines reads at a time, into one buffer it reuses. */
+const COUNT_BYTES = 1 << 20;
+
 /**
  * Line breaks in bytes [0, end) of a plain file, counted as the row reader counts them (CRLF, LF
- * and a lone CR one each): a reader starting at `end` numbers its first line this plus one.
+ * and a lone CR one each): a reader starting at `end` numbers its first line this plus one. Read
+ * into one buffer, over and over: a stream's new 1 MB chunk each time was memory never touched
+ * before, and the second reader spent ~0.2 s of its start on those pages (34 MB before its cut).
  */
-export async function countLines(source: Pick<SourceInfo, 'path' | 'followLinks' | 'identity'>, end: number): Promise<number> {
+export function countLines(source: Pick<SourceInfo, 'path' | 'followLinks' | 'identity'>, end: number): number {
   const counter = new LineCounter();
-  const file = createReadStream(source.path, { fd: openSource(source), start: 0, end: end - 1, highWaterMark: 1 << 20 });
-  for await (const chunk of file as AsyncIterable<Buffer>) counter.add(chunk);
-  return counter.total;
+  const fd = openSource(source);
+  try {
+    const buffer = Buffer.allocUnsafe(Math.min(COUNT_BYTES, Math.max(1, end)));
+    for (let at = 0; at < end;) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, end - at), at);
+      if (n === 0) break;
+      counter.add(buffer.subarray(0, n));
+      at += n;
+    }
+    return counter.total;
+  } finally {
+    closeSync(fd);
+  }
 }
