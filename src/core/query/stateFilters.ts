@@ -4,7 +4,7 @@
 import type { Audience } from '../audience/contract/engine';
 import type { Dataset, StateRange } from '../dataset/read/dataset';
 import { markRange } from './markKernels';
-import { allHaveBits, bitBytes, countBits } from './bitKernels';
+import { allHaveBits, bitBytes } from './bitKernels';
 import type { FilterBits } from './filterBits';
 import { DictionaryIndex, bySelectivity, compilePredicate, verifyHashed, type Predicate } from './predicates';
 import { matchRange } from './scanKernels';
@@ -36,15 +36,15 @@ export class StateFilters {
     const predicates = this.compiled(audience, first, end, checkBudget);
     if (!predicates) return 0;
     const verified = predicates.some((p) => p.verify);
-    // Bits are a word for 32 people: handing them to the worker would cost more than counting them here.
-    const bits = predicates.map((p) => p.bits);
-    if (countOnly && !verified && allHaveBits(bits)) return countBits(bits, first, end);
     // A state's worth of positions, kept between queries: allocating (and zeroing) 4 bytes a
     // record of California for every count was a millisecond and most of the garbage of a count.
     if (this.scratch.length < end - first) this.scratch = new Uint32Array(end - first);
     const tallyOnly = countOnly && !verified;
+    // Counted from bits alone (matchRange), a word for 32 people: here, since handing the count to
+    // the worker would cost more than it; as a mark from bits alone is (mark()).
+    const fromBits = tallyOnly && allHaveBits(predicates.map((p) => p.bits));
     const n =
-      this.twoCores?.match(predicates, first, end, this.scratch, tallyOnly, checkBudget) ??
+      (fromBits ? null : this.twoCores?.match(predicates, first, end, this.scratch, tallyOnly, checkBudget)) ??
       matchRange(predicates, first, end, this.scratch, tallyOnly, checkBudget);
     return verified ? verifyHashed(this.dataset, predicates, this.scratch, n, checkBudget) : n;
   }
