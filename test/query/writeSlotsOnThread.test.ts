@@ -1,6 +1,7 @@
 // The record blocks' slots written ahead on a thread of their own (query/writeAhead.ts
 // writeSlotsOnThread, query/slotWriterWorker.ts): all the memory the file's blocks can fill is written
-// once it resolves, and what blocks already sit in slots is unchanged, however the thread met them.
+// once it resolves, and what blocks already sit in slots is unchanged, however the thread met them;
+// the thread waits while a request computes and stops when the engine's gate closes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Dataset } from '../../src/core/dataset/read/dataset';
 import { generateDataset } from '../../src/core/generate';
 import { writeSlotsOnThread } from '../../src/core/query/writeAhead';
+import { VerifyGate } from '../../src/core/dataset/verify/verifyGate';
 
 const ROWS = 2_000;
 let dir: string;
@@ -52,5 +54,34 @@ it('writes a small file only as far as its blocks go', () => {
     expect(memory.memory.byteLength).toBeGreaterThan(memory.to);
   } finally {
     dataset.close();
+  }
+});
+
+it('waits while a request computes, and stops unwritten when the gate closes', { timeout: 30_000 }, async () => {
+  const dataset = Dataset.open(path);
+  try {
+    const gate = new VerifyGate();
+    // A request computing (the gate's count of running requests, its first word), as hold() counts one.
+    const running = new Int32Array(gate.buffer, 0, 1);
+    Atomics.add(running, 0, 1);
+    let done: boolean | undefined;
+    const writing = writeSlotsOnThread(dataset, gate).then((written) => (done = written));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(done).toBeUndefined();
+    Atomics.sub(running, 0, 1);
+    Atomics.notify(running, 0);
+    expect(await writing).toBe(true);
+    expect(allWritten(dataset)).toBe(true);
+  } finally {
+    dataset.close();
+  }
+  const fresh = Dataset.open(path);
+  try {
+    const closed = new VerifyGate();
+    closed.close();
+    expect(await writeSlotsOnThread(fresh, closed)).toBe(false);
+    expect(allWritten(fresh)).toBe(false);
+  } finally {
+    fresh.close();
   }
 });

@@ -36,7 +36,7 @@ export function writeAheadForFirstRequests(dataset: Dataset, paging: PidPaging, 
   dataset.reserveVectorMemory(RESERVED_VECTORS);
   dataset.blocks.writeAheadSlots(WRITTEN_AHEAD_BLOCKS);
   paging.writeAhead();
-  void writeSlotsOnThread(dataset);
+  void writeSlotsOnThread(dataset, gate);
   writeAheadWhileQuiet(dataset, gate);
 }
 
@@ -44,12 +44,14 @@ export function writeAheadForFirstRequests(dataset: Dataset, paging: PidPaging, 
  * Starts a thread that writes the rest of the record blocks' memory (slotWriterWorker.ts), at the
  * lowest priority, beside the start-up and the first requests instead of inside them: traffic that
  * never pauses leaves writeAheadWhileQuiet no quiet, and a fresh serve at 10M then faulted the slots
- * in on its requests' threads in its first seconds (~1,000-1,400 faults a page of 100 records at depth). Resolves true once written
- * (false when nothing was left, or no thread could start: the quiet writer then does it all).
+ * in on its requests' threads in its first seconds (~1,000-1,400 faults a page of 100 records at depth).
+ * With `gate`, the thread waits while a request computes. Resolves true once written (false when
+ * nothing was left, no thread could start or the gate closed first: the quiet writer then does the rest).
  */
-export function writeSlotsOnThread(dataset: Dataset): Promise<boolean> {
+export function writeSlotsOnThread(dataset: Dataset, gate?: VerifyGate): Promise<boolean> {
   const unwritten = dataset.blocks.unwrittenSlots();
-  const worker = unwritten && startWorker('slotWriterWorker', import.meta.url, { workerData: unwritten });
+  const workerData = { ...unwritten, gate: gate?.buffer };
+  const worker = unwritten && startWorker('slotWriterWorker', import.meta.url, { workerData });
   if (!unwritten || !worker) return Promise.resolve(false);
   worker.unref();
   return new Promise((resolve) => {
