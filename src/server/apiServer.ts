@@ -18,7 +18,7 @@ import { Admission, closeIfBodyUnread, wantsContinue } from './admission';
 import { parseJsonBody } from './jsonBody';
 import { RequestLog, type RequestLogEntry } from './requestLog';
 import { BODY_LIMIT_BYTES, LISTEN_HOST, type ApiServerOptions } from './serverOptions';
-import { warmRequestBody } from './warmRequestPath';
+import { warmRequestBodies } from './warmRequestPath';
 import { warmThroughSocket, type RequestHandler, type WarmRequest } from './warmSocket';
 
 export { BODY_LIMIT_BYTES, LISTEN_HOST, type ApiServerOptions } from './serverOptions';
@@ -184,7 +184,9 @@ export class ApiServer {
       return payload;
     });
     this.app.addHook('onResponse', async (request, reply) => {
-      if (this.warming || !request.url.startsWith('/api/')) return;
+      // A warm-up's answer of 100 records can finish here after warmUp() has returned (its client read
+      // the last byte first): its credential still says whose it was.
+      if (this.warming || request.apiKey === WARM_UP_KEY || !request.url.startsWith('/api/')) return;
       this.requestLog.add({
         at: new Date().toISOString(),
         keyName: request.apiKey?.name ?? null,
@@ -339,7 +341,7 @@ export class ApiServer {
   /**
    * Before it listens: requests of its own through the whole request path, so the first real ones
    * do not compile it. One without a key (routing, the hooks, the refusal and its reply: ~5 ms of a
-   * first page at 10M); then, on a dataset file, the start-up's search and count (warmRequestBody)
+   * first page at 10M); then, on a dataset file, the start-up's searches and count (warmRequestBodies)
    * under a one-time credential (warmToken): the body's parse and checks, the handlers, the answer's
    * JSON and its reply, which California's very first page at 30M paid for (~10 ms of it,
    * docs/performance.md). They go through a private socket served by this server's own handler
@@ -353,13 +355,15 @@ export class ApiServer {
     try {
       await this.app.ready();
       const requests: WarmRequest[] = [{ url: '/api/audiences/search', headers, payload: '{}' }];
-      const body = await warmRequestBody(this.core).catch(() => undefined);
-      if (body) {
+      const bodies = await warmRequestBodies(this.core).catch(() => undefined);
+      if (bodies) {
         this.warmToken = randomBytes(32).toString('base64url');
         const keyed = { ...headers, 'x-api-key': this.warmToken };
         requests.push(
-          { url: '/api/audiences/search', headers: keyed, payload: JSON.stringify(body) },
-          { url: '/api/audiences/preview', headers: keyed, payload: JSON.stringify({ ...body, limit: 0 }) },
+          { url: '/api/audiences/search', headers: keyed, payload: JSON.stringify(bodies.first) },
+          { url: '/api/audiences/preview', headers: keyed, payload: JSON.stringify({ ...bodies.first, limit: 0 }) },
+          // An answer of 100 full records (~0.8 MB) goes out in many writes, a path of its own.
+          { url: '/api/audiences/search', headers: keyed, payload: JSON.stringify(bodies.deep) },
         );
       }
       // Best effort: a socket that cannot be made (a temporary folder not writable) leaves the first

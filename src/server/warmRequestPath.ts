@@ -25,14 +25,31 @@ export function warmState(states: ReadonlyArray<{ state: string; count: number }
   return (bySize.find((s) => s.count >= WARM_STATE_FROM) ?? bySize.at(-1))?.state;
 }
 
+/** A search the start-up asks: the state, the page and the filter (women). */
+export interface WarmBody {
+  state: string;
+  limit: number;
+  skip: number;
+  filters: [string, string[]][];
+}
+
 /**
- * The search the start-up asks (its count is the same with `limit: 0`): women in warmState's state;
- * undefined when there is no dataset file to ask (none open, or another engine such as ClickHouse).
+ * The searches the start-up asks (the first's count is the same with `limit: 0`): women in
+ * warmState's state, their first page of 25 and a page of 100 a quarter of the way into the state
+ * (about half-way through the women). The page at depth walks the state's PID order to it (the
+ * stretches of ranks before it counted match by match): the first page's walk is a few hundred ranks,
+ * too few for V8 to compile it, and a fresh serve's first page at depth in each state ran that walk,
+ * uncompiled, over hundreds of thousands of ranks (30-60 ms at 10M; docs/performance.md). Undefined
+ * when there is no dataset file to ask (none open, or another engine such as ClickHouse).
  */
-export async function warmRequestBody(core: Core): Promise<{ state: string; limit: number; filters: [string, string[]][] } | undefined> {
+export async function warmRequestBodies(core: Core): Promise<{ first: WarmBody; deep: WarmBody } | undefined> {
   if (!core.hasDataset || core.usesEngine) return undefined;
-  const state = warmState((await core.engine.summary()).states);
-  return state ? { state, limit: 25, filters: [['GENDER', ['F']]] } : undefined;
+  const states = (await core.engine.summary()).states;
+  const state = warmState(states);
+  if (!state) return undefined;
+  const people = states.find((s) => s.state === state)!.count;
+  const filters: [string, string[]][] = [['GENDER', ['F']]];
+  return { first: { state, limit: 25, skip: 0, filters }, deep: { state, limit: 100, skip: Math.floor(people / 4), filters } };
 }
 
 /** Runs a search and a count through the request path once; never throws (a real request reports any trouble). */
@@ -43,10 +60,11 @@ export async function warmRequestPath(core: Core): Promise<void> {
     await core.engine.ready?.();
     // The start-up's audience unpacks one width of chunks (GENDER's); a first use of another field, the others.
     warmUpUnpacking();
-    const body = await warmRequestBody(core);
-    if (!body) return;
-    searchAnswerJson(await core.audiences.search(normalizeAudienceRequest(body)));
-    await core.audiences.preview(normalizeAudienceRequest({ ...body, limit: 0 }));
+    const bodies = await warmRequestBodies(core);
+    if (!bodies) return;
+    searchAnswerJson(await core.audiences.search(normalizeAudienceRequest(bodies.first)));
+    await core.audiences.preview(normalizeAudienceRequest({ ...bodies.first, limit: 0 }));
+    searchAnswerJson(await core.audiences.search(normalizeAudienceRequest(bodies.deep)));
   } catch {
     // Nothing to warm (a file that cannot answer): the first request meets the same and says so.
   }

@@ -1,7 +1,7 @@
 // Before it listens, the API server sends requests of its own through the whole request path
 // (ApiServer.warmUp), over a real socket of its own (a private Unix socket, not Fastify's inject, so
 // Node's HTTP path is compiled too): one keyless, refused at the key check, and the start-up's
-// search and count under a one-time credential that is no key of the store and that nothing accepts
+// searches and count under a one-time credential that is no key of the store and that nothing accepts
 // once the server listens. None is logged, spends the keyless limit or marks a key as used, and a warm-up asked for
 // once the server listens sends nothing. A real HTTP server on port 0 on the shared test dataset.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createCore, type Core } from '../../src/core/createCore';
 import { ApiServer } from '../../src/server/apiServer';
-import { warmRequestBody } from '../../src/server/warmRequestPath';
+import { warmRequestBodies } from '../../src/server/warmRequestPath';
 
 let core: Core | undefined;
 let server: ApiServer | undefined;
@@ -53,32 +53,34 @@ const keyless = (url: string) =>
   fetch(`${url}/api/audiences/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
 describe('the API server warming up before it listens', () => {
-  it("asks the start-up's search and count through the handlers, logs nothing, uses no key and leaves the keyless limit whole", async () => {
+  it("asks the start-up's searches and count through the handlers, logs nothing, uses no key and leaves the keyless limit whole", async () => {
     const { core, server } = open();
     const { info } = core.keys.create('a real key');
     const seen = await watchRequests(server);
     const search = vi.spyOn(core.audiences, 'search');
     const preview = vi.spyOn(core.audiences, 'preview');
     const verify = vi.spyOn(core.keys, 'verify');
-    const expected = await warmRequestBody(core);
+    const expected = (await warmRequestBodies(core))?.first;
     expect(expected).toMatchObject({ limit: 25, filters: [['GENDER', ['F']]] });
     await server.warmUp();
     // The key store was asked once, for the keyless request it refused; the keyed ones never reached it.
     expect(verify).toHaveBeenCalledTimes(1);
     expect(verify).toHaveBeenCalledWith(undefined);
-    // The handlers ran with the start-up's audience, its records read and its count taken.
-    expect(search).toHaveBeenCalledTimes(1);
+    // The handlers ran with the start-up's audience, its records read (its first page and one at depth) and its count taken.
+    expect(search).toHaveBeenCalledTimes(2);
     expect(search.mock.calls[0]![0]).toMatchObject({ state: expected!.state, limit: 25 });
+    expect(search.mock.calls[1]![0]).toMatchObject({ state: expected!.state, limit: 100, skip: expect.any(Number) });
     expect(await search.mock.results[0]!.value).toMatchObject({ total: expect.any(Number) });
+    expect((await search.mock.results[1]!.value).records.length).toBeGreaterThan(0);
     expect(preview).toHaveBeenCalledTimes(1);
     expect(preview.mock.calls[0]![0]).toMatchObject({ state: expected!.state, limit: 0 });
     expect(server.requestLog.recent()).toEqual([]);
     // No key marked as used.
     expect(core.keys.list().find((k) => k.id === info.id)?.lastUsedAt).toBeNull();
-    // One keyless request, then the search and the count under one credential of 43 characters,
+    // One keyless request, then the searches and the count under one credential of 43 characters,
     // each over a real socket.
     const sent = seen.map((r) => r.key);
-    expect(sent).toEqual([undefined, expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), sent[1]]);
+    expect(sent).toEqual([undefined, expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), sent[1], sent[1]]);
     expect(seen.every((r) => r.realSocket)).toBe(true);
     const url = await server.listen(0);
     // A burst of one: the first keyless request after start is still answered 401, the next 429.

@@ -37,22 +37,27 @@ describe('warmRequestPath', () => {
     expect(warmState([])).toBeUndefined();
   });
 
-  it('searches and counts women in that state, and writes nothing', async () => {
+  it('searches women in that state (their first page and a page at depth), counts them, and writes nothing', async () => {
     const c = open(inject('datasetPath'));
     const search = vi.spyOn(c.audiences, 'search');
     const preview = vi.spyOn(c.audiences, 'preview');
     const { states } = await c.engine.summary();
     const state = warmState(states)!;
+    const people = states.find((s) => s.state === state)!.count;
     await warmRequestPath(c);
-    expect(search).toHaveBeenCalledTimes(1);
+    expect(search).toHaveBeenCalledTimes(2);
     expect(search.mock.calls[0]![0]).toMatchObject({ state, limit: 25, skip: 0 });
-    const answer = await search.mock.results[0]!.value;
+    expect(search.mock.calls[1]![0]).toMatchObject({ state, limit: 100, skip: Math.floor(people / 4) });
+    const [first, deep] = await Promise.all(search.mock.results.map((r) => r.value));
     const oracle = new SqlOracle(inject('datasetPath'));
     try {
-      expect(answer.total).toBe(oracle.count(state, [['GENDER', ['F']]]));
+      expect(first.total).toBe(oracle.count(state, [['GENDER', ['F']]]));
     } finally {
       oracle.close();
     }
+    // A page at depth, not past the audience's end: the walk to it is what the start-up compiles.
+    expect(Math.floor(people / 4)).toBeGreaterThan(25);
+    expect(deep.records).toHaveLength(Math.min(100, first.total - Math.floor(people / 4)));
     expect(preview).toHaveBeenCalledTimes(1);
     expect(c.auditLog.list(10)).toEqual([]);
     expect(c.keys.list()).toEqual([]);
@@ -70,7 +75,7 @@ describe('warmRequestPath', () => {
     expect(search).not.toHaveBeenCalled();
     up();
     await warming;
-    expect(search).toHaveBeenCalledTimes(1);
+    expect(search).toHaveBeenCalledTimes(2);
   });
 
   it('does nothing without a dataset, and never throws', async () => {
