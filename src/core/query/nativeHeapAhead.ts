@@ -6,12 +6,13 @@
 // (~11-22 µs a page on the slower VM of docs/performance.md): a fresh `serve` at 10M faulted in 300-700
 // pages on each of its first ~17 pages of records at depth and 100-230 on each state's first page.
 //
-// So a serving process, first thing, hands malloc memory that is already mapped: pieces taken from the
-// main thread's heap, written and freed on a thread of its own (nativeHeapWorker.ts) while the main
-// thread opens the dataset (~0.2 s of that thread on the slower VM, done well before the first request),
-// and malloc keeps them for the requests. That relies on glibc's allocator (Linux): it would give freed memory at the top
-// of its heap back to the system once more than 128 KB is free there, unless a freed block it had mapped
-// for itself raised that limit (to twice the block's size; glibc raises it for blocks of up to 32 MB).
+// So `serve` of a dataset file, as it starts, hands malloc memory that is already mapped: pieces taken
+// from the main thread's heap, written and freed on a thread of its own (nativeHeapWorker.ts) while the
+// main thread opens the dataset (~0.2 s of that thread on the slower VM, done well before the first
+// request), and malloc keeps them for the requests. That relies on glibc's allocator (Linux): it would
+// give freed memory at the top of its heap back to the system once more than 128 KB is free there,
+// unless a freed block it had mapped for itself raised that limit (to twice the block's size; glibc
+// raises it for blocks of up to 32 MB).
 // Elsewhere (macOS, Windows, Electron, whose allocator is Chromium's own) nothing is written ahead.
 // docs/engine.md, "Memory written ahead for first uses".
 import { startWorker } from '../workers/startWorker';
@@ -47,7 +48,7 @@ export function nativeHeapPieces(bytes = NATIVE_HEAP_AHEAD_BYTES, keeps = keepsF
 }
 
 /**
- * Starts the thread that writes ahead this thread's native heap (serving processes, first thing).
+ * Starts the thread that writes ahead this thread's native heap (`serve` of a dataset file, as it starts).
  * Resolves with the bytes written once they are free for malloc again: 0 where nothing applies
  * (keepsFreedHeap) or no thread could start (the pieces are then freed unwritten, which maps nothing).
  */

@@ -13,12 +13,17 @@ export function releaseNow(buffer: ArrayBuffer): void {
   (buffer as Transferable).transfer(0);
 }
 
-/** Writes a byte in each page of every piece, then frees them: malloc keeps their pages mapped. Returns the bytes written. */
+/** Writes a byte in each 4 KB page of `piece`, which maps the page. */
+export function writePages(piece: ArrayBuffer): void {
+  const view = new Uint8Array(piece);
+  for (let at = 0; at < view.length; at += PAGE_BYTES) view[at] = 1;
+}
+
+/** Writes the pages of every piece, then frees it: malloc keeps its pages mapped. Returns the bytes written. */
 export function writeAndRelease(pieces: readonly ArrayBuffer[]): number {
   let bytes = 0;
   for (const piece of pieces) {
-    const view = new Uint8Array(piece);
-    for (let at = 0; at < view.length; at += PAGE_BYTES) view[at] = 1;
+    writePages(piece);
     bytes += piece.byteLength;
     releaseNow(piece);
   }

@@ -24,10 +24,10 @@ const end = Math.min(words.length, to / 4);
 // indivisibly: no value anyone wrote changes, and the page is written (mapped) either way.
 let word = Math.ceil(from / 4);
 let open = true;
-while (word < end && open) {
+while (word < end) {
   // A closed gate (the dataset closed): stop here, unwritten; the engine then counts nothing as written.
   open = !gate || waitForRequests(gate);
-  for (let stepEnd = Math.min(end, word + PAGES_A_STEP * 1024); open && word < stepEnd; word += 1024)
-    Atomics.compareExchange(words, word, 0, 0);
+  if (!open) break;
+  for (const stepEnd = Math.min(end, word + PAGES_A_STEP * 1024); word < stepEnd; word += 1024) Atomics.compareExchange(words, word, 0, 0);
 }
 if (open) parentPort!.postMessage('written');
