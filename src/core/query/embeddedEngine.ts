@@ -37,6 +37,8 @@ import { warmPidOrders } from './pidOrderWarmup';
 import type { EngineOptions } from './engineOptions';
 import { PidPaging } from './pidPaging';
 import { writeAheadForFirstRequests } from './writeAhead';
+import { readFileAhead } from './fileReadAhead';
+import type { ReadAheadCounts } from './fileReadAheadSteps';
 import { likeScoresOf } from './likeScores';
 import { callableTest, deliverableTest } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
@@ -88,6 +90,8 @@ export class EmbeddedEngine implements AudienceEngine {
   readonly twoCores: TwoCoreScan | null;
   /** Filters' bits, kept from their second ask in a state (filterBits.ts); null when turned off. */
   readonly filterBits: FilterBits | null;
+  /** The read-ahead ready() started (fileReadAhead.ts): what it read once done, null if it could not. */
+  readAhead: Promise<ReadAheadCounts | null> | null = null;
   /** Held while a request computes, so the background verify waits (verifyGate.ts). */
   private readonly verifyGate = new VerifyGate();
 
@@ -324,6 +328,8 @@ export class EmbeddedEngine implements AudienceEngine {
   async ready(): Promise<void> {
     // Memory the first requests would fault in, written now (writeAhead.ts).
     writeAheadForFirstRequests(this.dataset, this.paging, this.verifyGate);
+    // The file's pages they would read from the disk, read on a thread of its own (fileReadAhead.ts).
+    this.readAhead ??= readFileAhead(this.dataset, this.verifyGate);
     // This thread's loops compiled with every branch seen: a warm-up request alone can leave one
     // unseen (a marking piece's tail), and code compiled without it is thrown away on the first
     // request that takes it.

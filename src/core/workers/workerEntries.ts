@@ -10,6 +10,7 @@ export const WORKER_ENTRIES = {
   pidOrderWorker: 'src/core/query/pidOrderWorker.ts',
   slotWriterWorker: 'src/core/query/slotWriterWorker.ts',
   nativeHeapWorker: 'src/core/query/nativeHeapWorker.ts',
+  fileReadAheadWorker: 'src/core/query/fileReadAheadWorker.ts',
   /** The generator's: the desktop app does not generate datasets, so only the CLI's bundle has it. */
   generateWorker: 'src/core/generate/generateWorker.ts',
 } as const;

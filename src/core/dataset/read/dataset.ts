@@ -10,6 +10,7 @@ import { PREVIEW_FIELDS, fieldIndex } from '../../../shared/fields';
 import { settings } from '../../config';
 import { openSqlite, type Db } from '../../sqlite';
 import { tablesChecksum } from '../codec/blockCodec';
+import { BlockReadAhead } from './blockReadAhead';
 import { BlockRecords } from './blockRecords';
 import type { BlockInflater } from './inflateJob';
 import { datasetIdentity } from './pieceFetch';
@@ -272,6 +273,11 @@ export class Dataset {
    */
   pidOrder(range: StateRange): StateOrder | null {
     return this.guard('the PID ranks', () => this.pidRanks.order(range.first, range.count));
+  }
+
+  /** Reads of record blocks that only bring the file's pages into the OS cache (query/fileReadAhead.ts). */
+  blockReadAhead(): BlockReadAhead {
+    return new BlockReadAhead(this.db, this.records, Number(this.meta.block_records));
   }
 
   /** Whether the file stores its states' PID orders (pidOrderChunk()); files written before it do not. */
