@@ -9,9 +9,13 @@
 // desktop app's own bundle: through tsx every worker thread compiled its sources as it started
 // (serve up in 1.6-1.7 s against ~0.95 s from the bundle at 10M), inside the first seconds' requests.
 //
-//   npx tsx bench/firstRequest.ts [rows] [--no-duckdb] [--node-http]   (default 1,000,000; the file is generated once
-//   into bench/data). --no-duckdb leaves the reference out: loading DuckDB takes ~30 minutes at 10M, and
-//   the 30M run is measured without it (docs/performance.md says which figures have a ratio).
+//   npx tsx bench/firstRequest.ts [rows] [--no-duckdb] [--node-http] [--drop-os-cache] [--pause-ms N]
+//   (default 1,000,000; the file is generated once into bench/data). --no-duckdb leaves the reference out:
+//   loading DuckDB takes ~30 minutes at 10M, and the 30M run is measured without it (docs/performance.md
+//   says which figures have a ratio). --drop-os-cache drops the OS's page cache before each start (Linux, as
+//   root), so the file is read from the disk as after the computer starts (a virtual machine's host may
+//   still hold it); --pause-ms waits that long after the server listens before the first request, as an
+//   analyst choosing a state does.
 import os from 'node:os';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,8 +30,14 @@ import { KeptBufferClient, type KeptAnswer } from './keptBufferClient';
 import { summarize, type Summary } from './stats';
 import type { Filters } from './workload';
 
-const rows = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 1_000_000);
+const pauseAt = process.argv.indexOf('--pause-ms');
+const pauseMs = pauseAt > 0 ? Number(process.argv[pauseAt + 1]) : 0;
+if (!(pauseMs >= 0)) throw new Error('--pause-ms takes a number of milliseconds.');
+const rows = Number(process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--pause-ms') ?? 1_000_000);
 const withDuckdb = !process.argv.includes('--no-duckdb');
+const dropOsCache = process.argv.includes('--drop-os-cache');
+if (dropOsCache && (process.platform !== 'linux' || process.getuid?.() !== 0))
+  throw new Error('--drop-os-cache writes /proc/sys/vm/drop_caches: Linux, as root, only.');
 const { path } = benchDataset(rows, 1);
 execFileSync('npm', ['run', '--silent', 'build:cli'], { stdio: 'ignore' });
 const CLI = join('out', 'cli', 'index.js');
@@ -39,6 +49,8 @@ const key = execFileSync(process.execPath, [CLI, 'keys', 'create', '--name', 'be
 
 /** A `serve` of the bench file on a fresh port, with no setting changed; its URL once it listens. */
 async function startServe(): Promise<{ child: ChildProcess; url: string; startupMs: number }> {
+  // Written-back pages first: only clean pages can be dropped.
+  if (dropOsCache) execFileSync('sh', ['-c', 'sync && echo 3 > /proc/sys/vm/drop_caches']);
   const started = performance.now();
   const child = spawn(process.execPath, [CLI, 'serve', '--db', path, '--port', '0', '--home', home], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -115,6 +127,7 @@ const EARLY_MS = 5000;
 async function run(label: string) {
   const { child, url, startupMs } = await startServe();
   client = nodeHttp ? undefined : await KeptBufferClient.connect(url);
+  if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
   try {
     const firstPages: Array<{ state: string; ms: number }> = [];
     for (const s of states)
@@ -189,7 +202,9 @@ await new Promise((r) => throwaway.once('listening', r));
 }
 throwaway.close();
 
-console.log(`load average at the start: ${os.loadavg()[0]!.toFixed(1)}`);
+console.log(
+  `load average at the start: ${os.loadavg()[0]!.toFixed(1)}${dropOsCache ? '; the OS cache dropped before each start' : ''}${pauseMs ? `; first request ${pauseMs} ms after listening` : ''}`,
+);
 const first = await run('first start (verify runs)');
 const again = await run('second start (file known sound)');
 console.log(`load average at the end: ${os.loadavg()[0]!.toFixed(1)}`);
