@@ -124,7 +124,7 @@ describe('the thread', () => {
     withDataset(householdPath, async (dataset) => {
       const expected = expectedCounts(dataset);
       expect(expected.blocks).toBeGreaterThan(dataset.stateCounts().filter((r) => r.count > 0).length);
-      expect(await readFileAhead(dataset, new VerifyGate())).toEqual(expected);
+      expect(await readFileAhead(dataset, new VerifyGate(), 0)).toEqual(expected);
     }),
   );
 
@@ -135,7 +135,7 @@ describe('the thread', () => {
       const running = new Int32Array(gate.buffer, 0, 1);
       Atomics.add(running, 0, 1);
       let done: unknown;
-      const reading = readFileAhead(dataset, gate).then((counts) => (done = counts));
+      const reading = readFileAhead(dataset, gate, 0).then((counts) => (done = counts));
       await new Promise((r) => setTimeout(r, 400));
       expect(done).toBeUndefined();
       Atomics.sub(running, 0, 1);
@@ -143,7 +143,7 @@ describe('the thread', () => {
       expect(await reading).toEqual(expectedCounts(dataset));
       const closed = new VerifyGate();
       closed.close();
-      expect(await readFileAhead(dataset, closed)).toBeNull();
+      expect(await readFileAhead(dataset, closed, 0)).toBeNull();
     }),
   );
 
@@ -154,8 +154,15 @@ describe('the thread', () => {
       const other = join(dir, 'other.sqlite');
       generateDataset({ rows: 1_000, seed: SEED + 1, out: other });
       renameSync(other, path);
-      expect(await readFileAhead(dataset, new VerifyGate())).toBeNull();
+      expect(await readFileAhead(dataset, new VerifyGate(), 0)).toBeNull();
     });
+  });
+
+  it('does not start when the dataset closes before its delay is out', async () => {
+    const dataset = Dataset.open(householdPath);
+    const reading = readFileAhead(dataset, new VerifyGate(), 60_000);
+    dataset.close();
+    expect(await reading).toBeNull();
   });
 });
 
