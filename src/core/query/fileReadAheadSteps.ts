@@ -7,6 +7,7 @@
 // OS has not cached").
 import type { Dataset, StateRange } from '../dataset/read/dataset';
 import type { BlockReadAhead } from '../dataset/read/blockReadAhead';
+import { StoredPidOrder } from './storedPidOrder';
 
 /**
  * People of a state whose blocks are read: a first page of 25 whatever its filters keep of them, down
@@ -34,24 +35,20 @@ export interface ReadAheadCounts {
  * too). Empty for a file that does not store its orders: a first page there builds the order from
  * all of the state's ranks, and the PID-order warm-up reads those at once after open.
  */
-export function firstPagePositions(dataset: Dataset, range: StateRange, people = FIRST_PAGE_PEOPLE): number[] {
+export function firstPagePositions(
+  dataset: Dataset,
+  range: StateRange,
+  people = FIRST_PAGE_PEOPLE,
+  // One for a whole run, so a chunk two neighbouring states share is read once.
+  order = new StoredPidOrder(dataset, () => null),
+): number[] {
   const count = Math.min(people, range.count);
   if (count <= 0) return [];
   if (dataset.inPidOrder) return Array.from({ length: count }, (_, r) => range.first + r);
   if (!dataset.storesPidOrder) return [];
-  const size = dataset.pidOrderChunkSize;
-  const positions: number[] = [];
-  let chunk = -1;
-  let values: Uint32Array = new Uint32Array(0);
-  for (let p = range.first; p < range.first + count; p++) {
-    const c = Math.floor(p / size);
-    if (c !== chunk) {
-      chunk = c;
-      values = dataset.pidOrderChunk(c);
-    }
-    positions.push(range.first + values[p - c * size]!);
-  }
-  return positions;
+  // The slice a first page reads, through the engine's own reader of stored orders.
+  const offsets = order.of(range)(0, count);
+  return Array.from(offsets, (offset) => range.first + offset);
 }
 
 /** Every `stride`-th block number of a file of `blocks` blocks, from 0. */
@@ -65,9 +62,10 @@ export function* readAheadSteps(dataset: Dataset, reader: BlockReadAhead, counts
     .stateCounts()
     .filter((s) => s.count > 0)
     .sort((a, b) => b.count - a.count);
+  const order = new StoredPidOrder(dataset, () => null);
   for (const range of states) {
     yield;
-    const blocks = reader.blocksOf(firstPagePositions(dataset, range));
+    const blocks = reader.blocksOf(firstPagePositions(dataset, range, FIRST_PAGE_PEOPLE, order));
     for (let i = 0; i < blocks.length; i += READS_A_STEP) {
       if (i > 0) yield;
       for (const block of blocks.slice(i, i + READS_A_STEP)) {
