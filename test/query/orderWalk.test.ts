@@ -118,8 +118,8 @@ describe('a stored PID order', () => {
         ] as const) {
           const walk = () =>
             from === 'list'
-              ? OrderWalkSelection.of(positions, positions.length, range.first, range.count, stored.of(range), stretch, slice)
-              : OrderWalkSelection.ofMarks(marks.slice(), matched.length, range.first, range.count, stored.of(range), stretch, slice);
+              ? OrderWalkSelection.of(positions, positions.length, range.first, range.count, stored.of(range), { stretch, slice })
+              : OrderWalkSelection.ofMarks(marks.slice(), matched.length, range.first, range.count, stored.of(range), { stretch, slice });
           expect(walk().total).toBe(expected.length);
           // In storage order, from the bits alone (what a profile of the audience reads).
           expect([...markedPositions(walk().stateMarks, expected.length, range.first)]).toEqual([...positions]);

@@ -81,8 +81,8 @@ export class EmbeddedEngine implements AudienceEngine {
    * longitude pairs (near) and the people a matcher names (exclude: lists and exports), by key.
    */
   private readonly derived: LruCache<Derived>;
-  /** How selections page in PID order (pidPaging.ts). */
-  private readonly paging: PidPaging;
+  /** How selections page in PID order (pidPaging.ts); tests read its stretch counter. */
+  readonly paging: PidPaging;
   private readonly zipCentres: ZipCentres;
   /** The audience's filters over its state: counted, listed or marked. */
   private readonly filters: StateFilters;
@@ -102,13 +102,13 @@ export class EmbeddedEngine implements AudienceEngine {
     this.cache = new LruCache<Selection>(options.selectionCacheBytes ?? SELECTION_CACHE_BYTES);
     const derivedBytes = options.derivedCacheBytes ?? (settings().vectorMemoryMb * 2 ** 20) / 4;
     this.derived = new LruCache<Derived>(derivedBytes);
-    this.paging = new PidPaging(dataset, this.derived);
     this.dictionaries = new DictionaryIndex(dataset);
     this.zipCentres = new ZipCentres(dataset, (range) => this.coordinatesOf(range));
     if (options.backgroundVerify ?? settings().backgroundVerify)
       startBackgroundVerify(dataset, { verified: options.verifiedFiles, gate: this.verifyGate });
     const splitFrom = options.scanSplitFrom ?? settings().scanSplitFrom;
     this.twoCores = splitFrom > 0 && availableParallelism() > 1 ? new TwoCoreScan(splitFrom) : null;
+    this.paging = new PidPaging(dataset, this.derived, this.twoCores, options.walkStretch);
     const bits = options.filterBits ?? {};
     this.filterBits = bits ? new FilterBits(this.twoCores, bits.budgetBytes, bits.fromPeople) : null;
     this.filters = new StateFilters(dataset, this.dictionaries, this.twoCores, this.filterBits);

@@ -21,6 +21,8 @@ export interface EngineOptions {
   verifiedFiles?: VerifiedFiles;
   /** The warm-up of large states' PID orders after open (pidOrderWarmup.ts); false: none. */
   pidOrderWarmup?: false | Omit<WarmupOptions, 'budgetBytes'>;
+  /** Ranks a walk through a stored PID order counts at once (storedPidOrder.ts: 65,536); tests use few, so small states walk many. */
+  walkStretch?: number;
   /** Filters' bits kept for counts and pages (filterBits.ts; defaults there); false: none, every filter reads its vector. */
   filterBits?: false | { budgetBytes?: number; fromPeople?: number };
 }

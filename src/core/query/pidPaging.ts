@@ -12,19 +12,29 @@ import { markedPositions } from './markKernels';
 import { OrderedRangeSelection, orderedSelection } from './pidOrder';
 import { pidOrderKey } from './pidOrderWarmup';
 import { ListSelection, RangeSelection, type Selection } from './selection';
-import { OrderWalkSelection, StoredPidOrder, StoredRangeSelection } from './storedPidOrder';
+import { OrderWalkSelection, StoredPidOrder, StoredRangeSelection, type WalkOptions } from './storedPidOrder';
+import { StretchCounter, type StretchCountWorker } from './stretchCounter';
 
 /** An audience with fewer than 1 in RARE people of its state is listed rather than walked, when it can be. */
 const RARE = 32;
 
 export class PidPaging {
   private readonly stored: StoredPidOrder | null;
+  /** Counts a walk's stretches on two cores (stretchCounter.ts); null without a worker or a stored order. */
+  readonly counter: StretchCounter | null;
 
   constructor(
     private readonly dataset: Dataset,
     private readonly derived: LruCache<Derived>,
+    /** The scan worker, when the engine has one. */
+    worker: StretchCountWorker | null = null,
+    /** Ranks a walk counts at once (EngineOptions.walkStretch); undefined: the walk's own. */
+    private readonly stretch?: number,
   ) {
-    this.stored = !dataset.inPidOrder && dataset.storesPidOrder ? new StoredPidOrder(dataset, (state) => this.kept(state)) : null;
+    const source = dataset.pidOrderSource;
+    this.counter = worker && source?.kind === 'order' ? new StretchCounter(source, worker) : null;
+    this.stored =
+      !dataset.inPidOrder && dataset.storesPidOrder ? new StoredPidOrder(dataset, (state) => this.kept(state), this.counter) : null;
   }
 
   /** Writes ahead the memory the stored order's first chunks are decoded into (StoredPidOrder.writeAhead). */
@@ -49,7 +59,7 @@ export class PidPaging {
     // matches, where a rank set sums every word of the state first; but an audience rarer than 1 in
     // 32 would have its pages walk far, and is listed in PID order from the kept ranks instead.
     if (this.stored && !(kept && n * RARE < range.count))
-      return OrderWalkSelection.of(positions, n, range.first, range.count, this.stored.of(range));
+      return OrderWalkSelection.of(positions, n, range.first, range.count, this.stored.of(range), this.walk(range));
     return orderedSelection(positions, n, range.first, kept ?? this.built(range));
   }
 
@@ -68,8 +78,13 @@ export class PidPaging {
   marked(marks: Uint8Array, n: number, range: StateRange): Selection {
     const kept = this.kept(range.state);
     if (this.stored && !(kept && n * RARE < range.count))
-      return OrderWalkSelection.ofMarks(marks, n, range.first, range.count, this.stored.of(range));
+      return OrderWalkSelection.ofMarks(marks, n, range.first, range.count, this.stored.of(range), this.walk(range));
     return this.listed(markedPositions(marks, n, range.first), n, range);
+  }
+
+  /** How a walk of the state at `range` goes: its stretches counted on two cores when they can be. */
+  private walk(range: StateRange): WalkOptions {
+    return { counting: this.stored!.counting(range), stretch: this.stretch };
   }
 
   /** The state's whole order when the engine keeps it. */

@@ -2,13 +2,17 @@
 // the calling thread (scanJob.ts). The vectors arrive as views of the dataset's shared memory, so
 // nothing is copied; the positions of the pieces it scans go into the job's shared list. Between
 // scans it also reads record blocks of a page and vector chunks of a field's first use
-// (dataset/read/inflateJob.ts), claimed the same way, through a connection of its own to the file.
+// (dataset/read/inflateJob.ts), claimed the same way, through a connection of its own to the file,
+// and counts an audience's matches in chunks of the stored PID order for a page at depth
+// (stretchCountJob.ts).
 import { parentPort } from 'node:worker_threads';
 import { claimPieces, type InflateJob } from '../dataset/read/inflateJob';
-import { WorkerSources } from '../dataset/read/pieceFetch';
+import { WorkerSources, type PieceFetch } from '../dataset/read/pieceFetch';
 import { ZstdDecompressor } from '../dataset/codec/zstdContext';
+import { inflateChunk } from '../dataset/codec/vectorChunks';
 import { claimFields, type FieldCountJob } from './fieldCountJob';
 import { SCAN_WORKER_READY, SCAN_WORKER_STOP, scanPieces, type ScanJob } from './scanJob';
+import { claimStretchChunks, type StretchCountJob } from './stretchCountJob';
 import { warmUpMarks } from './markKernels';
 import { warmUpScans } from './scanKernels';
 import { warmUpUnpacking } from '../dataset/codec/packedChunks';
@@ -16,8 +20,19 @@ import { warmUpUnpacking } from '../dataset/codec/packedChunks';
 /** Its own zstd context and connections to the files it reads pieces of. */
 const decompressor = new ZstdDecompressor();
 const sources = new WorkerSources();
+/** Where this thread decodes a chunk of the stored PID order, kept from one to the next. */
+let orderChunk = new Uint32Array(0);
 
-parentPort!.on('message', (job: ScanJob | InflateJob | FieldCountJob | typeof SCAN_WORKER_STOP) => {
+/** Chunk c of a stored order, fetched, checked and decoded into orderChunk: a view valid until the next call. */
+function decodeOrderChunk(fetch: PieceFetch, c: number): Uint32Array {
+  const { frame, size } = fetch(c);
+  if (orderChunk.byteLength < size) orderChunk = new Uint32Array(size / 4);
+  const values = orderChunk.subarray(0, size / 4);
+  inflateChunk(frame, new Uint8Array(values.buffer, 0, size), decompressor);
+  return values;
+}
+
+parentPort!.on('message', (job: ScanJob | InflateJob | FieldCountJob | StretchCountJob | typeof SCAN_WORKER_STOP) => {
   if (job === SCAN_WORKER_STOP) {
     // Between two calls into better-sqlite3, so the thread can end (twoCoreScan.ts: stop).
     sources.close();
@@ -30,6 +45,12 @@ parentPort!.on('message', (job: ScanJob | InflateJob | FieldCountJob | typeof SC
     } catch {
       // Marked failed in claimFields.
     }
+    return;
+  }
+  if ('kind' in job && job.kind === 'stretchCounts') {
+    // A chunk that fails is marked so and counted again by the calling thread, which reports damage.
+    const fetch = sources.fetchFor(job.source);
+    if (fetch) claimStretchChunks(job, (c) => decodeOrderChunk(fetch, c), true);
     return;
   }
   if ('kind' in job && job.kind === 'inflate') {

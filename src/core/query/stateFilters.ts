@@ -62,7 +62,9 @@ export class StateFilters {
     // From bits alone, a copy and ANDs a byte for 8 people: here, as a count from bits is.
     const split = allHaveBits(predicates.map((p) => p.bits)) ? null : this.twoCores?.mark(predicates, first, end, checkBudget);
     if (split) return split;
-    const marks = new Uint8Array(bitBytes(end - first));
+    // Shared as a split's are, so a walk through the stored order can count its stretches on both cores (stretchCounter.ts).
+    const bytes = bitBytes(end - first);
+    const marks = this.twoCores ? new Uint8Array(new SharedArrayBuffer(bytes)) : new Uint8Array(bytes);
     return { marks, n: markRange(predicates, first, end, marks, first, checkBudget) };
   }
 

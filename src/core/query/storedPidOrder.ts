@@ -6,6 +6,7 @@
 import type { StateRange } from '../dataset/format/datasetTypes';
 import type { StateOrder } from '../dataset/format/pidRanks';
 import type { Selection } from './selection';
+import type { StretchCounter } from './stretchCounter';
 
 /** Offsets from the state's first position of its PID ranks [from, to): a view, read only, valid until the next call. */
 export type OrderSlice = (from: number, to: number) => Uint32Array;
@@ -32,6 +33,8 @@ export class StoredPidOrder {
     private readonly file: StoredOrderFile,
     /** The state's whole order when the engine keeps it, else null. */
     private readonly whole: (state: string) => StateOrder | null,
+    /** Counts many stretches of a walk at once on two cores; null: walks count them in turn. */
+    private readonly counter: StretchCounter | null = null,
   ) {}
 
   /** Writes ahead the memory of as many chunks as are kept (zeros, so its pages are mapped): the serving start-up's. */
@@ -42,6 +45,17 @@ export class StoredPidOrder {
   /** The order of the state at `range`, sliced. */
   of(range: StateRange): OrderSlice {
     return (from, to) => this.slice(range, from, to);
+  }
+
+  /**
+   * How a walk of the state at `range` counts many stretches at once: through the stored order's
+   * chunks, on two cores. Not while the engine keeps the state's whole order: the walk reads it from memory.
+   */
+  counting(range: StateRange): StretchCounting | null {
+    const counter = this.counter;
+    if (!counter) return null;
+    return (marks, stretch, from, to) =>
+      this.whole(range.state) ? null : counter.count(range, marks, stretch, from, to, (c) => this.chunk(c));
   }
 
   private slice(range: StateRange, from: number, to: number): Uint32Array {
@@ -109,6 +123,19 @@ const STRETCH = 65536;
 const WALK_SLICE = 4096;
 
 /**
+ * Counts the matches (a bit a person in `marks`) in the whole stretches [from, to) of `stretch` ranks
+ * at once, on two cores (stretchCounter.ts); null when it cannot now, and the walk counts them in turn.
+ */
+export type StretchCounting = (marks: Uint8Array, stretch: number, from: number, to: number) => Int32Array | null;
+
+/** How a walk goes: `stretch`, ranks counted at once; `slice`, ranks read of the order at a time (tests use few); `counting`, of many stretches at once. */
+export interface WalkOptions {
+  stretch?: number;
+  slice?: number;
+  counting?: StretchCounting | null;
+}
+
+/**
  * A filtered audience of a state paged through its stored order: a bit a person of the state for
  * each match, and the state's ranks walked in order testing it. The first page reads the order until
  * it has its matches (a few hundred ranks for a common audience); a page at depth finds its stretch of
@@ -127,29 +154,28 @@ export class OrderWalkSelection implements Selection {
     private readonly order: OrderSlice,
     private readonly stretch: number,
     private readonly slice: number,
+    private readonly counting: StretchCounting | null,
   ) {
     this.stretches = Math.ceil(count / stretch);
   }
 
-  /**
-   * The first `n` of `positions` (each once, all in the state at `first` of `count` people);
-   * `stretch`: ranks counted at once, `slice`: ranks read of the order at a time (tests use few).
-   */
+  /** The first `n` of `positions` (each once, all in the state at `first` of `count` people). */
   static of(
     positions: ArrayLike<number>,
     n: number,
     first: number,
     count: number,
     order: OrderSlice,
-    stretch = STRETCH,
-    slice = WALK_SLICE,
+    walk: WalkOptions = {},
   ): OrderWalkSelection {
-    const marks = new Uint8Array((count + 7) >>> 3);
+    // In shared memory when the walk may count its stretches on two cores (stretchCounter.ts).
+    const bytes = (count + 7) >>> 3;
+    const marks = walk.counting ? new Uint8Array(new SharedArrayBuffer(bytes)) : new Uint8Array(bytes);
     for (let k = 0; k < n; k++) {
       const offset = positions[k]! - first;
       marks[offset >>> 3]! |= 1 << (offset & 7);
     }
-    return OrderWalkSelection.ofMarks(marks, n, first, count, order, stretch, slice);
+    return OrderWalkSelection.ofMarks(marks, n, first, count, order, walk);
   }
 
   /** As of(), from a bit a person of the state already set for its `n` matches (markKernels.ts), kept as it is. */
@@ -159,10 +185,9 @@ export class OrderWalkSelection implements Selection {
     first: number,
     count: number,
     order: OrderSlice,
-    stretch = STRETCH,
-    slice = WALK_SLICE,
+    walk: WalkOptions = {},
   ): OrderWalkSelection {
-    return new OrderWalkSelection(first, marks, n, count, order, stretch, slice);
+    return new OrderWalkSelection(first, marks, n, count, order, walk.stretch ?? STRETCH, walk.slice ?? WALK_SLICE, walk.counting ?? null);
   }
 
   get bytes(): number {
@@ -174,6 +199,7 @@ export class OrderWalkSelection implements Selection {
     const out = new Uint32Array(n);
     if (n === 0) return out;
     const before = this.before;
+    if (skip >= before[before.length - 1]!) this.countAhead(skip);
     // The last stretch known to start at or before the skip-th match. The walk goes on from there
     // and notes each stretch it passes whole, so a page reads only the ranks up to its last match:
     // counting the stretch first (65,536 ranks) made California's first page read and decode that
@@ -210,5 +236,22 @@ export class OrderWalkSelection implements Selection {
       if (passed && j + 1 === before.length) before.push(seen);
     }
     return out;
+  }
+
+  /**
+   * Before a walk to the skip-th match from the last stretch counted: counts at once (two cores) the
+   * stretches up to the one the match is expected in, taking matches as spread evenly over the ranks
+   * (PIDs bear no relation to the filters), so the walk reads only the last. An estimate too far
+   * counts a few stretches a later page would have; too near leaves the walk a few to count in turn.
+   */
+  private countAhead(skip: number): void {
+    if (!this.counting) return;
+    const from = this.before.length - 1;
+    const expected = Math.min(this.stretches, Math.floor((skip * this.count) / this.total / this.stretch));
+    // One stretch is the walk's own to read anyway.
+    if (expected - from < 2) return;
+    const counts = this.counting(this.stateMarks, this.stretch, from, expected);
+    if (!counts) return;
+    for (let k = 0; k < counts.length; k++) this.before.push(this.before[this.before.length - 1]! + counts[k]!);
   }
 }

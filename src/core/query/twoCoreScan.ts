@@ -11,6 +11,7 @@ import type { InflateJob } from '../dataset/read/inflateJob';
 import { startWorker } from '../workers/startWorker';
 import { bitBytes } from './bitKernels';
 import type { FieldCountJob } from './fieldCountJob';
+import type { StretchCountJob } from './stretchCountJob';
 import { matchRange, type ScanPredicate } from './scanKernels';
 import {
   CONTROL_SLOTS,
@@ -231,6 +232,13 @@ export class TwoCoreScan {
    * reading thread reads them all.
    */
   postInflate(job: InflateJob): boolean {
+    if (!this.ready || !this.worker) return false;
+    this.worker.postMessage(job);
+    return true;
+  }
+
+  /** Hands a count of stretches of a stored PID order (stretchCountJob.ts) to the worker, as postInflate does a read. */
+  postStretchCounts(job: StretchCountJob): boolean {
     if (!this.ready || !this.worker) return false;
     this.worker.postMessage(job);
     return true;

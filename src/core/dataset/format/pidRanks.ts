@@ -7,6 +7,7 @@
 import type { Db, Statement } from '../../sqlite';
 import { datasetDamaged } from './damage';
 import type { ChunkLayout, VectorHeader } from '../codec/vectorChunks';
+import type { PieceSource } from '../read/pieceFetch';
 
 /** The meta entry naming the order: PID_ORDER, or RANKED_ORDER (the writer's own, with stored ranks). */
 export const RECORD_ORDER_KEY = 'record_order';
@@ -161,6 +162,12 @@ export class PidRankReader {
   /** The positions a chunk of the stored order covers (the vector chunk size). */
   get chunkSize(): number {
     return this.layout?.size ?? 0;
+  }
+
+  /** What another thread needs to read the stored order's chunks as this reader does (read/pieceFetch.ts); null when none is stored. */
+  orderSource(identity: string): PieceSource | null {
+    if (!this.orderStmt) return null;
+    return { kind: 'order', path: this.path, identity, header: orderHeader(this.records), chunkSize: this.layout!.size };
   }
 
   /** Chunk `c` of the stored PID order: at index k, the value for position c * chunkSize + k (state's rank = position - first). */

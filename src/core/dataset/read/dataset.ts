@@ -13,7 +13,7 @@ import { tablesChecksum } from '../codec/blockCodec';
 import { BlockReadAhead } from './blockReadAhead';
 import { BlockRecords } from './blockRecords';
 import type { BlockInflater } from './inflateJob';
-import { datasetIdentity } from './pieceFetch';
+import { datasetIdentity, type PieceSource } from './pieceFetch';
 import { asDamage, datasetDamaged, guardRead } from '../format/damage';
 import { checkDatasetFile } from '../format/fileCheck';
 import { HouseholdLists } from '../format/householdCollisions';
@@ -288,6 +288,11 @@ export class Dataset {
   /** The positions a chunk of the stored PID order covers. */
   get pidOrderChunkSize(): number {
     return this.pidRanks.chunkSize;
+  }
+
+  /** What the scan worker needs to read the stored PID order's chunks beside this thread; null when the file stores none. */
+  get pidOrderSource(): PieceSource | null {
+    return this.pidRanks.orderSource(datasetIdentity(this.meta));
   }
 
   /** Chunk `c` of the stored PID order, checked (at index k: for position c * pidOrderChunkSize + k, the offset of the state's PID of rank position - first). */

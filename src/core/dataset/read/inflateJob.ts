@@ -10,15 +10,14 @@
 import type { PieceFetch, PieceSource } from './pieceFetch';
 import type { ZstdDecompressor } from '../codec/zstdContext';
 import { inflateChunk } from '../codec/vectorChunks';
+import { awaitClaimed, awaitFirstClaim, CLAIM_NEXT, CLAIMS_DONE } from '../../workers/sharedClaims';
 
 /** Who can take a job: the scan worker when it is running (query/twoCoreScan.ts); false: it cannot now. */
 export interface BlockInflater {
   postInflate(job: InflateJob): boolean;
 }
 
-/** control[NEXT]: the next piece to claim; [DONE]: claimed pieces finished; then a record a piece. */
-const NEXT = 0;
-const DONE = 1;
+/** control[CLAIM_NEXT] and [CLAIMS_DONE] (workers/sharedClaims.ts), then a record a piece. */
 const HEADER = 2;
 /** A piece's record: its status, where its output starts, the room there, and the size written. */
 const STATUS = 0;
@@ -71,7 +70,7 @@ export const sizeOf = (job: InflateJob, i: number): number => job.control[at(i, 
 export function claimPieces(job: InflateJob, fetch: PieceFetch, decompressor: ZstdDecompressor, byWorker: boolean): void {
   const n = job.keys.length;
   for (;;) {
-    const i = Atomics.add(job.control, NEXT, 1);
+    const i = Atomics.add(job.control, CLAIM_NEXT, 1);
     if (i >= n) return;
     let status = byWorker ? BY_WORKER : BY_READER;
     try {
@@ -87,31 +86,9 @@ export function claimPieces(job: InflateJob, fetch: PieceFetch, decompressor: Zs
       status = FAILED;
     }
     Atomics.store(job.control, at(i, STATUS), status);
-    Atomics.add(job.control, DONE, 1);
-    Atomics.notify(job.control, DONE);
+    Atomics.add(job.control, CLAIMS_DONE, 1);
+    Atomics.notify(job.control, CLAIMS_DONE);
   }
-}
-
-/** Tests: waits (up to `patienceMs`) until the worker has claimed a piece, so that it surely takes part. */
-function awaitFirstClaim(job: InflateJob, patienceMs: number): void {
-  const deadline = performance.now() + patienceMs;
-  while (Atomics.load(job.control, NEXT) === 0 && performance.now() < deadline) Atomics.wait(job.control, NEXT, 0, 1);
-}
-
-/**
- * Waits until every claimed piece is finished, or `patienceMs` passed; true when all were. The
- * reading thread calls it after claiming until none was left, so what it waits for is the worker's.
- */
-function awaitClaimed(job: InflateJob, patienceMs: number): boolean {
-  const n = job.keys.length;
-  const claimed = Math.min(Atomics.exchange(job.control, NEXT, n), n);
-  const deadline = performance.now() + patienceMs;
-  for (let done = Atomics.load(job.control, DONE); done < claimed; done = Atomics.load(job.control, DONE)) {
-    const left = deadline - performance.now();
-    if (left <= 0) return false;
-    Atomics.wait(job.control, DONE, done, left);
-  }
-  return true;
 }
 
 /** How long the reading thread waits for pieces the worker claimed before it reads them itself. */
@@ -130,8 +107,8 @@ export function readShared(
   options: { workerFirst: boolean; leave: () => void },
 ): boolean {
   if (!inflater.postInflate(job)) return false;
-  if (options.workerFirst) awaitFirstClaim(job, WORKER_PATIENCE_MS);
+  if (options.workerFirst) awaitFirstClaim(job.control, WORKER_PATIENCE_MS);
   claimPieces(job, fetch, decompressor, false);
-  if (!awaitClaimed(job, WORKER_PATIENCE_MS)) options.leave();
+  if (!awaitClaimed(job.control, job.keys.length, WORKER_PATIENCE_MS)) options.leave();
   return true;
 }

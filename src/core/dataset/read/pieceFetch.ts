@@ -19,7 +19,9 @@ export type PieceFetch = (key: number) => { frame: Uint8Array; size: number; chu
 /** Which pieces a job reads and from which file: enough for the worker to open it and read them as the reader does. */
 export type PieceSource =
   | { kind: 'blocks'; path: string; identity: string; records: number; perBlock: number }
-  | { kind: 'chunks'; path: string; identity: string; header: VectorHeader; chunkSize: number };
+  | { kind: 'chunks'; path: string; identity: string; header: VectorHeader; chunkSize: number }
+  /** The stored PID order's chunks (format/pidRanks.ts): `header` is its vector's, named as the file's checksums name it. */
+  | { kind: 'order'; path: string; identity: string; header: VectorHeader; chunkSize: number };
 
 /** What identifies a dataset file's contents: its table of contents' checksum, its creation time and its records. */
 export function datasetIdentity(meta: Readonly<Record<string, string>>): string {
@@ -28,6 +30,7 @@ export function datasetIdentity(meta: Readonly<Record<string, string>>): string 
 
 export const BLOCK_SQL = 'SELECT crc, data FROM record_blocks WHERE block = ?';
 export const CHUNK_SQL = 'SELECT crc, data FROM vector_chunks WHERE name = ? AND chunk = ?';
+export const ORDER_SQL = 'SELECT crc, data FROM pid_order WHERE chunk = ?';
 
 /** Fetches record blocks by number (`stmt`: BLOCK_SQL): a block's frame, checked against its checksum, and its text's size. */
 export function blockFetch(stmt: Statement, path: string, records: number, perBlock: number): PieceFetch {
@@ -55,9 +58,27 @@ export function chunkFetch(stmt: Statement, path: string, layout: ChunkLayout, h
   };
 }
 
+/** Fetches chunks of the stored PID order by number (`stmt`: ORDER_SQL), checked as a vector's chunks are. */
+export function orderChunkFetch(stmt: Statement, path: string, layout: ChunkLayout, header: VectorHeader): PieceFetch {
+  return (chunk) => {
+    const stored = stmt.get(chunk) as { crc: number; data: Uint8Array } | undefined;
+    if (!stored) throw datasetDamaged(path, `chunk ${chunk} of its stored PID order is missing`);
+    return { frame: stored.data, size: layout.checked(path, header, chunk, stored), chunk: true };
+  };
+}
+
+interface WorkerFile {
+  db: Db;
+  identity: string;
+  blocks: Statement;
+  chunks: Statement;
+  /** Prepared on the first job that reads it: files written before orders were stored lack the table. */
+  order?: Statement | null;
+}
+
 /** The worker's connections, one a file, kept while the file at the path is the one the jobs name. */
 export class WorkerSources {
-  private readonly open = new Map<string, { db: Db; identity: string; blocks: Statement; chunks: Statement }>();
+  private readonly open = new Map<string, WorkerFile>();
   /** Files found not to be the reader's (path and identity): not opened again for every job. */
   private readonly refused = new Set<string>();
 
@@ -65,9 +86,10 @@ export class WorkerSources {
   fetchFor(source: PieceSource): PieceFetch | null {
     const file = this.connection(source.path, source.identity);
     if (!file) return null;
-    return source.kind === 'blocks'
-      ? blockFetch(file.blocks, source.path, source.records, source.perBlock)
-      : chunkFetch(file.chunks, source.path, new ChunkLayout(source.chunkSize), source.header);
+    if (source.kind === 'blocks') return blockFetch(file.blocks, source.path, source.records, source.perBlock);
+    if (source.kind === 'chunks') return chunkFetch(file.chunks, source.path, new ChunkLayout(source.chunkSize), source.header);
+    file.order ??= orderStatement(file.db);
+    return file.order && orderChunkFetch(file.order, source.path, new ChunkLayout(source.chunkSize), source.header);
   }
 
   /** Closes every connection (the worker is ending). */
@@ -76,7 +98,7 @@ export class WorkerSources {
     this.open.clear();
   }
 
-  private connection(path: string, identity: string) {
+  private connection(path: string, identity: string): WorkerFile | null {
     const kept = this.open.get(path);
     if (kept?.identity === identity) return kept;
     const asked = JSON.stringify([path, identity]);
@@ -89,7 +111,7 @@ export class WorkerSources {
       db.pragma('query_only = ON');
       const rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
       if (datasetIdentity(Object.fromEntries(rows.map((r) => [r.key, r.value]))) !== identity) throw new Error('another file');
-      const file = { db, identity, blocks: db.prepare(BLOCK_SQL), chunks: db.prepare(CHUNK_SQL) };
+      const file: WorkerFile = { db, identity, blocks: db.prepare(BLOCK_SQL), chunks: db.prepare(CHUNK_SQL) };
       this.open.set(path, file);
       return file;
     } catch {
@@ -98,5 +120,14 @@ export class WorkerSources {
       this.refused.add(asked);
       return null;
     }
+  }
+}
+
+/** ORDER_SQL prepared, or null for a file without a stored order. */
+function orderStatement(db: Db): Statement | null {
+  try {
+    return db.prepare(ORDER_SQL);
+  } catch {
+    return null;
   }
 }

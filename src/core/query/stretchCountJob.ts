@@ -1,0 +1,139 @@
+// Counting an audience's matches in many stretches of a state's PID order at once, on two cores: what
+// a first page at depth needs before its own stretch when the engine does not keep the state's whole
+// order (storedPidOrder.ts, OrderWalkSelection). One thread walked them in turn, decoding chunk after
+// chunk of the stored order (~0.75 ms each on the slower VM of docs/performance.md; California at
+// 30M has 54). Here the calling thread and the scan worker (scanWorker.ts) claim chunks of the stored
+// order from a shared counter, as a split scan claims pieces (scanJob.ts): each decodes a chunk through
+// its own connection to the file and adds that chunk's matches to the stretches it covers. A chunk's
+// counts are added only once the whole chunk is counted, so one that fails adds nothing, and the
+// calling thread counts it again itself. A module of its own, since importing the worker's module
+// would run it; pure functions of typed arrays.
+import type { PieceSource } from '../dataset/read/pieceFetch';
+import { awaitClaimed, CLAIM_NEXT, CLAIMS_DONE } from '../workers/sharedClaims';
+
+/** control[CLAIM_NEXT] and [CLAIMS_DONE] (workers/sharedClaims.ts), then a status a chunk. */
+const HEADER = 2;
+/** A chunk's status (0 while not finished): counted by the calling thread or by the worker; FAILED, not. */
+export const BY_CALLER = 1;
+export const BY_WORKER = 2;
+const FAILED = -1;
+
+/** What the worker receives (structured clone; marks, counts and control are on SharedArrayBuffers, not copied). */
+export interface StretchCountJob {
+  kind: 'stretchCounts';
+  /** The stored order's chunks (pieceFetch.ts, kind 'order'). */
+  source: PieceSource;
+  /** The state's first position; ranks are positions minus it. */
+  first: number;
+  /** The ranks counted: [rankFrom, rankTo), whole stretches. */
+  rankFrom: number;
+  rankTo: number;
+  /** Ranks a stretch; rankFrom is a multiple of it. */
+  stretch: number;
+  /** Positions a chunk of the stored order holds. */
+  chunkSize: number;
+  /** A bit a person of the state (offset from `first`) for each match. */
+  marks: Uint8Array;
+  /** counts[i]: the matches among ranks of stretch rankFrom / stretch + i. */
+  counts: Int32Array;
+  control: Int32Array;
+}
+
+/** The chunks of the stored order that hold ranks [rankFrom, rankTo) of the state at `first`: [from, to). */
+export function chunksOf(job: Pick<StretchCountJob, 'first' | 'rankFrom' | 'rankTo' | 'chunkSize'>): { from: number; to: number } {
+  return {
+    from: Math.floor((job.first + job.rankFrom) / job.chunkSize),
+    to: Math.floor((job.first + job.rankTo - 1) / job.chunkSize) + 1,
+  };
+}
+
+/** A job counting the whole stretches [stretchFrom, stretchTo) of the state at `first` of `count` people; marks must be shared memory. */
+export function stretchCountJob(
+  source: PieceSource,
+  where: { first: number; count: number; chunkSize: number },
+  marks: Uint8Array,
+  stretch: number,
+  stretchFrom: number,
+  stretchTo: number,
+): StretchCountJob {
+  const rankFrom = stretchFrom * stretch;
+  const rankTo = Math.min(where.count, stretchTo * stretch);
+  const base = { first: where.first, rankFrom, rankTo, chunkSize: where.chunkSize };
+  const { from, to } = chunksOf(base);
+  return {
+    kind: 'stretchCounts',
+    source,
+    ...base,
+    stretch,
+    marks,
+    counts: new Int32Array(new SharedArrayBuffer(4 * (stretchTo - stretchFrom))),
+    control: new Int32Array(new SharedArrayBuffer(4 * (HEADER + to - from))),
+  };
+}
+
+/**
+ * The matches of chunk `c` (its values: for each position, the state's offset at that rank) among
+ * the job's ranks, added to the stretches they fall in once all are counted.
+ */
+function countChunk(job: StretchCountJob, c: number, values: Uint32Array): void {
+  const { first, stretch, marks } = job;
+  const base = c * job.chunkSize;
+  const lo = Math.max(base, first + job.rankFrom);
+  const hi = Math.min(base + values.length, first + job.rankTo);
+  const firstStretch = Math.floor((lo - first) / stretch);
+  // A chunk as long as a stretch covers parts of two at most.
+  const found: number[] = [];
+  for (let p = lo, j = firstStretch; p < hi; j++) {
+    const end = Math.min(hi, first + (j + 1) * stretch);
+    let n = 0;
+    for (let q = p - base, qEnd = end - base; q < qEnd; q++) {
+      const offset = values[q]!;
+      n += (marks[offset >>> 3]! >>> (offset & 7)) & 1;
+    }
+    found.push(n);
+    p = end;
+  }
+  const at = firstStretch - job.rankFrom / stretch;
+  found.forEach((n, k) => Atomics.add(job.counts, at + k, n));
+}
+
+/**
+ * Claims chunks until none is left and counts each; `chunkOf(c)` decodes chunk c of the stored order
+ * (a view valid until its next call) and throws on damage, which marks the chunk FAILED.
+ */
+export function claimStretchChunks(job: StretchCountJob, chunkOf: (c: number) => Uint32Array, byWorker: boolean): void {
+  const { from, to } = chunksOf(job);
+  for (;;) {
+    const i = Atomics.add(job.control, CLAIM_NEXT, 1);
+    if (i >= to - from) return;
+    let status = byWorker ? BY_WORKER : BY_CALLER;
+    try {
+      countChunk(job, from + i, chunkOf(from + i));
+    } catch {
+      status = FAILED;
+    }
+    Atomics.store(job.control, HEADER + i, status);
+    Atomics.add(job.control, CLAIMS_DONE, 1);
+    Atomics.notify(job.control, CLAIMS_DONE);
+  }
+}
+
+/**
+ * The calling thread's part, after it claimed until none was left: waits up to `patienceMs` for the
+ * worker's chunks, then counts any that failed itself (its chunkOf reports damage). The counts, or
+ * null when the worker was late: it may still add to them, so they are left, and the walk counts alone.
+ */
+export function finishStretchCounts(job: StretchCountJob, chunkOf: (c: number) => Uint32Array, patienceMs: number): Int32Array | null {
+  const { from, to } = chunksOf(job);
+  const n = to - from;
+  if (!awaitClaimed(job.control, n, patienceMs)) return null;
+  for (let i = 0; i < n; i++) if (Atomics.load(job.control, HEADER + i) === FAILED) countChunk(job, from + i, chunkOf(from + i));
+  return job.counts;
+}
+
+/** Whether the worker counted any chunk of the job (tests, and the engine's tally of shared work). */
+export function workerTookPart(job: StretchCountJob): boolean {
+  const { from, to } = chunksOf(job);
+  for (let i = 0; i < to - from; i++) if (Atomics.load(job.control, HEADER + i) === BY_WORKER) return true;
+  return false;
+}
