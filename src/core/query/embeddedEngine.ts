@@ -48,6 +48,7 @@ import { matchedMarks } from './matchedPeople';
 import { keyedCandidates, recordValues } from './keyedCandidates';
 import { DictionaryIndex } from './predicates';
 import { warmUpMarks } from './markKernels';
+import { warmUpStretchCounts } from './stretchCountJob';
 import { warmUpScans } from './scanKernels';
 import { StateFilters } from './stateFilters';
 import { budgetCheck } from './queryBudget';
@@ -335,6 +336,7 @@ export class EmbeddedEngine implements AudienceEngine {
     // request that takes it.
     warmUpScans();
     warmUpMarks();
+    warmUpStretchCounts();
     // Only where a scan would be split: a small file's engine never starts the worker.
     if (this.twoCores && this.dataset.stateCounts().some((s) => s.count >= this.twoCores!.splitFrom)) await this.twoCores.whenRunning();
   }

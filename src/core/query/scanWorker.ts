@@ -12,7 +12,7 @@ import { ZstdDecompressor } from '../dataset/codec/zstdContext';
 import { inflateChunk } from '../dataset/codec/vectorChunks';
 import { claimFields, type FieldCountJob } from './fieldCountJob';
 import { SCAN_WORKER_READY, SCAN_WORKER_STOP, scanPieces, type ScanJob } from './scanJob';
-import { claimStretchChunks, type StretchCountJob } from './stretchCountJob';
+import { claimStretchChunks, warmUpStretchCounts, type StretchCountJob } from './stretchCountJob';
 import { warmUpMarks } from './markKernels';
 import { warmUpScans } from './scanKernels';
 import { warmUpUnpacking } from '../dataset/codec/packedChunks';
@@ -72,5 +72,6 @@ parentPort!.on('message', (job: ScanJob | InflateJob | FieldCountJob | StretchCo
 // that long).
 warmUpScans();
 warmUpMarks();
+warmUpStretchCounts();
 warmUpUnpacking();
 parentPort!.postMessage(SCAN_WORKER_READY);

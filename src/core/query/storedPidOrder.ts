@@ -6,6 +6,7 @@
 import type { StateRange } from '../dataset/format/datasetTypes';
 import type { StateOrder } from '../dataset/format/pidRanks';
 import type { Selection } from './selection';
+import { countMarked } from './stretchCountJob';
 import type { StretchCounter } from './stretchCounter';
 
 /** Offsets from the state's first position of its PID ranks [from, to): a view, read only, valid until the next call. */
@@ -220,6 +221,14 @@ export class OrderWalkSelection implements Selection {
       // A slice at a time, so the order is read (a chunk of 65,536 positions at most) only as far as the page goes.
       for (let from = j * this.stretch; from < end; from += this.slice) {
         const offsets = this.order(from, Math.min(end, from + this.slice));
+        // Still short of the skip-th match: a slice passed whole is counted by the tight loop.
+        if (filled === 0) {
+          const matches = countMarked(offsets, 0, offsets.length, this.stateMarks);
+          if (seen + matches <= skip) {
+            seen += matches;
+            continue;
+          }
+        }
         let k = 0;
         for (; k < offsets.length && filled < n; k++) {
           const offset = offsets[k]!;
