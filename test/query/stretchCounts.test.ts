@@ -7,13 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomFrom } from '../../src/core/audience/contract/listSteps';
 import { Dataset } from '../../src/core/dataset/read/dataset';
 import type { PieceSource } from '../../src/core/dataset/read/pieceFetch';
 import { generateDataset } from '../../src/core/generate';
 import { EmbeddedEngine } from '../../src/core/query/embeddedEngine';
-import { claimStretchChunks, finishStretchCounts, stretchCountJob, workerTookPart } from '../../src/core/query/stretchCountJob';
+import { claimStretchChunks, finishStretchCounts, keptSlice, stretchCountJob, workerTookPart } from '../../src/core/query/stretchCountJob';
 import { normalizeAudienceRequest } from '../../src/shared/audienceRequest';
 
 const CHUNK = 16;
@@ -42,7 +42,7 @@ function layout(seed: number) {
         n += (marks[order[r]! >>> 3]! >>> (order[r]! & 7)) & 1;
       return n;
     });
-  return { where: { first, count, chunkSize: CHUNK }, marks, chunk, expected };
+  return { where: { first, count, chunkSize: CHUNK }, marks, chunk, expected, order };
 }
 
 describe('counting stretches of a stored order at once', () => {
@@ -55,7 +55,7 @@ describe('counting stretches of a stored order at once', () => {
       [37, 0, 6],
       [64, 1, 4],
     ] as const) {
-      const job = stretchCountJob(SOURCE, where, marks, stretch, from, to);
+      const job = stretchCountJob({ source: SOURCE }, where, marks, stretch, from, to);
       // The "worker" counts its first chunk, then fails every one it claims after it.
       let calls = 0;
       claimStretchChunks(
@@ -72,14 +72,31 @@ describe('counting stretches of a stored order at once', () => {
     }
   });
 
+  it('counts from the whole order the engine keeps, a stretch of it at a time', () => {
+    const { marks, expected, order } = layout(7);
+    const kept = new Uint32Array(new SharedArrayBuffer(order.byteLength));
+    kept.set(order);
+    for (const [stretch, from, to] of [
+      [5, 0, 41],
+      [16, 2, 13],
+      [64, 0, 4],
+    ] as const) {
+      const job = stretchCountJob({ kept }, { first: 0, count: kept.length, chunkSize: stretch }, marks, stretch, from, to);
+      claimStretchChunks(job, (c) => keptSlice(job, c), true);
+      expect([...finishStretchCounts(job, (c) => keptSlice(job, c), 1000)!], `${stretch} ${from}..${to}`).toEqual(
+        expected(stretch, from, to),
+      );
+    }
+  });
+
   it('gives the counts up when the worker does not finish a chunk it claimed, and reports damage the calling thread meets', () => {
     const { where, marks, chunk } = layout(6);
-    const late = stretchCountJob(SOURCE, where, marks, 16, 0, 12);
+    const late = stretchCountJob({ source: SOURCE }, where, marks, 16, 0, 12);
     // Claimed and never finished: a worker still busy, which may add to the counts later.
     Atomics.add(late.control, 0, 1);
     expect(finishStretchCounts(late, chunk, 30)).toBeNull();
 
-    const damaged = stretchCountJob(SOURCE, where, marks, 16, 0, 12);
+    const damaged = stretchCountJob({ source: SOURCE }, where, marks, 16, 0, 12);
     const broken = (c: number) => {
       if (c === 3) throw new Error('chunk 3 of its stored PID order fails its checksum');
       return chunk(c);
@@ -155,5 +172,38 @@ describe('pages at depth with stretches counted on two cores', () => {
     // Each page that far went through the worker: stretches before it were counted on two cores.
     expect(counted.paging.counter!.sharedCounts).toBeGreaterThanOrEqual(deep);
     expect(alone.paging.counter).toBeNull();
+  });
+
+  it('counts from the whole orders the warm-up kept, in shared memory, with the same pages', async () => {
+    let warmed!: EmbeddedEngine;
+    await new Promise<void>((done) => {
+      warmed = new EmbeddedEngine(Dataset.open(counted.dataset.path), {
+        ...options,
+        scanSplitFrom: 1,
+        pidOrderWarmup: { from: 0, delayMs: 0, onFinished: done },
+      });
+    });
+    try {
+      expect(await warmed.twoCores!.whenRunning()).toBe(true);
+      warmed.paging.counter!.workerFirst = true;
+      const reads = vi.spyOn(warmed.dataset, 'pidOrderChunk');
+      let deep = 0;
+      for (const state of ['CA', 'TX'])
+        for (const filters of [[['GENDER', ['F']]], [['AGE', ['18-40']]]]) {
+          const audience = normalizeAudienceRequest({ state, filters });
+          const total = alone.count(audience);
+          for (const skip of [Math.floor(total / 3), total - 30, Math.floor(total / 2)]) {
+            expect(warmed.previewPage(audience, skip, 25), `${state} ${JSON.stringify(filters)} ${skip}`).toEqual(
+              alone.previewPage(audience, skip, 25),
+            );
+            deep++;
+          }
+        }
+      expect(warmed.paging.counter!.sharedCounts).toBeGreaterThanOrEqual(deep);
+      // Counted from memory: not a chunk of the stored order read.
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      warmed.close();
+    }
   });
 });

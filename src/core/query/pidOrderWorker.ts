@@ -1,6 +1,6 @@
 // The PID-order warm-up's worker thread (pidOrderWarmup.ts): on its own connection to the file, at
 // the lowest CPU priority and waiting while a request runs, builds each listed state's PID order
-// and hands it over (the arrays move to the engine's thread, not copied). Stops at the first
+// and hands it over (the arrays move to the engine's thread or are shared with it, not copied). Stops at the first
 // failure: the first page of a state it did not do builds the order itself, as without a warm-up.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Dataset } from '../dataset/read/dataset';
@@ -20,10 +20,8 @@ try {
       if (!waitForRequests(gate)) break;
       const order = dataset.pidOrder(dataset.stateRange(state));
       if (order)
-        parentPort!.postMessage({ state, ranks: order.ranks, order: order.order }, [
-          order.ranks.buffer as ArrayBuffer,
-          order.order.buffer as ArrayBuffer,
-        ]);
+        // The ranks move; the order is shared memory (pidRanks.ts), which is shared, not moved.
+        parentPort!.postMessage({ state, ranks: order.ranks, order: order.order }, [order.ranks.buffer as ArrayBuffer]);
     }
 } finally {
   dataset.close();

@@ -12,7 +12,7 @@ import { ZstdDecompressor } from '../dataset/codec/zstdContext';
 import { inflateChunk } from '../dataset/codec/vectorChunks';
 import { claimFields, type FieldCountJob } from './fieldCountJob';
 import { SCAN_WORKER_READY, SCAN_WORKER_STOP, scanPieces, type ScanJob } from './scanJob';
-import { claimStretchChunks, warmUpStretchCounts, type StretchCountJob } from './stretchCountJob';
+import { claimStretchChunks, keptSlice, warmUpStretchCounts, type StretchCountJob } from './stretchCountJob';
 import { warmUpMarks } from './markKernels';
 import { warmUpScans } from './scanKernels';
 import { warmUpUnpacking } from '../dataset/codec/packedChunks';
@@ -49,8 +49,11 @@ parentPort!.on('message', (job: ScanJob | InflateJob | FieldCountJob | StretchCo
   }
   if ('kind' in job && job.kind === 'stretchCounts') {
     // A chunk that fails is marked so and counted again by the calling thread, which reports damage.
-    const fetch = sources.fetchFor(job.source);
-    if (fetch) claimStretchChunks(job, (c) => decodeOrderChunk(fetch, c), true);
+    if (job.kept) claimStretchChunks(job, (c) => keptSlice(job, c), true);
+    else {
+      const fetch = job.source && sources.fetchFor(job.source);
+      if (fetch) claimStretchChunks(job, (c) => decodeOrderChunk(fetch, c), true);
+    }
     return;
   }
   if ('kind' in job && job.kind === 'inflate') {

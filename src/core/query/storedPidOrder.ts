@@ -49,14 +49,18 @@ export class StoredPidOrder {
   }
 
   /**
-   * How a walk of the state at `range` counts many stretches at once: through the stored order's
-   * chunks, on two cores. Not while the engine keeps the state's whole order: the walk reads it from memory.
+   * How a walk of the state at `range` counts many stretches at once, on two cores: from the state's
+   * whole order when the engine keeps it, else through the stored order's chunks.
    */
   counting(range: StateRange): StretchCounting | null {
     const counter = this.counter;
     if (!counter) return null;
-    return (marks, stretch, from, to) =>
-      this.whole(range.state) ? null : counter.count(range, marks, stretch, from, to, (c) => this.chunk(c));
+    return (marks, stretch, from, to) => {
+      const kept = this.whole(range.state);
+      return kept
+        ? counter.countKept(kept.order, marks, stretch, from, to)
+        : counter.count(range, marks, stretch, from, to, (c) => this.chunk(c));
+    };
   }
 
   private slice(range: StateRange, from: number, to: number): Uint32Array {

@@ -21,8 +21,13 @@ const FAILED = -1;
 /** What the worker receives (structured clone; marks, counts and control are on SharedArrayBuffers, not copied). */
 export interface StretchCountJob {
   kind: 'stretchCounts';
-  /** The stored order's chunks (pieceFetch.ts, kind 'order'). */
-  source: PieceSource;
+  /** The stored order's chunks (pieceFetch.ts, kind 'order'), or null when counting from `kept`. */
+  source: PieceSource | null;
+  /**
+   * The state's whole order when the engine keeps it in shared memory (its r-th lowest PID's offset
+   * at r): then `first` is 0 and a "chunk" is `chunkSize` ranks of it, read from memory.
+   */
+  kept: Uint32Array | null;
   /** The state's first position; ranks are positions minus it. */
   first: number;
   /** The ranks counted: [rankFrom, rankTo), whole stretches. */
@@ -47,9 +52,13 @@ export function chunksOf(job: Pick<StretchCountJob, 'first' | 'rankFrom' | 'rank
   };
 }
 
-/** A job counting the whole stretches [stretchFrom, stretchTo) of the state at `first` of `count` people; marks must be shared memory. */
+/**
+ * A job counting the whole stretches [stretchFrom, stretchTo) of the state at `first` of `count`
+ * people, from the stored order (`source`) or the kept one (`kept`, with `first` 0); marks and kept
+ * must be shared memory.
+ */
 export function stretchCountJob(
-  source: PieceSource,
+  from: { source: PieceSource; kept?: undefined } | { source?: undefined; kept: Uint32Array },
   where: { first: number; count: number; chunkSize: number },
   marks: Uint8Array,
   stretch: number,
@@ -59,15 +68,16 @@ export function stretchCountJob(
   const rankFrom = stretchFrom * stretch;
   const rankTo = Math.min(where.count, stretchTo * stretch);
   const base = { first: where.first, rankFrom, rankTo, chunkSize: where.chunkSize };
-  const { from, to } = chunksOf(base);
+  const chunks = chunksOf(base);
   return {
     kind: 'stretchCounts',
-    source,
+    source: from.source ?? null,
+    kept: from.kept ?? null,
     ...base,
     stretch,
     marks,
     counts: new Int32Array(new SharedArrayBuffer(4 * (stretchTo - stretchFrom))),
-    control: new Int32Array(new SharedArrayBuffer(4 * (HEADER + to - from))),
+    control: new Int32Array(new SharedArrayBuffer(4 * (HEADER + chunks.to - chunks.from))),
   };
 }
 
@@ -93,6 +103,11 @@ export function warmUpStretchCounts(): void {
   const kinds = [new Uint8Array(new SharedArrayBuffer(size / 8)), new Uint8Array(size / 8)];
   for (const marks of kinds) marks.fill(0x55);
   for (let round = 0; round < 40; round++) countMarked(offsets, 0, size, kinds[round & 1]!);
+}
+
+/** A slice of `chunkSize` ranks of a kept order, counted as a chunk of the stored one is. */
+export function keptSlice(job: StretchCountJob, c: number): Uint32Array {
+  return job.kept!.subarray(c * job.chunkSize, (c + 1) * job.chunkSize);
 }
 
 /**

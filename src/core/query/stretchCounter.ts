@@ -4,7 +4,14 @@
 import type { StateRange } from '../dataset/format/datasetTypes';
 import type { PieceSource } from '../dataset/read/pieceFetch';
 import { awaitFirstClaim } from '../workers/sharedClaims';
-import { claimStretchChunks, finishStretchCounts, stretchCountJob, workerTookPart, type StretchCountJob } from './stretchCountJob';
+import {
+  claimStretchChunks,
+  finishStretchCounts,
+  keptSlice,
+  stretchCountJob,
+  workerTookPart,
+  type StretchCountJob,
+} from './stretchCountJob';
 
 /** Who counts beside this thread: the scan worker when it is running (twoCoreScan.ts); false: it cannot now. */
 export interface StretchCountWorker {
@@ -39,9 +46,22 @@ export class StretchCounter {
     to: number,
     chunkOf: (c: number) => Uint32Array,
   ): Int32Array | null {
-    if (!(marks.buffer instanceof SharedArrayBuffer)) return null;
     const where = { first: range.first, count: range.count, chunkSize: this.source.chunkSize };
-    const job = stretchCountJob(this.source, where, marks, stretch, from, to);
+    return this.run(stretchCountJob({ source: this.source }, where, marks, stretch, from, to), marks, chunkOf);
+  }
+
+  /**
+   * As count(), from the state's whole order the engine keeps (`kept`: its r-th lowest PID's offset
+   * at r), read from memory a stretch at a time; null when it is not in shared memory.
+   */
+  countKept(kept: Uint32Array, marks: Uint8Array, stretch: number, from: number, to: number): Int32Array | null {
+    if (!(kept.buffer instanceof SharedArrayBuffer)) return null;
+    const job = stretchCountJob({ kept }, { first: 0, count: kept.length, chunkSize: stretch }, marks, stretch, from, to);
+    return this.run(job, marks, (c) => keptSlice(job, c));
+  }
+
+  private run(job: StretchCountJob, marks: Uint8Array, chunkOf: (c: number) => Uint32Array): Int32Array | null {
+    if (!(marks.buffer instanceof SharedArrayBuffer)) return null;
     if (!this.worker.postStretchCounts(job)) return null;
     if (this.workerFirst) awaitFirstClaim(job.control, WORKER_PATIENCE_MS);
     claimStretchChunks(job, chunkOf, false);

@@ -211,7 +211,8 @@ export class PidRankReader {
   order(first: number, count: number): StateOrder | null {
     const ranks = this.ranks(first, count);
     if (!ranks) return null;
-    const order = new Uint32Array(count).fill(0xffffffff);
+    // Shared memory: a walk counts its stretches on two cores from the order the engine keeps (query/stretchCounter.ts).
+    const order = new Uint32Array(new SharedArrayBuffer(count * 4)).fill(0xffffffff);
     for (let k = 0; k < count; k++) {
       const r = ranks[k]!;
       if (r >= count || order[r] !== 0xffffffff)
