@@ -7,6 +7,7 @@ import { randomFrom } from '../../src/core/audience/contract/listSteps';
 import type { StateOrder } from '../../src/core/dataset/format/pidRanks';
 import { OrderWalkSelection, StoredPidOrder, StoredRangeSelection } from '../../src/core/query/storedPidOrder';
 import { markedPositions } from '../../src/core/query/markKernels';
+import { StretchCounter } from '../../src/core/query/stretchCounter';
 
 const CHUNK = 16;
 
@@ -81,6 +82,31 @@ describe('a stored PID order', () => {
     second(0, 5);
     second(0, 5);
     expect(reads.length).toBeLessThanOrEqual(1);
+  });
+
+  it('counts the stretches before a page at depth without dropping the chunks it keeps', () => {
+    const { states, file, reads } = layout([400, 333, 91], 9);
+    // A worker that takes the job and never claims a chunk: this thread counts them all.
+    const counter = new StretchCounter(
+      { kind: 'order', path: 'x', identity: 'x', header: null as never, chunkSize: CHUNK },
+      {
+        postStretchCounts: () => true,
+      },
+    );
+    const stored = new StoredPidOrder(file, () => null, counter);
+    for (const { range } of states) stored.of(range)(0, 1);
+    const { range, order } = states[0]!;
+    const marks = new Uint8Array(new SharedArrayBuffer((range.count + 7) >>> 3)).fill(0xff);
+    const walk = OrderWalkSelection.ofMarks(marks, range.count, range.first, range.count, stored.of(range), {
+      stretch: CHUNK,
+      counting: stored.counting(range),
+    });
+    expect([...walk.page(300, 5)]).toEqual([...order.subarray(300, 305)].map((o) => range.first + o));
+    // ~18 chunks counted to get there, and each state's first chunk still kept.
+    expect(reads.length).toBeGreaterThan(17);
+    reads.length = 0;
+    for (const { range } of states) stored.of(range)(0, 1);
+    expect(reads).toEqual([]);
   });
 
   it('slices the whole order the engine keeps, reading no chunk', () => {

@@ -29,6 +29,11 @@ export class StoredPidOrder {
    * decoded into it does not fault in 256 KB of fresh pages (~0.8 ms on the slower VM of docs/performance.md).
    */
   private readonly spare: Uint32Array[] = [];
+  /**
+   * Where a two-core count decodes this thread's chunks (counted()): they are not kept, so a deep
+   * page's count (~25 chunks in California at 30M) does not drop the kept chunks of every state's first page.
+   */
+  private scratch: Uint32Array | null = null;
 
   constructor(
     private readonly file: StoredOrderFile,
@@ -41,6 +46,7 @@ export class StoredPidOrder {
   /** Writes ahead the memory of as many chunks as are kept (zeros, so its pages are mapped): the serving start-up's. */
   writeAhead(): void {
     while (this.spare.length + this.decoded.size < KEPT_CHUNKS) this.spare.push(new Uint32Array(this.file.pidOrderChunkSize).fill(0));
+    this.scratch ??= new Uint32Array(this.file.pidOrderChunkSize).fill(0);
   }
 
   /** The order of the state at `range`, sliced. */
@@ -59,7 +65,7 @@ export class StoredPidOrder {
       const kept = this.whole(range.state);
       return kept
         ? counter.countKept(kept.order, marks, stretch, from, to)
-        : counter.count(range, marks, stretch, from, to, (c) => this.chunk(c));
+        : counter.count(range, marks, stretch, from, to, (c) => this.counted(c));
     };
   }
 
@@ -82,6 +88,14 @@ export class StoredPidOrder {
       out.set(values.subarray(a - c * size, b - c * size), a - lo);
     }
     return out;
+  }
+
+  /** Chunk `c` for a count that keeps nothing of it: a kept one when it is, else decoded into the scratch, valid until the next call. */
+  private counted(c: number): Uint32Array {
+    const hit = this.decoded.get(c);
+    if (hit) return hit;
+    this.scratch ??= new Uint32Array(this.file.pidOrderChunkSize);
+    return this.file.pidOrderChunk(c, this.scratch);
   }
 
   private chunk(c: number): Uint32Array {
