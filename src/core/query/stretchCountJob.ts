@@ -1,13 +1,13 @@
 // Counting an audience's matches in many stretches of a state's PID order at once, on two cores: what
-// a first page at depth needs before its own stretch when the engine does not keep the state's whole
-// order (storedPidOrder.ts, OrderWalkSelection). One thread walked them in turn, decoding chunk after
+// a first page at depth needs before its own stretch (storedPidOrder.ts, OrderWalkSelection). One
+// thread walked them in turn: before the engine keeps the state's whole order, decoding chunk after
 // chunk of the stored order (~0.75 ms each on the slower VM of docs/performance.md; California at
-// 30M has 54). Here the calling thread and the scan worker (scanWorker.ts) claim chunks of the stored
-// order from a shared counter, as a split scan claims pieces (scanJob.ts): each decodes a chunk through
-// its own connection to the file and adds that chunk's matches to the stretches it covers. A chunk's
-// counts are added only once the whole chunk is counted, so one that fails adds nothing, and the
-// calling thread counts it again itself. A module of its own, since importing the worker's module
-// would run it; pure functions of typed arrays.
+// 30M has 54); after, testing ~3M ranks of memory there. Here the calling thread and the scan worker
+// (scanWorker.ts) claim chunks from a shared counter, as a split scan claims pieces (scanJob.ts):
+// chunks of the stored order, each decoded through the thread's own connection to the file, or
+// stretches of the kept order in shared memory; each thread adds a chunk's matches to the stretches
+// it covers once the whole chunk is counted, so one that fails adds nothing, and the calling thread
+// counts it again itself. A module of its own, since importing the worker's module would run it.
 import type { PieceSource } from '../dataset/read/pieceFetch';
 import { awaitClaimed, CLAIM_NEXT, CLAIMS_DONE } from '../workers/sharedClaims';
 
