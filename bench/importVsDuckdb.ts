@@ -20,6 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { benchDataset } from './benchDataset';
 import { exportInChild } from './exportInChild';
 
 function option(name: string, fallback: string): string {
@@ -27,7 +28,10 @@ function option(name: string, fallback: string): string {
   return at > 0 ? process.argv[at + 1]! : fallback;
 }
 
-const dataset = resolve(option('dataset', 'bench/data/bench-1000000-1.sqlite'));
+// Without --dataset, the bench's own 1M file, generated on a machine that has none yet (as the other benches do).
+const datasetAt = process.argv.indexOf('--dataset');
+const dataset = datasetAt > 0 ? resolve(process.argv[datasetAt + 1]!) : benchDataset(1_000_000, 1).path;
+if (!existsSync(dataset)) throw new Error(`No dataset file at ${dataset} (--dataset).`);
 const states = option('states', 'FL,NY,PA,IL').split(',');
 const rounds = Number(option('rounds', '3'));
 const inputs = resolve(option('inputs', join(tmpdir(), 'audience-desk-bench-import-vs-duckdb')));
