@@ -5,7 +5,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { ColumnSet } from '../dataset/write/columnSet';
 import { generateStored } from './generateRecords';
-import { POSTED, SEPARATOR, TAKEN, type GenerateMessage } from './workerRecords';
+import { POSTED, SEPARATOR, STOP, TAKEN, type GenerateMessage } from './workerRecords';
 
 /**
  * Records a batch: its joined texts (~1.3 KB a record) stay under V8's 128 KB large-object size, in
@@ -33,8 +33,9 @@ try {
   let ranks = new Uint32Array(BATCH_RECORDS);
   const values: string[] = new Array<string>(stringFields.length);
   const send = (): void => {
-    // Wait while the taker is IN_FLIGHT batches behind.
+    // Wait while the taker is IN_FLIGHT batches behind; end when it stopped taking.
     for (let posted = Atomics.load(counters, POSTED); ;) {
+      if (Atomics.load(counters, STOP) !== 0) process.exit(0);
       const taken = Atomics.load(counters, TAKEN);
       if (posted - taken < IN_FLIGHT) break;
       Atomics.wait(counters, TAKEN, taken, 1000);

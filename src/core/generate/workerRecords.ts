@@ -6,10 +6,16 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { settings } from '../config';
 import { startWorker } from '../workers/startWorker';
+import { stopWorker } from '../workers/stopWorker';
 
-/** Indexes into the shared counters (Int32Array): batches the worker posted, batches taken here. */
+/**
+ * Indexes into the shared counters (Int32Array): batches the worker posted, batches taken here,
+ * and 1 once the taker stopped early (the worker then ends itself: workers/stopWorker.ts says why
+ * it is not terminated).
+ */
 export const POSTED = 0;
 export const TAKEN = 1;
+export const STOP = 2;
 
 /** Between the string values of one record in a batch (the generator's values never hold it). */
 export const SEPARATOR = '\u0001';
@@ -30,7 +36,7 @@ const STALL_MS = 120_000;
 /** Batches of records from a worker, or undefined when no worker can run. */
 export function workerTexts(rows: number, seed: number): Generator<GeneratedBatch> | undefined {
   if (!settings().generateWorker) return undefined;
-  const counters = new Int32Array(new SharedArrayBuffer(8));
+  const counters = new Int32Array(new SharedArrayBuffer(12));
   const { port1, port2 } = new MessageChannel();
   const worker = startWorker('generateWorker', import.meta.url, {
     workerData: { rows, seed, port: port2, counters },
@@ -63,6 +69,10 @@ function* take(worker: Worker, port1: MessagePort, counters: Int32Array): Genera
     }
   } finally {
     port1.close();
-    void worker.terminate();
+    // Woken from its wait for the taker, it sees STOP before its next batch.
+    void stopWorker(worker, () => {
+      Atomics.store(counters, STOP, 1);
+      Atomics.notify(counters, TAKEN);
+    });
   }
 }

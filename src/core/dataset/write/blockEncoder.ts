@@ -10,6 +10,7 @@ import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } f
 import { encodeRecordBlock } from '../codec/blockCodec';
 import type { ZstdCompressor } from '../codec/zstdContext';
 import { startWorker } from '../../workers/startWorker';
+import { stopWorker } from '../../workers/stopWorker';
 import type { BlockAnswer, BlockRequest, BlockWorkerData } from './blockMessages';
 
 /** Blocks written on this thread before a worker is started: small files are not worth a thread. */
@@ -217,8 +218,11 @@ export class BlockEncoder {
   }
 
   private stopWorker(): void {
-    this.port?.close();
-    void this.worker?.terminate();
+    // Asked by closing its port, after which it ends itself: terminating it could land while it
+    // builds a zstd stream, which aborts the process (workers/stopWorker.ts).
+    const port = this.port;
+    if (this.worker) void stopWorker(this.worker, () => port?.close());
+    else port?.close();
     this.worker = undefined;
     this.port = undefined;
   }

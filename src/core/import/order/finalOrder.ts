@@ -5,7 +5,8 @@
 import { settings } from '../../config';
 import type { SpilledEncodedColumn } from '../../dataset/write/encodedColumn';
 import { startWorker } from '../../workers/startWorker';
-import { orderColumns, type OrderWorkerData, type OrderWorkerMessage } from './orderColumns';
+import { stopWorker } from '../../workers/stopWorker';
+import { ORDER_STOPPED, orderColumns, type OrderWorkerData, type OrderWorkerMessage } from './orderColumns';
 
 /** The ordering under way: `columns` settles when it is done; stop() ends it early (a failure, a cancel). */
 export interface FinalOrder {
@@ -15,7 +16,10 @@ export interface FinalOrder {
 
 /** Starts orderColumns on a worker thread, or (no worker can start) does it now on this one. */
 export function startFinalOrder(data: OrderWorkerData): FinalOrder {
-  const worker = settings().importWorkers ? startWorker('orderWorker', import.meta.url, { workerData: data }) : undefined;
+  const stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  const worker = settings().importWorkers
+    ? startWorker('orderWorker', import.meta.url, { workerData: { ...data, stop: stopFlag } })
+    : undefined;
   if (!worker) {
     const columns = new Promise<SpilledEncodedColumn[]>((resolve) => resolve(orderColumns(data)));
     return { columns, stop: async () => undefined };
@@ -33,7 +37,7 @@ export function startFinalOrder(data: OrderWorkerData): FinalOrder {
     // work to this thread, as when none can start; one stopped by stop() leaves nothing to do.
     worker.on('exit', () => {
       if (answered) return;
-      if (stopped) return reject(new Error('Putting the vectors in order was stopped.'));
+      if (stopped) return reject(new Error(ORDER_STOPPED));
       try {
         resolve(orderColumns(data));
       } catch (e) {
@@ -44,7 +48,8 @@ export function startFinalOrder(data: OrderWorkerData): FinalOrder {
   columns.catch(() => undefined); // awaited later, or never when the import fails first
   const stop = async (): Promise<void> => {
     stopped = true;
-    await worker.terminate();
+    // It ends itself before its next field: a terminate could land while it builds a zstd stream.
+    await stopWorker(worker, () => Atomics.store(stopFlag, 0, 1));
   };
   return { columns, stop };
 }

@@ -19,7 +19,15 @@ export interface OrderWorkerData {
   outPath: string;
   /** Positions a stored vector chunk holds (the writer's ChunkLayout). */
   chunkSize: number;
+  /**
+   * Shared memory the starter sets to 1 to stop the work before the next field (finalOrder.ts: a
+   * worker is asked, not terminated; workers/stopWorker.ts says why).
+   */
+  stop?: Int32Array;
 }
+
+/** Why orderColumns ended early. */
+export const ORDER_STOPPED = 'Putting the vectors in order was stopped.';
 
 export type OrderWorkerMessage = { columns: SpilledEncodedColumn[] } | { error: string };
 
@@ -28,12 +36,13 @@ export type OrderWorkerMessage = { columns: SpilledEncodedColumn[] } | { error: 
  * field at a time: its vectors lie in memory kept for the next field (vectorScratch.ts), which is
  * safe because each is encoded and written before the next field is read.
  */
-export function orderColumns({ fields, order, outPath, chunkSize }: OrderWorkerData): SpilledEncodedColumn[] {
+export function orderColumns({ fields, order, outPath, chunkSize, stop }: OrderWorkerData): SpilledEncodedColumn[] {
   const layout = new ChunkLayout(chunkSize);
   const scratch = new VectorScratch();
   const decompressor = new ZstdDecompressor();
   const encoded = (function* () {
     for (const [, parts] of fields) {
+      if (stop && Atomics.load(stop, 0) !== 0) throw new Error(ORDER_STOPPED);
       const loaded = parts.map((part, k) =>
         loadSpilledColumn(part, { vector: (kind, length) => scratch.allocate(`part${k}`, kind, length), decompressor }),
       );

@@ -1,11 +1,13 @@
 // Worker-thread entry of a reader (readShare.ts over one share), started by runReaders.ts. Messages
 // to the parent: 'ready' once loaded, batches, then (when asked to build vectors) { columns }, then
-// 'done', { restart } or { error }. At most IN_FLIGHT batches wait for the parent's 'ack', so memory
-// stays bounded when the writer is slower than the reader. docs/import.md, "How it works".
+// 'done', { restart } or { error }; it ends when asked (workers/stopWorker.ts). At most IN_FLIGHT
+// batches wait for the parent's 'ack', so memory stays bounded when the writer is slower than the
+// reader. docs/import.md, "How it works".
 import { parentPort, workerData } from 'node:worker_threads';
 import { ColumnSet } from '../../dataset/write/columnSet';
 import { VectorSpill, type SpilledColumn } from '../../dataset/write/vectorSpill';
 import type { SourceInfo } from '../source/sourceFile';
+import { stopWhenAsked } from '../../workers/stopWorker';
 import type { Restart, RowBatch } from './batch';
 import { BatchTexts } from './batchTexts';
 import { readShare } from './readShare';
@@ -30,6 +32,7 @@ export type ReaderMessage =
   | { error: { message: string; appError: boolean; code?: string; field?: string } };
 
 const port = parentPort!;
+stopWhenAsked(port); // runReaders.ts stops a reader by asking, also after 'done'
 const post = (message: ReaderMessage): void => port.postMessage(message);
 let credits = IN_FLIGHT;
 let wake: (() => void) | undefined;

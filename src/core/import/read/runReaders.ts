@@ -9,6 +9,7 @@ import { settings } from '../../config';
 import { ColumnSet } from '../../dataset/write/columnSet';
 import { VectorSpill, type SpilledColumn } from '../../dataset/write/vectorSpill';
 import { startWorker } from '../../workers/startWorker';
+import { stopWorker } from '../../workers/stopWorker';
 import { importCancelled, throwIfCancelled } from '../cancelled';
 import type { SourceInfo } from '../source/sourceFile';
 import type { Restart, RowBatch } from './batch';
@@ -53,8 +54,9 @@ export async function runReaders(
     }
   } finally {
     // Stopped for good before the caller goes on: a worker stopped mid-way may still hold its spill
-    // file open, which the caller is about to remove or write again.
-    await Promise.all(workers.map((w) => w.terminate()));
+    // file open, which the caller is about to remove or write again. Asked, not terminated
+    // (workers/stopWorker.ts: Node aborts on a thread terminated while building a zstd stream).
+    await Promise.all(workers.map((w) => stopWorker(w)));
   }
   return onThisThread(sources, shares, onBatch, signal, vectors);
 }
@@ -112,7 +114,7 @@ function onWorkers(
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', abort);
-      for (const w of workers) void w.terminate();
+      for (const w of workers) void stopWorker(w);
       if (error) reject(error);
       else resolve(result);
     };
