@@ -2,7 +2,7 @@
 // first people in PID order found through the stored order are the state's lowest PIDs (checked
 // against the PIDs themselves, not the order); the thread reads their blocks and the lookups over
 // the whole file, and says so; it waits while a request computes, and stops when the gate closes or
-// the path holds another file.
+// the path holds another file; it does not start for a file the OS holds already.
 import { copyFileSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,8 @@ const SEED = 17;
 /** Small order chunks, so that some state's first people lie across two of them. */
 const CHUNK = 500;
 const PID = fieldIndex('PID');
+/** What the cache probe would say of a file the OS has not cached: a test's files always are. */
+const cold = (): boolean => false;
 
 let dir: string;
 let householdPath: string;
@@ -124,7 +126,7 @@ describe('the thread', () => {
     withDataset(householdPath, async (dataset) => {
       const expected = expectedCounts(dataset);
       expect(expected.blocks).toBeGreaterThan(dataset.stateCounts().filter((r) => r.count > 0).length);
-      expect(await readFileAhead(dataset, new VerifyGate(), 0)).toEqual(expected);
+      expect(await readFileAhead(dataset, new VerifyGate(), 0, cold)).toEqual(expected);
     }),
   );
 
@@ -135,7 +137,7 @@ describe('the thread', () => {
       const running = new Int32Array(gate.buffer, 0, 1);
       Atomics.add(running, 0, 1);
       let done: unknown;
-      const reading = readFileAhead(dataset, gate, 0).then((counts) => (done = counts));
+      const reading = readFileAhead(dataset, gate, 0, cold).then((counts) => (done = counts));
       await new Promise((r) => setTimeout(r, 400));
       expect(done).toBeUndefined();
       Atomics.sub(running, 0, 1);
@@ -143,7 +145,7 @@ describe('the thread', () => {
       expect(await reading).toEqual(expectedCounts(dataset));
       const closed = new VerifyGate();
       closed.close();
-      expect(await readFileAhead(dataset, closed, 0)).toBeNull();
+      expect(await readFileAhead(dataset, closed, 0, cold)).toBeNull();
     }),
   );
 
@@ -154,20 +156,41 @@ describe('the thread', () => {
       const other = join(dir, 'other.sqlite');
       generateDataset({ rows: 1_000, seed: SEED + 1, out: other });
       renameSync(other, path);
-      expect(await readFileAhead(dataset, new VerifyGate(), 0)).toBeNull();
+      expect(await readFileAhead(dataset, new VerifyGate(), 0, cold)).toBeNull();
     });
   });
 
   it('does not start when the dataset closes before its delay is out', async () => {
     const dataset = Dataset.open(householdPath);
-    const reading = readFileAhead(dataset, new VerifyGate(), 60_000);
+    const reading = readFileAhead(dataset, new VerifyGate(), 60_000, cold);
     dataset.close();
     expect(await reading).toBeNull();
   });
 });
 
-it('is started by the serving start-up (the engine’s ready()), once', { timeout: 30_000 }, async () => {
+it('is not started when the OS holds the file already, nor is its thread', async () => {
+  await withDataset(householdPath, async (dataset) => {
+    const asked: string[] = [];
+    const outcome = readFileAhead(dataset, new VerifyGate(), 0, (path) => (asked.push(path), true));
+    expect(asked).toEqual([dataset.path]);
+    expect(await outcome).toBe('cached');
+  });
+  // The engine's default: this file was just written and read, so the OS holds it.
   const engine = new EmbeddedEngine(Dataset.open(householdPath), { backgroundVerify: false, pidOrderWarmup: false });
+  try {
+    await engine.ready();
+    expect(await engine.readAhead).toBe('cached');
+  } finally {
+    engine.close();
+  }
+});
+
+it('is started by the serving start-up (the engine’s ready()), once', { timeout: 30_000 }, async () => {
+  const engine = new EmbeddedEngine(Dataset.open(householdPath), {
+    backgroundVerify: false,
+    pidOrderWarmup: false,
+    fileReadAhead: 'always',
+  });
   try {
     expect(engine.readAhead).toBeNull();
     await engine.ready();

@@ -37,8 +37,7 @@ import { warmPidOrders } from './pidOrderWarmup';
 import type { EngineOptions } from './engineOptions';
 import { PidPaging } from './pidPaging';
 import { writeAheadForFirstRequests } from './writeAhead';
-import { readFileAhead } from './fileReadAhead';
-import type { ReadAheadCounts } from './fileReadAheadSteps';
+import { readFileAhead, type ReadAheadOutcome } from './fileReadAhead';
 import { likeScoresOf } from './likeScores';
 import { callableTest, deliverableTest } from './listPrimitives';
 import { householdNumbers } from './householdNumbers';
@@ -91,8 +90,8 @@ export class EmbeddedEngine implements AudienceEngine {
   readonly twoCores: TwoCoreScan | null;
   /** Filters' bits, kept from their second ask in a state (filterBits.ts); null when turned off. */
   readonly filterBits: FilterBits | null;
-  /** The read-ahead ready() started (fileReadAhead.ts): what it read once done, null if it could not. */
-  readAhead: Promise<ReadAheadCounts | null> | null = null;
+  /** The read-ahead ready() started (fileReadAhead.ts): what it read once done, 'cached' when none was needed, null if it could not. */
+  readAhead: Promise<ReadAheadOutcome> | null = null;
   /** Held while a request computes, so the background verify waits (verifyGate.ts). */
   private readonly verifyGate = new VerifyGate();
 
@@ -329,8 +328,10 @@ export class EmbeddedEngine implements AudienceEngine {
   async ready(): Promise<void> {
     // Memory the first requests would fault in, written now (writeAhead.ts).
     writeAheadForFirstRequests(this.dataset, this.paging, this.verifyGate);
-    // The file's pages they would read from the disk, read on a thread of its own (fileReadAhead.ts).
-    this.readAhead ??= readFileAhead(this.dataset, this.verifyGate);
+    // The file's pages they would read from the disk, read on a thread of its own (fileReadAhead.ts)
+    // when the OS does not hold them already.
+    const always = this.options.fileReadAhead === 'always';
+    this.readAhead ??= readFileAhead(this.dataset, this.verifyGate, undefined, always ? () => false : undefined);
     // This thread's loops compiled with every branch seen: a warm-up request alone can leave one
     // unseen (a marking piece's tail), and code compiled without it is thrown away on the first
     // request that takes it.

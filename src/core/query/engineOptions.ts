@@ -23,6 +23,11 @@ export interface EngineOptions {
   pidOrderWarmup?: false | Omit<WarmupOptions, 'budgetBytes'>;
   /** Ranks a walk through a stored PID order counts at once (storedPidOrder.ts: 65,536); tests use few, so small states walk many. */
   walkStretch?: number;
+  /**
+   * Whether ready() reads the first requests' parts of the file ahead only when the OS has not cached
+   * it (the default: fileCacheProbe.ts says why) or always (tests, whose files are always cached).
+   */
+  fileReadAhead?: 'when-cold' | 'always';
   /** Filters' bits kept for counts and pages (filterBits.ts; defaults there); false: none, every filter reads its vector. */
   filterBits?: false | { budgetBytes?: number; fromPeople?: number };
 }

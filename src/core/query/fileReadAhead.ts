@@ -6,10 +6,12 @@
 // starts a thread that reads each state's first page's pages and the B-tree pages above the record
 // blocks into the OS cache (fileReadAheadSteps.ts), while the start-up and the first requests go on.
 // What the thread reads is dropped: the OS keeps it, and every connection to the file finds it there.
+// A file the OS holds already (fileCacheProbe.ts) gets no thread: it would only take a core from them.
 import type { Dataset } from '../dataset/read/dataset';
 import { datasetIdentity } from '../dataset/read/pieceFetch';
 import type { VerifyGate } from '../dataset/verify/verifyGate';
 import { startWorker } from '../workers/startWorker';
+import { fileLooksCached } from './fileCacheProbe';
 import type { ReadAheadCounts } from './fileReadAheadSteps';
 
 /**
@@ -20,12 +22,25 @@ import type { ReadAheadCounts } from './fileReadAheadSteps';
  */
 export const READ_AHEAD_DELAY_MS = 500;
 
+/** What became of a read-ahead: what it read, 'cached' when the OS held the file already (none was needed), or null. */
+export type ReadAheadOutcome = ReadAheadCounts | 'cached' | null;
+
 /**
  * Starts the read-ahead of `dataset` (after `delayMs`) on a thread that gives way to requests
- * through `gate`. Resolves with what it read once done; null when no thread could start, the dataset
- * or the gate closed first or the thread failed (the requests then read from the disk as they would have).
+ * through `gate`, unless `looksCached` says the OS holds the file already (fileCacheProbe.ts: then
+ * the thread would only take a core from the first requests). Resolves with what it read once done;
+ * 'cached' when it did not start for that reason; null when no thread could start, the dataset or
+ * the gate closed first or the thread failed (the requests then read from the disk as they would have).
  */
-export function readFileAhead(dataset: Dataset, gate: VerifyGate, delayMs = READ_AHEAD_DELAY_MS): Promise<ReadAheadCounts | null> {
+export function readFileAhead(
+  dataset: Dataset,
+  gate: VerifyGate,
+  delayMs = READ_AHEAD_DELAY_MS,
+  looksCached: (path: string) => boolean = fileLooksCached,
+): Promise<ReadAheadOutcome> {
+  // Now, at the start-up, not when the thread would start: the probe's reads of a cold file (~0.1-0.6
+  // ms each, three at most past the fast ones) fall in the start-up rather than in the first requests.
+  if (looksCached(dataset.path)) return Promise.resolve('cached');
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       if (!dataset.isOpen) return resolve(null);
