@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RECORDS_PER_BLOCK } from '../../src/core/dataset/codec/blockCodec';
 import { Dataset } from '../../src/core/dataset/read/dataset';
 import { generateDataset } from '../../src/core/generate';
 import { writeSlotsOnThread } from '../../src/core/query/writeAhead';
@@ -30,7 +31,10 @@ it('writes every slot the blocks can fill and changes none a block sits in', { t
   try {
     // Scattered positions (one a block, every other block): reads of many blocks decompress into
     // slots, so half the slots the thread walks hold a block's bytes, zero bytes among them.
-    const positions = Array.from({ length: Math.floor(ROWS / 64) }, (_, k) => k * 64 + (k % 32));
+    const positions = Array.from(
+      { length: Math.floor(ROWS / (2 * RECORDS_PER_BLOCK)) },
+      (_, k) => k * 2 * RECORDS_PER_BLOCK + (k % RECORDS_PER_BLOCK),
+    );
     const before = dataset.recordTexts(positions);
     expect(allWritten(dataset)).toBe(false);
     expect(await writeSlotsOnThread(dataset)).toBe(true);
@@ -48,9 +52,9 @@ it('writes a small file only as far as its blocks go', () => {
   const dataset = Dataset.open(path);
   try {
     const memory = dataset.blocks.unwrittenSlots()!;
-    // 2,000 records in blocks of 32: 63 blocks, 63 slots of 64 KB, of the 768.
+    // 2,000 records in blocks of RECORDS_PER_BLOCK (16: 125 blocks), a slot of 64 KB each, of the 768.
     expect(memory.from).toBe(0);
-    expect(memory.to).toBe(Math.ceil(ROWS / 32) * 64 * 1024);
+    expect(memory.to).toBe(Math.ceil(ROWS / RECORDS_PER_BLOCK) * 64 * 1024);
     expect(memory.memory.byteLength).toBeGreaterThan(memory.to);
   } finally {
     dataset.close();

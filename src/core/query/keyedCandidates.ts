@@ -1,7 +1,7 @@
 // Match and append's candidates from vectors alone (docs/match.md, "Speed"): the records whose list
 // key (dataset/format/listKeys.ts) of a PID, a phone or an address is one of a customer file's, with
 // all five of their keys and the values the vectors hold exactly (dictionary codes, integers,
-// millionths of a degree). Reading a candidate's record costs its block's decompression (32 records),
+// millionths of a degree). Reading a candidate's record costs its block's decompression (16 records, 32 in older files),
 // and the candidates of a 100,000-row file touch nearly every block, so none is read here; the matcher
 // reads records only where a vector cannot answer (recordValues).
 import { FIELDS, fieldIndex } from '../../shared/fields';

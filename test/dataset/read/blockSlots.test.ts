@@ -6,6 +6,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECORDS_PER_BLOCK } from '../../../src/core/dataset/codec/blockCodec';
 import { BlockRecords } from '../../../src/core/dataset/read/blockRecords';
 import { BlockSlots, SLOT_BYTES } from '../../../src/core/dataset/read/blockSlots';
 import { Dataset } from '../../../src/core/dataset/read/dataset';
@@ -14,6 +15,8 @@ import { datasetIdentity } from '../../../src/core/dataset/read/pieceFetch';
 import { openSqlite, type Db } from '../../../src/core/sqlite';
 import { randomFrom } from '../../../src/core/audience/contract/listSteps';
 
+/** Records a block of the files written here. */
+const PER = RECORDS_PER_BLOCK;
 const ROWS = 6_000;
 let dir: string;
 let plain: Dataset;
@@ -27,7 +30,7 @@ beforeAll(() => {
   generateDataset({ rows: ROWS, seed: 5, out: path });
   plain = Dataset.open(path);
   db = openSqlite(path, { readonly: true });
-  few = new BlockRecords(db, path, ROWS, 32, datasetIdentity(plain.meta), 6);
+  few = new BlockRecords(db, path, ROWS, PER, datasetIdentity(plain.meta), 6);
 }, 60_000);
 afterAll(() => {
   few?.close();
@@ -81,12 +84,14 @@ describe('record blocks in a few reused slots', () => {
     writable.prepare('UPDATE record_blocks SET data = zeroblob(length(data)) WHERE block = 40').run();
     writable.close();
     const db2 = openSqlite(damaged, { readonly: true });
-    const blocks = new BlockRecords(db2, damaged, ROWS, 32, datasetIdentity(plain.meta), 6);
+    const blocks = new BlockRecords(db2, damaged, ROWS, PER, datasetIdentity(plain.meta), 6);
     try {
       for (let round = 0; round < 5; round++) {
         // Blocks 38 to 40 in one read: the first two decode, then the third fails its checksum.
-        expect(() => blocks.texts([38 * 32, 39 * 32, 40 * 32 + 1])).toThrow(/records 1280 to 1311 fail their checksum/);
-        const positions = Array.from({ length: 400 }, (_, k) => (k * 97 + round * 13) % (38 * 32));
+        expect(() => blocks.texts([38 * PER, 39 * PER, 40 * PER + 1])).toThrow(
+          `records ${40 * PER} to ${41 * PER - 1} fail their checksum`,
+        );
+        const positions = Array.from({ length: 400 }, (_, k) => (k * 97 + round * 13) % (38 * PER));
         expect(blocks.texts(positions)).toEqual(plain.recordTexts(positions));
       }
     } finally {

@@ -9,11 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECORDS_PER_BLOCK } from '../../../src/core/dataset/codec/blockCodec';
 import { Dataset } from '../../../src/core/dataset/read/dataset';
 import { generateDataset } from '../../../src/core/generate';
 import { EmbeddedEngine } from '../../../src/core/query/embeddedEngine';
 import { normalizeAudienceRequest } from '../../../src/shared/audienceRequest';
 
+/** Records a block of the files written here. */
+const PER = RECORDS_PER_BLOCK;
 let dir: string;
 let path: string;
 let shared: EmbeddedEngine;
@@ -77,15 +80,15 @@ describe('record blocks decompressed on two cores', () => {
     const engine = new EmbeddedEngine(Dataset.open(damaged), { backgroundVerify: false, scanSplitFrom: 1 });
     try {
       expect(await engine.twoCores!.whenRunning()).toBe(true);
-      const all = Array.from({ length: 40 * 32 }, (_, k) => k);
-      expect(() => engine.dataset.recordTexts(all)).toThrow(/records 160 to 191 fail their checksum/);
+      const all = Array.from({ length: 40 * PER }, (_, k) => k);
+      expect(() => engine.dataset.recordTexts(all)).toThrow(`records ${5 * PER} to ${6 * PER - 1} fail their checksum`);
       // Scattered blocks are read on both threads: the damaged one is read again here and named.
-      const scattered = Array.from({ length: 40 }, (_, k) => (2 + 3 * k) * 32 + 7);
-      expect(() => engine.dataset.recordTexts(scattered)).toThrow(/records 160 to 191 fail their checksum/);
+      const scattered = Array.from({ length: 40 }, (_, k) => (2 + 3 * k) * PER + 7);
+      expect(() => engine.dataset.recordTexts(scattered)).toThrow(`records ${5 * PER} to ${6 * PER - 1} fail their checksum`);
       // The read after it, without the damaged block, is whole, with the worker's help.
       engine.dataset.blocks!.workerFirst = true;
       const before = engine.dataset.blocks!.sharedReads;
-      const others = scattered.map((p) => p + 32);
+      const others = scattered.map((p) => p + PER);
       expect(engine.dataset.recordTexts(others)).toEqual(single.dataset.recordTexts(others));
       expect(engine.dataset.blocks!.sharedReads).toBe(before + 1);
     } finally {
@@ -103,7 +106,7 @@ describe('record blocks decompressed on two cores', () => {
       expect(await engine.twoCores!.whenRunning()).toBe(true);
       // Replaced before the worker ever opened it: the reader keeps its file, the worker finds another.
       renameSync(other, moved);
-      const scattered = Array.from({ length: 40 }, (_, k) => (2 + 3 * k) * 32 + 7);
+      const scattered = Array.from({ length: 40 }, (_, k) => (2 + 3 * k) * PER + 7);
       expect(engine.dataset.recordTexts(scattered)).toEqual(single.dataset.recordTexts(scattered));
       expect(engine.dataset.blocks!.sharedReads).toBe(0);
     } finally {

@@ -5,7 +5,7 @@
 // a lookup; a read that needs more blocks than that takes them a group at a time, so its memory
 // stays bounded whatever the number of positions (export).
 import type { Db, Statement } from '../../sqlite';
-import { checkedBlockSize, decodeRecordBlock, recordBlockOf, type RecordBlock } from '../codec/blockCodec';
+import { checkedBlockSize, decodeRecordBlock, recordBlockOf, type RecordBlock, type StoredBlockId } from '../codec/blockCodec';
 import { BlockSlots, SLOT_BYTES } from './blockSlots';
 import { datasetDamaged } from '../format/damage';
 import { BY_READER, BY_WORKER, inflateJob, readShared, sizeOf, statusOf, type BlockInflater } from './inflateJob';
@@ -14,7 +14,7 @@ import { BLOCK_SQL, blockFetch, type PieceSource } from './pieceFetch';
 import { PREVIEW_CHARS, type RecordSource } from './recordSource';
 import { ZstdDecompressor } from '../codec/zstdContext';
 
-/** Blocks kept (48 MB of slots: ~768 blocks of 32 records, about what 32 MB of exact-size buffers held). */
+/** Blocks kept (48 MB of slots: 768 blocks, of 16 or 32 records as the file has them). */
 const SLOTS = 768;
 /** Blocks one read fetches and holds at once (fewer than the slots: a read's blocks are never evicted during it). */
 const GROUP = 128;
@@ -137,7 +137,7 @@ export class BlockRecords implements RecordSource {
       for (let b = from, r = 0; b < to; b++, r++) {
         const row = rows[r];
         if (!row || row.block !== b) throw datasetDamaged(this.path, `the block of records ${b * this.perBlock} is missing`);
-        decodeRecordBlock(this.path, row.block, this.countOf(row), row.crc, row.data, this.decompressor);
+        decodeRecordBlock(this.path, this.idOf(row.block, this.countOf(row)), row.crc, row.data, this.decompressor);
       }
       yield;
     }
@@ -187,7 +187,7 @@ export class BlockRecords implements RecordSource {
     // Positions in PID order of a file stored in household order ask for blocks in any order, and a block twice.
     const ascending = [...new Set(missing)].sort((a, b) => a - b);
     // Scattered blocks only (a page of records in PID order): a run of neighbours (an export, a
-    // state read in order) reads ~32 records a block, and decompression is a small part of its time.
+    // state read in order) reads every record of a block, and decompression is a small part of its time.
     const scattered = ascending[ascending.length - 1]! - ascending[0]! + 1 > 2 * ascending.length;
     const decoded =
       this.inflater && scattered && ascending.length >= SHARE_FROM
@@ -207,7 +207,7 @@ export class BlockRecords implements RecordSource {
 
   /** A stored block checked and decompressed here, into a free slot when there is one. */
   private decode(row: StoredBlock): Decoded {
-    return this.decodeFrame(row.block, row.data, checkedBlockSize(this.path, row.block, this.countOf(row), row.crc, row.data));
+    return this.decodeFrame(row.block, row.data, checkedBlockSize(this.path, this.idOf(row.block, this.countOf(row)), row.crc, row.data));
   }
 
   /** A checked block's frame, of `size` bytes decompressed, decompressed here into a free slot when there is one, and cut into its records. */
@@ -229,11 +229,15 @@ export class BlockRecords implements RecordSource {
   private decoded(block: number, slot: number, bytes: Buffer, generation: number): Decoded {
     try {
       const count = Math.min(this.perBlock, this.records - block * this.perBlock);
-      return { block, records: recordBlockOf(this.path, block, count, bytes), slot, generation };
+      return { block, records: recordBlockOf(this.path, this.idOf(block, count), bytes), slot, generation };
     } catch (e) {
       this.release(slot, generation);
       throw e;
     }
+  }
+
+  private idOf(block: number, count: number): StoredBlockId {
+    return { block, count, perBlock: this.perBlock };
   }
 
   /** The records a stored row must hold; a row that is not a block of this file is damage. */

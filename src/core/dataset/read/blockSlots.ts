@@ -5,7 +5,7 @@
 // once, by whichever thread decompresses it (dataset/read/inflateJob.ts), and read from there until
 // it is evicted. Nothing outside BlockRecords holds a view of a slot: it copies what it returns.
 
-/** A slot: a block of 32 records is ~42 KB of text; a larger one gets a buffer of its own. */
+/** A slot: a block of 32 records (files before 30 November 2026) is ~42 KB of text, of 16 ~21 KB; a larger one gets a buffer of its own. */
 export const SLOT_BYTES = 64 * 1024;
 
 export class BlockSlots {
@@ -39,7 +39,7 @@ export class BlockSlots {
   /**
    * Writes zeros over the first `count` slots' memory, the first a fresh process takes (free slots are
    * taken lowest first), so that its first pages do not pay for its pages: a fault is ~11 µs on the
-   * slower VM of docs/performance.md, and a block of 32 records fills ~11 pages of its slot.
+   * slower VM of docs/performance.md, and a block of 32 records fills ~11 pages of its slot (of 16, ~6).
    */
   writeAhead(count: number): void {
     this.writeAheadMore(count - this.writtenUpTo);

@@ -39,7 +39,7 @@ export function blockFetch(stmt: Statement, path: string, records: number, perBl
     const count = Math.min(perBlock, records - block * perBlock);
     if (!row || !(count > 0))
       throw datasetDamaged(path, `the block of records ${block * perBlock} to ${(block + 1) * perBlock - 1} is missing`);
-    return { frame: row.data, size: checkedBlockSize(path, block, count, row.crc, row.data), chunk: false };
+    return { frame: row.data, size: checkedBlockSize(path, { block, count, perBlock }, row.crc, row.data), chunk: false };
   };
 }
 

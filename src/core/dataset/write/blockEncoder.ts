@@ -7,7 +7,7 @@
 // with Atomics.wait on a counter the worker raises. If the worker cannot start, fails, or goes
 // silent, the blocks it holds are compressed here, as when there is none. docs/import.md, "Write".
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import { encodeRecordBlock } from '../codec/blockCodec';
+import { encodeRecordBlock, RECORDS_PER_BLOCK } from '../codec/blockCodec';
 import type { ZstdCompressor } from '../codec/zstdContext';
 import { startWorker } from '../../workers/startWorker';
 import { stopWorker } from '../../workers/stopWorker';
@@ -15,8 +15,8 @@ import type { BlockAnswer, BlockRequest, BlockWorkerData } from './blockMessages
 
 /** Blocks written on this thread before a worker is started: small files are not worth a thread. */
 const BLOCKS_BEFORE_WORKER = 64;
-/** Blocks sent to the worker in one message (fewer when their texts fill its buffer first). */
-const BLOCKS_A_MESSAGE = 8;
+/** Blocks sent to the worker in one message (fewer when their texts fill its buffer first): 256 records' worth. */
+const BLOCKS_A_MESSAGE = Math.max(1, Math.floor(256 / RECORDS_PER_BLOCK));
 /**
  * Messages the worker may hold at once (bounds the texts waiting: ~19 MB of buffers). At the bound
  * the writer waits until half are answered: on a busy machine every wait costs a wake-up, so it
@@ -24,7 +24,7 @@ const BLOCKS_A_MESSAGE = 8;
  */
 const MESSAGES_IN_FLIGHT = 48;
 /**
- * Bytes of a message's buffer: 8 blocks of 32 records of ~1.3 KB fit. A block larger than a whole
+ * Bytes of a message's buffer: 256 records of ~1.3 KB fit. A block larger than a whole
  * buffer gets a buffer of its size.
  */
 const MESSAGE_BYTES = 384 * 1024;
