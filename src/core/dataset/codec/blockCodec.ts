@@ -13,8 +13,8 @@ import { streamContentSize } from './zstdFrames';
  * blocks (search and preview of a filtered audience, a page at depth) decompresses a whole block a
  * record, so the block's size is most of a page's cost: 100 records at depth at 10M took median 5.2 ms
  * to read in blocks of 16 against 7.7 in blocks of 32, for a file 3% larger (387 bytes a record
- * against 375; docs/dataset-format.md, "Size"). A reader takes any size a file's meta states
- * (`block_records`): files written before 30 November 2026 hold 32.
+ * against 375; docs/dataset-format.md, "Record blocks"). A reader takes any size a file's meta
+ * states (`block_records`): older writers made blocks of 32.
  */
 export const RECORDS_PER_BLOCK = 16;
 /**

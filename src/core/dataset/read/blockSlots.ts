@@ -5,7 +5,7 @@
 // once, by whichever thread decompresses it (dataset/read/inflateJob.ts), and read from there until
 // it is evicted. Nothing outside BlockRecords holds a view of a slot: it copies what it returns.
 
-/** A slot: a block of 32 records (files before 30 November 2026) is ~42 KB of text, of 16 ~21 KB; a larger one gets a buffer of its own. */
+/** A slot: a block of 32 records (older writers') is ~42 KB of text, of 16 ~21 KB; a larger one gets a buffer of its own. */
 export const SLOT_BYTES = 64 * 1024;
 
 export class BlockSlots {
