@@ -67,19 +67,19 @@ export interface RecordBlock {
  */
 export function decodeRecordBlock(
   path: string,
-  { block, count, perBlock }: StoredBlockId,
+  id: StoredBlockId,
   crc: number,
   data: Uint8Array,
   decompressor: ZstdDecompressor,
 ): RecordBlock {
-  const size = checkedBlockSize(path, { block, count, perBlock }, crc, data);
+  const size = checkedBlockSize(path, id, crc, data);
   let bytes: Buffer;
   try {
     bytes = decompressor.decompress(data, size);
   } catch {
-    throw datasetDamaged(path, `${blockRecords({ block, count, perBlock })} do not decompress`);
+    throw datasetDamaged(path, `${blockRecords(id)} do not decompress`);
   }
-  return recordBlockOf(path, { block, count, perBlock }, bytes);
+  return recordBlockOf(path, id, bytes);
 }
 
 /** Which block: its number, the records it holds, and the records a block of its file holds (meta `block_records`). */
