@@ -50,6 +50,28 @@ describe('record blocks in a few reused slots', () => {
     }
   });
 
+  it("cut each block right in a slot whose last block was longer, shorter or the file's last, shorter one", () => {
+    const rows = 40 * PER + 5;
+    const path = join(dir, 'partial.sqlite');
+    generateDataset({ rows, seed: 6, out: path });
+    const whole = Dataset.open(path);
+    const ownDb = openSqlite(path, { readonly: true });
+    // Two slots: each read takes one block, and the two slots take every block in turn.
+    const two = new BlockRecords(ownDb, path, rows, PER, datasetIdentity(whole.meta), 2);
+    try {
+      const last = rows - 1;
+      const random = randomFrom(4);
+      for (let k = 0; k < 200; k++) {
+        const positions = [Math.floor(random() * rows), last - (k % 5), Math.floor(random() * rows)];
+        expect(two.texts(positions)).toEqual(whole.recordTexts(positions));
+      }
+    } finally {
+      two.close();
+      ownDb.close();
+      whole.close();
+    }
+  });
+
   it('return records that stay as they were once their slots hold other blocks', () => {
     const first = Array.from({ length: 20 }, (_, k) => k * 250);
     const bytes = few.bytes(first);

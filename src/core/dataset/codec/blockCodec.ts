@@ -100,10 +100,15 @@ export function checkedBlockSize(path: string, id: StoredBlockId, crc: number, d
   return size;
 }
 
-/** A block's decompressed `bytes` cut into its `count` records: fewer or more is `dataset_damaged`. */
-export function recordBlockOf(path: string, id: StoredBlockId, bytes: Buffer): RecordBlock {
+/**
+ * A block's decompressed `bytes` cut into its `count` records: fewer or more is `dataset_damaged`.
+ * `into`, when given, is the RecordBlock written (its `starts` at least count + 1 long), so a reader
+ * that keeps blocks in reused slots allocates nothing a block for them.
+ */
+export function recordBlockOf(path: string, id: StoredBlockId, bytes: Buffer, into?: RecordBlock): RecordBlock {
   const { count } = id;
-  const starts = new Uint32Array(count + 1);
+  const starts = into ? into.starts : new Uint32Array(count + 1);
+  if (starts.length < count + 1) throw new RangeError('Too few starts for the block.');
   let at = 0;
   for (let k = 1; k < count; k++) {
     at = bytes.indexOf(NEWLINE, at);
@@ -112,7 +117,9 @@ export function recordBlockOf(path: string, id: StoredBlockId, bytes: Buffer): R
   }
   if (bytes.indexOf(NEWLINE, at) >= 0) throw datasetDamaged(path, `${blockRecords(id)} hold more records than they should`);
   starts[count] = bytes.length + 1;
-  return { bytes, starts };
+  if (!into) return { bytes, starts };
+  into.bytes = bytes;
+  return into;
 }
 
 /**

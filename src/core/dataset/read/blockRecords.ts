@@ -37,6 +37,8 @@ interface StoredBlock {
   data: Uint8Array;
 }
 
+const EMPTY = Buffer.alloc(0);
+
 /** A decompressed block, in slot `slot` of the slots' memory as it was when `generation` was current (-1: a buffer of its own). */
 interface Decoded {
   block: number;
@@ -48,6 +50,15 @@ interface Decoded {
 export class BlockRecords implements RecordSource {
   private readonly cache = new Map<number, Decoded>();
   private readonly slots: BlockSlots;
+  /**
+   * Each slot's Decoded, made at its first use and rewritten for each block the slot takes, with its
+   * records' starts in `slotStarts` (perBlock + 1 a slot). A page of 100 records at depth reads ~100
+   * blocks, and a new Decoded, RecordBlock and starts array each (~0.3 KB) lived in the cache long
+   * enough to survive a scavenge: at 30M under steady paging most of the ~1.1 MB the main thread's
+   * scavenges copied every half second were these (docs/performance.md, "30 November, midday").
+   */
+  private readonly slotDecoded: Array<Decoded | undefined> = [];
+  private readonly slotStarts: Uint32Array;
   /** Distinct blocks a read takes at a time. */
   private readonly group: number;
   private readonly statements = new Map<number | 'range', Statement>();
@@ -75,6 +86,7 @@ export class BlockRecords implements RecordSource {
     this.source = { kind: 'blocks', path, identity, records, perBlock };
     this.fetchOne = blockFetch(db.prepare(BLOCK_SQL), path, records, perBlock);
     this.slots = new BlockSlots(kept, Math.ceil(records / perBlock));
+    this.slotStarts = new Uint32Array(kept * (perBlock + 1));
     // A read's own blocks (those it found and those it adds) then always fit: none is evicted during it.
     this.group = Math.max(1, Math.min(GROUP, Math.floor(kept / 2)));
   }
@@ -229,11 +241,25 @@ export class BlockRecords implements RecordSource {
   private decoded(block: number, slot: number, bytes: Buffer, generation: number): Decoded {
     try {
       const count = Math.min(this.perBlock, this.records - block * this.perBlock);
-      return { block, records: recordBlockOf(this.path, this.idOf(block, count), bytes), slot, generation };
+      const id = this.idOf(block, count);
+      if (slot < 0 || generation !== this.slots.generation)
+        return { block, records: recordBlockOf(this.path, id, bytes), slot, generation };
+      const kept = (this.slotDecoded[slot] ??= this.slotObjects(slot));
+      recordBlockOf(this.path, id, bytes, kept.records);
+      kept.block = block;
+      kept.generation = generation;
+      return kept;
     } catch (e) {
       this.release(slot, generation);
       throw e;
     }
+  }
+
+  /** A slot's Decoded, to be rewritten for each block it holds; its starts are the slot's part of `slotStarts`. */
+  private slotObjects(slot: number): Decoded {
+    const per = this.perBlock + 1;
+    const starts = this.slotStarts.subarray(slot * per, (slot + 1) * per);
+    return { block: -1, records: { bytes: EMPTY, starts }, slot, generation: -1 };
   }
 
   private idOf(block: number, count: number): StoredBlockId {
