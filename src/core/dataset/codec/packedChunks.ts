@@ -163,10 +163,27 @@ function unpackInto(packed: Uint8Array, bits: 1 | 2 | 4, out: Uint8Array): void 
 }
 
 /**
- * Unpacks a chunk of each width once, so the first use of a field in a serving process does not
- * also compile the loops (~4 ms the first time, measured, against ~1 ms warm for 55 chunks).
+ * Rounds of the warm-up: enough calls for V8 to finish optimizing the loops. One call a width left
+ * them at V8's first tiers, and one kind of array let the first real chunk throw the optimized code
+ * away ("wrong map": a chunk stored as it is reaches unpackInto as a Buffer, a zstd-framed one as a
+ * Uint8Array); either way, a fresh `serve`'s first page in a large state had unpackInto compiled
+ * while it ran (`--trace-opt`: ~10 ms of the compiler on each of the two threads, beside the
+ * request, during California's first page at 30M).
+ */
+const WARM_ROUNDS = 40;
+
+/**
+ * Unpacks chunks of each width, so the first use of a field in a serving process does not also
+ * compile the loops (~4 ms the first time, measured, against ~1 ms warm for 55 chunks): from a
+ * Buffer and from a Uint8Array, into shared memory (a vector's, datasetVectors.ts) and into a plain
+ * one (the verify's scratch), as real chunks come.
  */
 export function warmUpUnpacking(): void {
-  const out = new Uint8Array(4096);
-  for (const bits of [1, 2, 4] as const) unpackInto(new Uint8Array((out.length * bits) / 8), bits, out);
+  const values = 4096;
+  const outs = [new Uint8Array(new SharedArrayBuffer(values)), new Uint8Array(values)];
+  for (let round = 0; round < WARM_ROUNDS; round++)
+    for (const bits of [1, 2, 4] as const) {
+      const bytes = (values * bits) / 8;
+      for (const packed of [Buffer.alloc(bytes), new Uint8Array(bytes)]) for (const out of outs) unpackInto(packed, bits, out);
+    }
 }
