@@ -4,7 +4,7 @@
 // paging through an audience, a search and the preview re-read what they just read for the cost of
 // a lookup; a read that needs more blocks than that takes them a group at a time, so its memory
 // stays bounded whatever the number of positions (export).
-import type { Db, Statement } from '../../sqlite';
+import type { Db } from '../../sqlite';
 import { checkedBlockSize, decodeRecordBlock, recordBlockOf, type RecordBlock, type StoredBlockId } from '../codec/blockCodec';
 import { BlockSlots, SLOT_BYTES } from './blockSlots';
 import { datasetDamaged } from '../format/damage';
@@ -13,6 +13,7 @@ import type { PieceFetch } from './pieceFetch';
 import { BLOCK_SQL, blockFetch, type PieceSource } from './pieceFetch';
 import { PREVIEW_CHARS, type RecordSource } from './recordSource';
 import { ZstdDecompressor } from '../codec/zstdContext';
+import { StoredBlockRows, type StoredBlock } from './storedBlockRows';
 
 /** Blocks kept (48 MB of slots: 768 blocks, of 16 or 32 records as the file has them). */
 const SLOTS = 768;
@@ -31,12 +32,7 @@ const PREVIEW_BYTES = PREVIEW_CHARS;
  */
 const SHARE_FROM = 8;
 
-interface StoredBlock {
-  block: number;
-  crc: number;
-  data: Uint8Array;
-}
-
+/** What a slot's records hold before its first block. */
 const EMPTY = Buffer.alloc(0);
 
 /** A decompressed block, in slot `slot` of the slots' memory as it was when `generation` was current (-1: a buffer of its own). */
@@ -61,7 +57,7 @@ export class BlockRecords implements RecordSource {
   private readonly slotStarts: Uint32Array;
   /** Distinct blocks a read takes at a time. */
   private readonly group: number;
-  private readonly statements = new Map<number | 'range', Statement>();
+  private readonly rows: StoredBlockRows;
   private readonly decompressor = new ZstdDecompressor();
   /** The second core, when the engine has one running (query/twoCoreScan.ts), and the memory its jobs share. */
   private inflater: BlockInflater | null = null;
@@ -85,6 +81,7 @@ export class BlockRecords implements RecordSource {
   ) {
     this.source = { kind: 'blocks', path, identity, records, perBlock };
     this.fetchOne = blockFetch(db.prepare(BLOCK_SQL), path, records, perBlock);
+    this.rows = new StoredBlockRows(db);
     this.slots = new BlockSlots(kept, Math.ceil(records / perBlock));
     this.slotStarts = new Uint32Array(kept * (perBlock + 1));
     // A read's own blocks (those it found and those it adds) then always fit: none is evicted during it.
@@ -204,7 +201,7 @@ export class BlockRecords implements RecordSource {
     const decoded =
       this.inflater && scattered && ascending.length >= SHARE_FROM
         ? this.readOnTwoCores(ascending, this.inflater)
-        : this.decodeAll(this.fetch(ascending));
+        : this.decodeAll(this.rows.of(ascending));
     for (const d of decoded) {
       out.set(d.block, d.records);
       this.remember(d);
@@ -293,7 +290,7 @@ export class BlockRecords implements RecordSource {
     const options = { workerFirst: this.workerFirst, leave: () => this.leaveSlots() };
     if (!readShared(inflater, job, this.fetchOne, this.decompressor, options)) {
       slots.forEach((slot) => this.release(slot, generation));
-      return this.decodeAll(this.fetch(blocks));
+      return this.decodeAll(this.rows.of(blocks));
     }
     let workerDid = false;
     const decoded: Decoded[] = [];
@@ -369,33 +366,6 @@ export class BlockRecords implements RecordSource {
   clearCache(): void {
     this.cache.clear();
     this.slots.freeAll();
-  }
-
-  /**
-   * The stored rows of blocks (ascending): one range scan when they lie close together, else an
-   * `IN (…)` list padded to a prepared size. Rows that were not asked for are left out.
-   */
-  private fetch(blocks: readonly number[]): StoredBlock[] {
-    const first = blocks[0]!;
-    const last = blocks[blocks.length - 1]!;
-    if (last - first + 1 <= 2 * blocks.length) {
-      const asked = new Set(blocks);
-      return (this.statement('range').all(first, last + 1) as StoredBlock[]).filter((r) => asked.has(r.block));
-    }
-    const size = Math.max(8, 2 ** Math.ceil(Math.log2(blocks.length)));
-    const args = new Array<number>(size);
-    for (let i = 0; i < size; i++) args[i] = blocks[Math.min(i, blocks.length - 1)]!;
-    return this.statement(size).all(...args) as StoredBlock[];
-  }
-
-  private statement(size: number | 'range'): Statement {
-    let stmt = this.statements.get(size);
-    if (!stmt) {
-      const where = size === 'range' ? 'block >= ? AND block < ?' : `block IN (${new Array(size).fill('?').join(',')})`;
-      stmt = this.db.prepare(`SELECT block, crc, data FROM record_blocks WHERE ${where} ORDER BY block`);
-      this.statements.set(size, stmt);
-    }
-    return stmt;
   }
 
   /** Keeps a decoded block, unless its slot's memory was abandoned meanwhile; at most `kept` blocks. */
