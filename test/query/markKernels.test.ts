@@ -60,6 +60,42 @@ describe('mark kernels', () => {
     expect(compared).toBeGreaterThan(1_000);
   });
 
+  it('marks a filter of one value four bytes a read, first or after another, wherever the vector starts in a word and however its buffer ends', () => {
+    const next = random(6);
+    // A filter before it, so the one-value loop also clears bits another set (a later filter's pass).
+    const before: ScanPredicate = { data: vector('u16', 3000, 1, next), mask: maskOf(3000, 0.6, next) };
+    // Values that differ from the code only in the high bit or the low one, so a flag that leaked
+    // between bytes of a word would show.
+    const values = [0x05, 0x85, 0x04, 0x00, 0xff, 0x80];
+    let compared = 0;
+    for (const offset of [0, 1, 2, 3])
+      for (const slack of [0, 1, 5]) {
+        // A buffer that ends `slack` bytes after the vector: with none, the last word read must stop short of it.
+        const data = new Uint8Array(new ArrayBuffer(offset + LENGTH + slack), offset, LENGTH);
+        for (let i = 0; i < LENGTH; i++) data[i] = values[Math.floor(next() * values.length)]!;
+        for (const code of [0x05, 0x85, 0xff, 0x00]) {
+          const mask = new Uint8Array(256);
+          mask[code] = 1;
+          for (const p of [[{ data, mask }], [before, { data, mask }]] as ScanPredicate[][])
+            for (const base of [0, 1, 2, 3])
+              for (const first of [base, base + 8, base + 64])
+                for (const end of [first, first + 5, first + 8, first + 67, LENGTH - 3, LENGTH]) {
+                  if (end < first) continue;
+                  const marks = new Uint8Array(Math.ceil((LENGTH - base) / 8)).fill(0xff);
+                  const n = markRange(p, first, end, marks, base);
+                  const expected = plainly(p, first, end);
+                  const at = `offset ${offset}, slack ${slack}, code ${code}, [${first}, ${end})`;
+                  expect(n, at).toBe(expected.length);
+                  expect(setBits(marks, base, first, end), at).toEqual(expected);
+                  for (let o = 0; o < (first - base) >>> 3; o++) expect(marks[o]).toBe(0xff);
+                  for (let o = Math.ceil((end - base) / 8); o < marks.length; o++) expect(marks[o]).toBe(0xff);
+                  compared++;
+                }
+        }
+      }
+    expect(compared).toBeGreaterThan(4_000);
+  });
+
   it('lists the marked positions in ascending order', () => {
     const ps = predicates(4).slice(0, 2);
     const marks = new Uint8Array(Math.ceil((LENGTH - 5) / 8));
