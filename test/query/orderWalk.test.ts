@@ -62,6 +62,42 @@ describe('a stored PID order', () => {
     expect(fresh).toEqual([]);
   });
 
+  it("decodes the given states' first chunks ahead, so their first pages read none, and leaves a chunk that does not read to its page", () => {
+    // The third state starts 13 places into a chunk: its first 10 ranks are in two.
+    const { states, file, reads } = layout([400, 333, 91], 5);
+    const stored = new StoredPidOrder(file, () => null);
+    stored.writeAhead(
+      states.map((s) => s.range),
+      10,
+    );
+    expect(reads).toEqual([0, 25, 45, 46]);
+    reads.length = 0;
+    for (const { range, order } of states) expect([...stored.of(range)(0, 10)]).toEqual([...order.subarray(0, 10)]);
+    expect(reads).toEqual([]);
+
+    // Half the kept chunks at most, the first states given first.
+    const many = layout(
+      Array.from({ length: 20 }, () => 40),
+      6,
+    );
+    new StoredPidOrder(many.file, () => null).writeAhead(
+      many.states.map((s) => s.range),
+      10,
+    );
+    // Every other state of 40 starts 8 places into a chunk and takes two: six states, eight chunks.
+    expect(many.reads).toEqual([0, 2, 3, 5, 7, 8, 10, 12]);
+
+    const damaged = {
+      pidOrderChunkSize: CHUNK,
+      pidOrderChunk: (): Uint32Array => {
+        throw new Error('chunk 0 fails its checksum');
+      },
+    };
+    const unread = new StoredPidOrder(damaged, () => null);
+    expect(() => unread.writeAhead(states.map((s) => s.range))).not.toThrow();
+    expect(() => unread.of(states[0]!.range)(0, 10)).toThrow(/fails its checksum/);
+  });
+
   it('slices each state across chunk boundaries as its whole order, keeping a few decoded chunks', () => {
     const { states, file, reads } = layout([37, 100, 5], 3);
     const stored = new StoredPidOrder(file, () => null);

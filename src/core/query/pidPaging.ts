@@ -37,9 +37,9 @@ export class PidPaging {
       !dataset.inPidOrder && dataset.storesPidOrder ? new StoredPidOrder(dataset, (state) => this.kept(state), this.counter) : null;
   }
 
-  /** Writes ahead the memory the stored order's first chunks are decoded into (StoredPidOrder.writeAhead). */
+  /** Writes ahead the memory the stored order's chunks are decoded into, and the largest states' first chunks (StoredPidOrder.writeAhead). */
   writeAhead(): void {
-    this.stored?.writeAhead();
+    this.stored?.writeAhead([...this.dataset.stateCounts()].sort((a, b) => b.count - a.count));
   }
 
   /** A whole state, in PID order. */

@@ -43,10 +43,29 @@ export class StoredPidOrder {
     private readonly counter: StretchCounter | null = null,
   ) {}
 
-  /** Writes ahead the memory of as many chunks as are kept (zeros, so its pages are mapped): the serving start-up's. */
-  writeAhead(): void {
-    while (this.spare.length + this.decoded.size < KEPT_CHUNKS) this.spare.push(new Uint32Array(this.file.pidOrderChunkSize).fill(0));
-    this.scratch ??= new Uint32Array(this.file.pidOrderChunkSize).fill(0);
+  /**
+   * The serving start-up's: writes ahead the memory of as many chunks as are kept (zeros, so its
+   * pages are mapped), and decodes the chunks a first page of each of `firstPagesOf` reads (its
+   * first `slice` ranks; the largest states first, into at most half the chunks kept): ~0.7 ms a
+   * chunk of a fresh serve's first page otherwise (a 211 KB row read, checked and decompressed at 30M).
+   */
+  writeAhead(firstPagesOf: readonly StateRange[] = [], slice = WALK_SLICE): void {
+    const size = this.file.pidOrderChunkSize;
+    while (this.spare.length + this.decoded.size < KEPT_CHUNKS) this.spare.push(new Uint32Array(size).fill(0));
+    this.scratch ??= new Uint32Array(size).fill(0);
+    for (const range of firstPagesOf) {
+      if (range.count === 0) continue;
+      const last = Math.floor((range.first + Math.min(range.count, slice) - 1) / size);
+      for (let c = Math.floor(range.first / size); c <= last; c++) {
+        if (this.decoded.size >= KEPT_CHUNKS / 2) return;
+        try {
+          this.chunk(c);
+        } catch {
+          // A chunk that does not read is left to the first page that needs it, which says so.
+          return;
+        }
+      }
+    }
   }
 
   /** The order of the state at `range`, sliced. */
