@@ -100,6 +100,36 @@ describe('the PID-order warm-up', () => {
     }
   });
 
+  it('builds nothing while a request computes, and goes on once none does', async () => {
+    const dataset = Dataset.open(path);
+    const gate = new VerifyGate();
+    // What hold() does while a request computes, kept up from the test's thread without blocking it.
+    const computing = new Int32Array(gate.buffer, 0, 1);
+    Atomics.add(computing, 0, 1);
+    const warmed: string[] = [];
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    try {
+      const started = warmPidOrders(dataset, new LruCache<Derived>(64 << 20), gate, {
+        from: 100,
+        delayMs: 0,
+        budgetBytes: 64 << 20,
+        onWarmed: (state) => warmed.push(state),
+        onFinished: done,
+      });
+      expect(started).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(warmed).toEqual([]);
+      Atomics.sub(computing, 0, 1);
+      Atomics.notify(computing, 0);
+      await finished;
+      expect(warmed.length).toBeGreaterThan(3);
+    } finally {
+      gate.close();
+      dataset.close();
+    }
+  });
+
   it('stays within half the budget of derived arrays: only the largest states that fit', async () => {
     const ranges = Dataset.open(path);
     const sorted = [...ranges.stateCounts()].sort((a, b) => b.count - a.count);

@@ -190,6 +190,26 @@ describe('PID ranks', () => {
     damaged.close();
   });
 
+  it('build an order in steps of a chunk read or a slice inverted, the same order as in one call', () => {
+    const dataset = Dataset.open(rankedPath);
+    try {
+      for (const range of dataset.stateCounts()) {
+        const steps = dataset.pidOrderSteps(range);
+        let yielded = 0;
+        let step = steps.next();
+        for (; !step.done; step = steps.next()) yielded++;
+        const chunks = Math.floor((range.first + range.count - 1) / CHUNK) - Math.floor(range.first / CHUNK) + 1;
+        // A chunk of ranks a step, then one slice of the inversion (every state here is under a slice).
+        expect(yielded, range.state).toBe(chunks + 1);
+        const built = dataset.pidOrder(range)!;
+        expect([...step.value!.order], range.state).toEqual([...built.order]);
+        expect([...step.value!.ranks], range.state).toEqual([...built.ranks]);
+      }
+    } finally {
+      dataset.close();
+    }
+  });
+
   it('refuse a file naming a stored order this version does not know', () => {
     const path = copyWithMeta(rankedPath, join(dir, 'unknown-order.sqlite'), { [PID_ORDER_KEY]: 'zigzag' });
     expect(() => Dataset.open(path)).toThrow(/PID order this version does not know \(zigzag\)/);

@@ -133,6 +133,12 @@ export class StateOrder {
   }
 }
 
+/**
+ * Ranks an order's step inverts: each a write to a random place of the order, a cache miss in a large
+ * state (~45 ns here), so ~0.7 ms a step, as long as a chunk's read.
+ */
+const ORDER_STEP = 16_384;
+
 /** A file's PID ranks, read for a state's range at a time. */
 export class PidRankReader {
   private readonly chunkStmt: Statement | null;
@@ -193,14 +199,7 @@ export class PidRankReader {
   ranks(first: number, count: number): Uint32Array | null {
     if (!this.chunkStmt || !this.layout) return null;
     const out = new Uint32Array(count);
-    const { from, to } = this.layout.covering(first, count);
-    for (let c = from; c < to; c++) {
-      const values = this.chunk(c);
-      const start = c * this.layout.size;
-      const lo = Math.max(first, start);
-      const hi = Math.min(first + count, start + values.length);
-      out.set(values.subarray(lo - start, hi - start), lo - first);
-    }
+    for (const step of this.rankSteps(first, count, out)) void step;
     return out;
   }
 
@@ -209,17 +208,49 @@ export class PidRankReader {
    * of its r-th lowest PID at index r; null when it is in PID order. A rank the state cannot have is damage.
    */
   order(first: number, count: number): StateOrder | null {
-    const ranks = this.ranks(first, count);
-    if (!ranks) return null;
+    const steps = this.orderSteps(first, count);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * order()'s work in steps of ~1 ms or less (a chunk of ranks read, or ORDER_STEP of them inverted),
+   * for a thread that builds orders beside requests and waits between steps while one computes
+   * (query/pidOrderWorker.ts): California's order at 30M is ~200 ms of work, which in one call ran
+   * beside a fresh serve's first requests on two cores.
+   */
+  *orderSteps(first: number, count: number): Generator<void, StateOrder | null> {
+    if (!this.chunkStmt || !this.layout) return null;
+    const ranks = new Uint32Array(count);
+    yield* this.rankSteps(first, count, ranks);
     // Shared memory: a walk counts its stretches on two cores from the order the engine keeps (query/stretchCounter.ts).
     const order = new Uint32Array(new SharedArrayBuffer(count * 4)).fill(0xffffffff);
-    for (let k = 0; k < count; k++) {
-      const r = ranks[k]!;
-      if (r >= count || order[r] !== 0xffffffff)
-        throw datasetDamaged(this.path, `its PID ranks are not a permutation of a state's ${count} records`);
-      order[r] = k;
+    for (let k = 0; k < count;) {
+      for (const end = Math.min(count, k + ORDER_STEP); k < end; k++) {
+        const r = ranks[k]!;
+        if (r >= count || order[r] !== 0xffffffff)
+          throw datasetDamaged(this.path, `its PID ranks are not a permutation of a state's ${count} records`);
+        order[r] = k;
+      }
+      yield;
     }
     return new StateOrder(ranks, order);
+  }
+
+  /** Reads the ranks of [first, first + count) into `out`, a chunk a step. */
+  private *rankSteps(first: number, count: number, out: Uint32Array): Generator<void, void> {
+    const layout = this.layout!;
+    const { from, to } = layout.covering(first, count);
+    for (let c = from; c < to; c++) {
+      const values = this.chunk(c);
+      const start = c * layout.size;
+      const lo = Math.max(first, start);
+      const hi = Math.min(first + count, start + values.length);
+      out.set(values.subarray(lo - start, hi - start), lo - first);
+      yield;
+    }
   }
 
   private chunk(c: number): Uint32Array {
