@@ -70,8 +70,10 @@ function mark16(data: Uint16Array, mask: Uint8Array, first: number, end: number,
 // from the one holding `first` and, when that is not its first byte, each group of eight is put
 // together from three words by shifts. Bytes of the words before `first` or after `end` are read,
 // never marked; the groups stop where a word would pass the buffer's end, and the last few people
-// are marked one by one. With `keep`, the bits are ANDed into those already there (a later filter):
-// reading every word costs less here than keep8's test of each byte for people left.
+// are marked one by one. With `keep`, the bits are ANDed into those already there (a later filter).
+// It reads every word where keep8 skips the bytes with no one left: after a first filter keeping half
+// (3.56M people) both passes took 13 ms against 26 with keep8's lookups; after one keeping 2%, about
+// the same either way.
 function equalInto(data: Uint8Array, code: number, first: number, end: number, marks: Uint8Array, at: number, keep: boolean): number {
   const repeated = Math.imul(code, 0x01010101);
   const shift = (data.byteOffset + first) & 3;
@@ -288,7 +290,7 @@ export function warmUpMarks(): void {
   ];
   // Ends on a whole byte and within one: a piece's tail is a branch of its own, and code compiled
   // without it is thrown away on the first state whose last piece has one.
-  // From 3, a piece starting inside a word of the vector (markEqual8's shifts); from 0, at a word's start.
+  // From 3, a piece starting inside a word of the vector (equalInto's shifts); from 0, at a word's start.
   for (let round = 0; round < 8; round++)
     for (const predicates of kinds)
       for (const first of [3, 0]) for (const end of [size - 5, size - 8]) markRange(predicates, first, end, marks, first);

@@ -1,7 +1,8 @@
 // The PID-order warm-up's worker thread (pidOrderWarmup.ts): on its own connection to the file, at
-// the lowest CPU priority and waiting while a request computes, between steps of ~1 ms, builds each listed state's PID order
-// and hands it over (the arrays move to the engine's thread or are shared with it, not copied). Stops at the first
-// failure: the first page of a state it did not do builds the order itself, as without a warm-up.
+// the lowest CPU priority and waiting while a request computes before each step of ~1 ms, builds
+// each listed state's PID order and hands it over (the arrays move to the engine's thread or are
+// shared with it, not copied). Stops at the first failure: the first page of a state it did not do
+// builds the order itself, as without a warm-up.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { StateOrder } from '../dataset/format/pidRanks';
 import { Dataset } from '../dataset/read/dataset';
