@@ -181,8 +181,11 @@ export class PidRankReader {
     return this.read(this.orderStmt!, orderHeader(this.records), 'its stored PID order', c, into);
   }
 
-  /** Checks that the stored order of the state at [first, first + count) is `order` (built from its ranks); a difference is damage. */
-  checkStoredOrder(first: number, order: Uint32Array): void {
+  /**
+   * Checks, a chunk a step, that the stored order of the state at [first, first + order.length) is
+   * `order` (built from its ranks); a difference is damage.
+   */
+  *storedOrderChecks(first: number, order: Uint32Array): Generator<void, void> {
     const size = this.chunkSize;
     const { from, to } = this.layout!.covering(first, order.length);
     for (let c = from; c < to; c++) {
@@ -192,6 +195,7 @@ export class PidRankReader {
       for (let p = lo; p < hi; p++)
         if (values[p - c * size] !== order[p - first])
           throw datasetDamaged(this.path, `its stored PID order differs from its PID ranks at position ${p}`);
+      yield;
     }
   }
 
