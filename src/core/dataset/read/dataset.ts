@@ -276,13 +276,8 @@ export class Dataset {
   }
 
   /** pidOrder() in steps of ~1 ms or less (PidRankReader.orderSteps), for a thread that waits between them. */
-  *pidOrderSteps(range: StateRange): Generator<void, StateOrder | null> {
-    const steps = this.pidRanks.orderSteps(range.first, range.count);
-    for (;;) {
-      const step = this.guard('the PID ranks', () => steps.next());
-      if (step.done) return step.value;
-      yield;
-    }
+  pidOrderSteps(range: StateRange): Generator<void, StateOrder | null> {
+    return this.guardSteps('the PID ranks', this.pidRanks.orderSteps(range.first, range.count));
   }
 
   /** Reads of record blocks that only bring the file's pages into the OS cache (query/fileReadAhead.ts). */
@@ -363,17 +358,9 @@ export class Dataset {
    * likes: all at once for `cli verify`, between requests after open). Throws `dataset_damaged`.
    */
   *verifySteps(): Generator<void, void, void> {
-    const records = this.source.verifySteps();
-    for (;;) {
-      const step = this.guard('records', () => records.next());
-      if (step.done) break;
-      yield;
-    }
+    yield* this.guardSteps('records', this.source.verifySteps());
     yield* this.vectors.verifySteps();
-    if (this.listKeyReader) {
-      const keys = this.listKeyReader.verifySteps();
-      while (!this.guard('the list keys', () => keys.next()).done) yield;
-    }
+    if (this.listKeyReader) yield* this.guardSteps('the list keys', this.listKeyReader.verifySteps());
     // Each state's ranks (every chunk checked as it is read, the states covering every position) and
     // that they are a permutation of its records: else pages would skip or repeat people; then its
     // stored order against them. Both a chunk (or a slice of ranks) a step: California's order at
@@ -383,11 +370,18 @@ export class Dataset {
       for (const range of this.states.values()) {
         const built = (yield* this.pidOrderSteps(range))!;
         // The stored order is what pages read first: it must be the order the ranks give.
-        if (this.pidRanks.orderStored) {
-          const checks = this.pidRanks.storedOrderChecks(range.first, built.order);
-          while (!this.guard('the stored PID order', () => checks.next()).done) yield;
-        }
+        if (this.pidRanks.orderStored)
+          yield* this.guardSteps('the stored PID order', this.pidRanks.storedOrderChecks(range.first, built.order));
       }
+  }
+
+  /** Runs `steps` one at a time, each a read guard() runs, yielding between them; returns what they return. */
+  private *guardSteps<T>(what: string, steps: Generator<void, T>): Generator<void, T> {
+    for (;;) {
+      const step = this.guard(what, () => steps.next());
+      if (step.done) return step.value;
+      yield;
+    }
   }
 
   /** Runs a read; damage becomes `dataset_damaged` and is remembered in `damage`. */
