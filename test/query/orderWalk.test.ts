@@ -137,9 +137,19 @@ describe('a stored PID order', () => {
       stretch: CHUNK,
       counting: stored.counting(range),
     });
+    reads.length = 0;
     expect([...walk.page(300, 5)]).toEqual([...order.subarray(300, 305)].map((o) => range.first + o));
-    // ~18 chunks counted to get there, and each state's first chunk still kept.
-    expect(reads.length).toBeGreaterThan(17);
+    // Three quarters deep: the seven stretches from the page's on are counted (the matches before it
+    // are the total less theirs), not the eighteen before it; then the page's two chunks are read.
+    expect(reads.length).toBe(9);
+    reads.length = 0;
+    // A quarter deep, from the front: the six stretches before the page's (chunk 0 is kept), then its own.
+    expect([...walk.page(100, 5)]).toEqual([...order.subarray(100, 105)].map((o) => range.first + o));
+    expect(reads.length).toBe(6);
+    // Every stretch counted is known from then on: a page between them counts none.
+    reads.length = 0;
+    expect([...walk.page(330, 5)]).toEqual([...order.subarray(330, 335)].map((o) => range.first + o));
+    expect(reads.length).toBeLessThanOrEqual(2);
     reads.length = 0;
     for (const { range } of states) stored.of(range)(0, 1);
     expect(reads).toEqual([]);
@@ -160,6 +170,20 @@ describe('a stored PID order', () => {
   it('walks a filtered audience in PID order at every depth, in any order of pages', () => {
     const { states, file } = layout([13, 203, 61], 8);
     const stored = new StoredPidOrder(file, () => null);
+    // Stretches counted many at once (from the front or the back), by this thread: the worker takes each job and claims nothing.
+    const counted = new StoredPidOrder(
+      file,
+      () => null,
+      new StretchCounter(
+        { kind: 'order', path: 'x', identity: 'x', header: null as never, chunkSize: CHUNK },
+        { postStretchCounts: () => true },
+      ),
+    );
+    const shared = (marks: Uint8Array) => {
+      const copy = new Uint8Array(new SharedArrayBuffer(marks.length));
+      copy.set(marks);
+      return copy;
+    };
     const random = randomFrom(17);
     for (const { range, order } of states) {
       for (const share of [0, 0.02, 0.3, 1]) {
@@ -170,18 +194,31 @@ describe('a stored PID order', () => {
         const marks = new Uint8Array((range.count + 7) >>> 3);
         for (const k of matched) marks[k >>> 3]! |= 1 << (k & 7);
         // Stretches read whole or a few ranks at a time; built from a list of the matches or from their bits.
-        for (const [stretch, slice, from] of [
-          [1, 4096, 'list'],
-          [7, 4096, 'marks'],
-          [64, 5, 'list'],
-          [64, 3, 'marks'],
-          [65536, 4096, 'list'],
-          [65536, 16, 'marks'],
+        for (const [stretch, slice, from, counting] of [
+          [1, 4096, 'list', false],
+          [7, 4096, 'marks', false],
+          [64, 5, 'list', false],
+          [64, 3, 'marks', false],
+          [65536, 4096, 'list', false],
+          [65536, 16, 'marks', false],
+          [1, 4096, 'marks', true],
+          [7, 4096, 'list', true],
+          [7, 3, 'marks', true],
+          [64, 5, 'marks', true],
         ] as const) {
+          const options = counting ? { stretch, slice, counting: counted.counting(range) } : { stretch, slice };
+          const order = counting ? counted.of(range) : stored.of(range);
           const walk = () =>
             from === 'list'
-              ? OrderWalkSelection.of(positions, positions.length, range.first, range.count, stored.of(range), { stretch, slice })
-              : OrderWalkSelection.ofMarks(marks.slice(), matched.length, range.first, range.count, stored.of(range), { stretch, slice });
+              ? OrderWalkSelection.of(positions, positions.length, range.first, range.count, order, options)
+              : OrderWalkSelection.ofMarks(
+                  counting ? shared(marks) : marks.slice(),
+                  matched.length,
+                  range.first,
+                  range.count,
+                  order,
+                  options,
+                );
           expect(walk().total).toBe(expected.length);
           // In storage order, from the bits alone (what a profile of the audience reads).
           expect([...markedPositions(walk().stateMarks, expected.length, range.first)]).toEqual([...positions]);
@@ -201,7 +238,7 @@ describe('a stored PID order', () => {
               for (const skip of orderOfPages)
                 expect(
                   [...selection.page(skip, limit)],
-                  `${range.state} ${share} ${stretch} ${slice} ${from} ${name} ${skip} ${limit}`,
+                  `${range.state} ${share} ${stretch} ${slice} ${from} ${counting} ${name} ${skip} ${limit}`,
                 ).toEqual(expected.slice(skip, skip + limit));
             }
         }

@@ -176,12 +176,17 @@ export interface WalkOptions {
 /**
  * A filtered audience of a state paged through its stored order: a bit a person of the state for
  * each match, and the state's ranks walked in order testing it. The first page reads the order until
- * it has its matches (a few hundred ranks for a common audience); a page at depth finds its stretch of
- * ranks from the running counts of the stretches before it, counted once, as deep as pages have gone.
+ * it has its matches (a few hundred ranks for a common audience); a page at depth starts at the stretch
+ * of ranks that holds its first match, found from the running counts of matches at the stretches'
+ * starts, each counted once, from the front or from the back, whichever is nearer.
  */
 export class OrderWalkSelection implements Selection {
-  /** before[j]: matches among ranks [0, j * stretch), for the stretches counted so far. */
-  private readonly before: number[] = [0];
+  /**
+   * known[j]: the matches among ranks [0, j * stretch), or -1 while not counted. known[0] is 0 and
+   * known[stretches] the audience's total, so the stretches after a page can be counted instead of
+   * those before it: the matches before a stretch are the total less those from it on.
+   */
+  private readonly known: Int32Array;
   private readonly stretches: number;
 
   private constructor(
@@ -195,6 +200,9 @@ export class OrderWalkSelection implements Selection {
     private readonly counting: StretchCounting | null,
   ) {
     this.stretches = Math.ceil(count / stretch);
+    this.known = new Int32Array(this.stretches + 1).fill(-1);
+    this.known[0] = 0;
+    this.known[this.stretches] = total;
   }
 
   /** The first `n` of `positions` (each once, all in the state at `first` of `count` people). */
@@ -229,28 +237,21 @@ export class OrderWalkSelection implements Selection {
   }
 
   get bytes(): number {
-    return this.stateMarks.byteLength + this.before.length * 8;
+    return this.stateMarks.byteLength + this.known.byteLength;
   }
 
   page(skip: number, limit: number): Uint32Array {
     const n = Math.max(0, Math.min(limit, this.total - skip));
     const out = new Uint32Array(n);
     if (n === 0) return out;
-    const before = this.before;
-    if (skip >= before[before.length - 1]!) this.countAhead(skip);
-    // The last stretch known to start at or before the skip-th match. The walk goes on from there
-    // and notes each stretch it passes whole, so a page reads only the ranks up to its last match:
-    // counting the stretch first (65,536 ranks) made California's first page read and decode that
-    // much of its order for 25 people found in the first few hundred ranks.
-    let j = 0;
-    for (let lo = 0, hi = before.length - 1; lo <= hi;) {
-      const mid = (lo + hi) >>> 1;
-      if (before[mid]! <= skip) {
-        j = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    let seen = before[j]!;
+    this.countAround(skip);
+    // The walk goes on from the last stretch known to start at or before the skip-th match and notes
+    // each stretch it passes whole, so a page reads only the ranks up to its last match: counting the
+    // stretch first (65,536 ranks) made California's first page read and decode that much of its
+    // order for 25 people found in the first few hundred ranks.
+    const known = this.known;
+    let j = this.knownAtOrBefore(skip);
+    let seen = known[j]!;
     let filled = 0;
     for (; filled < n && j < this.stretches; j++) {
       const end = Math.min((j + 1) * this.stretch, this.count);
@@ -279,25 +280,47 @@ export class OrderWalkSelection implements Selection {
           break;
         }
       }
-      if (passed && j + 1 === before.length) before.push(seen);
+      if (passed) known[j + 1] = seen;
     }
     return out;
   }
 
+  /** The last stretch whose start is counted and has at most `skip` matches before it: the skip-th match is in it or after. */
+  private knownAtOrBefore(skip: number): number {
+    const known = this.known;
+    for (let j = this.stretches; j > 0; j--) if (known[j]! !== -1 && known[j]! <= skip) return j;
+    return 0;
+  }
+
   /**
-   * Before a walk to the skip-th match from the last stretch counted: counts at once (two cores) the
-   * stretches up to the one the match is expected in, taking matches as spread evenly over the ranks
-   * (PIDs bear no relation to the filters), so the walk reads only the last. An estimate too far
-   * counts a few stretches a later page would have; too near leaves the walk a few to count in turn.
+   * Before a walk to the skip-th match: when the stretches between the counted ones around it are
+   * many, counts at once (two cores) those on the nearer side of the stretch the match is expected
+   * in, taking matches as spread evenly over the ranks (PIDs bear no relation to the filters), so the
+   * walk reads only that stretch. From the back, a page in the second half of a fresh audience counts
+   * less than half the state: California at 30M has ~55 stretches, each a chunk of the stored order
+   * (~0.7 ms) until the warm-up keeps the whole order. An estimate off by one leaves the walk a
+   * stretch more to read, or counts one a later page would have.
    */
-  private countAhead(skip: number): void {
+  private countAround(skip: number): void {
     if (!this.counting) return;
-    const from = this.before.length - 1;
-    const expected = Math.min(this.stretches, Math.floor((skip * this.count) / this.total / this.stretch));
-    // One stretch is the walk's own to read anyway.
-    if (expected - from < 2) return;
-    const counts = this.counting(this.stateMarks, this.stretch, from, expected);
-    if (!counts) return;
-    for (let k = 0; k < counts.length; k++) this.before.push(this.before[this.before.length - 1]! + counts[k]!);
+    const known = this.known;
+    // A second round when the first counted on the wrong side of the match (the estimate was a stretch off).
+    for (let round = 0; round < 2; round++) {
+      const a = this.knownAtOrBefore(skip);
+      let b = a + 1;
+      while (known[b] === -1) b++;
+      const expected = Math.max(a, Math.min(b - 1, Math.floor((skip * this.count) / this.total / this.stretch)));
+      if (expected - a <= b - expected) {
+        // Stretch a is the walk's own to read anyway, and one more in turn costs what counting it would.
+        if (expected - a < 2) return;
+        const counts = this.counting(this.stateMarks, this.stretch, a, expected);
+        if (!counts) return;
+        for (let k = 0; k < counts.length; k++) known[a + k + 1] = known[a + k]! + counts[k]!;
+      } else {
+        const counts = this.counting(this.stateMarks, this.stretch, expected, b);
+        if (!counts) return;
+        for (let k = counts.length - 1; k >= 0; k--) known[expected + k] = known[expected + k + 1]! - counts[k]!;
+      }
+    }
   }
 }
