@@ -6,7 +6,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { workerTexts } from '../../src/core/generate/workerRecords';
+import { workerChunks } from '../../src/core/generate/workerRecords';
 import { importFiles } from '../../src/core/import/importFiles';
 import { STATE_CODES } from '../../src/shared/states';
 import { pidOf, tempDir } from './helpers';
@@ -81,7 +81,7 @@ describe('workers end themselves when stopped', () => {
   });
 
   it('when the taker of generated records stops early', async () => {
-    const batches = workerTexts(5_000, 3)!;
+    const batches = workerChunks(5_000, 3, 1 << 18)!;
     expect(batches.next().done).toBe(false);
     batches.return(undefined);
     expect(await endedWorkers()).toEqual([['generateWorker', 0]]);

@@ -1,13 +1,16 @@
 // The dataset generator: believable US person records, deterministic (the same rows and seed give
 // byte-identical records; PIDs say nothing of household or place, generateRecords.ts), written in
 // storage order (a state's households by ZIP) with each record's PID rank, so the file takes a third
-// less room than in PID order (docs/dataset-format.md, "Record order"). Records are made on a worker
-// thread while this one builds the vectors and writes (workerRecords.ts).
+// less room than in PID order (docs/dataset-format.md, "Record order"). Most records are made on a
+// worker thread, which also codes their values; this one makes every third chunk of them, builds the
+// vectors and writes (workerRecords.ts).
 import { DatasetWriter } from '../dataset/write/datasetWriter';
 import { ChunkLayout } from '../dataset/codec/vectorChunks';
-import { FIELDS, fieldIndex } from '../../shared/fields';
 import { generateStored } from './generateRecords';
-import { SEPARATOR, workerTexts } from './workerRecords';
+import { DICTIONARY_LIMIT } from '../dataset/write/columnSet';
+import { RECORD_EXTRA_WORDS, type RecordBytes } from '../dataset/write/recordExtras';
+import { workerChunks } from './workerRecords';
+import { fieldIndex } from '../../shared/fields';
 
 export { AGE_REFERENCE } from './people';
 export { generateRecords, generateStored } from './generateRecords';
@@ -30,6 +33,7 @@ export interface GenerateOptions {
 }
 
 const PROGRESS_EVERY = 10_000;
+const STATE = fieldIndex('STATE');
 
 /** Generates `rows` records into a new dataset file at `out` (atomically, via DatasetWriter). */
 export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, vectorChunk, recordLevel }: GenerateOptions): {
@@ -47,25 +51,42 @@ export function generateDataset({ rows, seed, out, onProgress, dictionaryLimit, 
   try {
     let done = 0;
     let finished: { records: number };
-    const batches = workerTexts(rows, seed);
-    if (batches) {
-      // The vectors from the values the worker sent apart: no record is parsed again here.
+    const chunks = workerChunks(rows, seed, dictionaryLimit ?? DICTIONARY_LIMIT);
+    if (chunks) {
+      // The vectors from the codes the worker sent, and from the values of the chunks made here.
       const columns = writer.newColumnSet();
-      const stringFields = columns.stringFieldIndexes;
-      const state = stringFields.indexOf(fieldIndex('STATE'));
-      const pid = stringFields.indexOf(fieldIndex('PID'));
-      // Where each catalog field's value sits among a record's strings (-1: not a string field).
-      const at = FIELDS.map((_, i) => stringFields.indexOf(i));
-      const numbers = columns.numberFieldIndexes.length;
-      for (const batch of batches) {
-        const texts = batch.texts.split('\n');
-        const strings = batch.strings.split('\n');
-        if (strings.length !== texts.length) throw new Error('The generator worker sent a batch that does not add up.');
-        for (let i = 0; i < texts.length; i++) {
-          const values = strings[i]!.split(SEPARATOR);
-          if (values.length !== stringFields.length) throw new Error('The generator worker sent a record that does not add up.');
-          writer.appendText(values[state]!, values[pid]!, texts[i]!, (f) => values[at[f]!], batch.ranks[i]);
-          columns.pushParts(values, batch.numbers, i * numbers);
+      const record: RecordBytes = {
+        state: '',
+        bytes: new Uint8Array(0),
+        start: 0,
+        end: 0,
+        rank: 0,
+        hhidHash: 0,
+        extras: new Uint32Array(0),
+        extrasAt: 0,
+      };
+      for (const chunk of chunks) {
+        if ('records' in chunk) {
+          // A chunk this thread made: its values coded here, by the column set's own coders.
+          for (const { record: values, rank } of chunk.records) {
+            writer.appendText(values[STATE] as string, null, JSON.stringify(values), (f) => values[f], rank);
+            columns.push(values);
+            if (++done % PROGRESS_EVERY === 0) onProgress?.(done);
+          }
+          continue;
+        }
+        const { batch } = chunk;
+        columns.pushCoded(batch.codes, batch.count, batch.added, batch.passed, batch.numbers);
+        record.bytes = batch.text;
+        record.extras = batch.extras;
+        for (let i = 0; i < batch.count; i++) {
+          record.state = batch.states[i]!;
+          record.start = i === 0 ? 0 : batch.ends[i - 1]!;
+          record.end = batch.ends[i]!;
+          record.rank = batch.ranks[i]!;
+          record.hhidHash = batch.hhidHashes[i]!;
+          record.extrasAt = i * RECORD_EXTRA_WORDS;
+          writer.appendBytes(record);
           if (++done % PROGRESS_EVERY === 0) onProgress?.(done);
         }
       }

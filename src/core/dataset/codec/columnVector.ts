@@ -36,7 +36,7 @@ export class VectorBuilder {
    * push() for `count` values at src[start], src[start + stride], ...: a column of a row-major
    * batch (ColumnSet). One range check and one store loop for the lot, where push() checks each.
    */
-  pushStrided(src: Float64Array, start: number, stride: number, count: number): void {
+  pushStrided(src: Float64Array | Uint32Array, start: number, stride: number, count: number): void {
     let lo = this.min;
     let hi = this.max;
     let whole = true;

@@ -5,6 +5,7 @@
 import { FIELDS } from '../../../shared/fields';
 import type { RecordValues } from '../codec/recordFormat';
 import { stringHash, VectorBuilder, type BuiltColumn } from '../codec/columnVector';
+import { StringCoder } from './stringCoder';
 import { loadSpilledColumns, type SpilledChunk, type SpilledColumn, type VectorSpill } from './vectorSpill';
 
 /** Records a ColumnSet gathers row by row before it hands them to the builders column by column. */
@@ -21,14 +22,6 @@ export const HASHED_FIELDS = new Set(['PID', 'HHID', 'ADDRID', 'ADDRESS', 'PHONE
 
 /** One field's finished vector, as the dataset's `columns` table stores it. */
 
-/**
- * A copy of a string that does not share memory with the text it was cut from: a parser's cells
- * are slices of a whole read chunk, and a dictionary keeping a slice would keep the chunk alive.
- */
-const ownCopy = (value: string): string => (' ' + value).slice(1);
-
-const FEW = 16;
-
 let scratchCodes = new Float64Array(BATCH_SIZE);
 /** A scratch array for a batch's codes (shared: builders run one at a time). */
 function scratch(count: number): Float64Array {
@@ -36,26 +29,44 @@ function scratch(count: number): Float64Array {
   return scratchCodes;
 }
 
+/** What the codes of a coder on another thread stand for here: its code c is table[c]. */
+class CodeSource {
+  table = new Uint32Array(256);
+  size = 0;
+  constructor(
+    /** Whether the source sends hashes (from the start for a hashed field, or once it passed its limit). */
+    public hashed: boolean,
+  ) {}
+  add(code: number): void {
+    if (this.size === this.table.length) {
+      const wider = new Uint32Array(2 * this.size);
+      wider.set(this.table);
+      this.table = wider;
+    }
+    this.table[this.size++] = code;
+  }
+  /** The column became hashed: each code in the table becomes its hash. */
+  toHashes(hashOf: Uint32Array): void {
+    for (let c = 0; c < this.size; c++) this.table[c] = hashOf[this.table[c]!]!;
+  }
+}
+
 /** A string field's vector: dictionary codes (order of first appearance), or hashes past the limit. */
 class StringColumn {
   codes = new VectorBuilder();
-  dict: Map<string, number> | null;
+  private readonly coder: StringCoder;
   /** Chunks written to a spill, and the hash of each code when codes were spilled before hashes. */
   readonly chunks: SpilledChunk[] = [];
   private hashOf: Uint32Array | null = null;
+  /** The other thread's coder whose codes come to pushCodes(), once some have. */
+  private source: CodeSource | undefined;
   constructor(
-    private readonly limit: number,
-    hashed: boolean,
+    limit: number,
+    /** Hashed from the first value (HASHED_FIELDS), by every coder. */
+    private readonly hashedField: boolean,
   ) {
-    this.dict = hashed ? null : new Map();
+    this.coder = new StringCoder(limit, hashedField);
   }
-  // Consecutive records often repeat a value (flags, a household's shared fields, the state):
-  // comparing with the last one is cheaper than a dictionary lookup.
-  private lastValue: string | undefined;
-  private lastCode = 0;
-  // The first values, in code order: most string fields have a handful of values (flags, codes),
-  // and comparing a fresh string with a few is cheaper than hashing it for the Map.
-  private readonly few: string[] = [];
   /**
    * Appends `count` values at src[start], src[start + stride], ...: the codes (or hashes) go to a
    * scratch array and into the vector at once (VectorBuilder.pushStrided), which costs a third of
@@ -63,70 +74,63 @@ class StringColumn {
    */
   pushStrided(src: readonly string[], start: number, stride: number, count: number): void {
     const codes = scratch(count);
-    const dict = this.dict;
-    if (!dict) {
-      for (let i = 0, j = start; i < count; i++, j += stride) codes[i] = stringHash(src[j]!);
-      return this.codes.pushStrided(codes, 0, 1, count);
-    }
-    let lastValue = this.lastValue;
-    let lastCode = this.lastCode;
-    for (let i = 0, j = start; i < count; i++, j += stride) {
-      let value = src[j]!;
-      if (value === lastValue) {
-        codes[i] = lastCode;
-        continue;
-      }
-      let code = this.find(value, dict);
-      if (code === undefined) {
-        code = dict.size;
-        value = ownCopy(value);
-        dict.set(value, code);
-        if (code < FEW) this.few.push(value);
-        if (dict.size > this.limit) {
-          // Past the limit: the codes so far go in, become hashes, and the rest are hashed.
-          this.codes.pushStrided(codes, 0, 1, i);
-          this.switchToHashes(value);
-          for (i++, j += stride; i < count; i++, j += stride) this.codes.push(stringHash(src[j]!));
-          return;
-        }
-      }
-      lastValue = value;
-      lastCode = code;
-      codes[i] = code;
-    }
-    this.lastValue = lastValue;
-    this.lastCode = lastCode;
-    this.codes.pushStrided(codes, 0, 1, count);
+    const passed = this.coder.codeStrided(src, start, stride, count, codes, 0);
+    if (passed < 0) return this.codes.pushStrided(codes, 0, 1, count);
+    // Past the limit: the codes so far go in and become hashes; the rest are hashes already.
+    this.codes.pushStrided(codes, 0, 1, passed);
+    this.switchToHashes();
+    this.codes.pushStrided(codes, passed, 1, count - passed);
   }
-  /** The code of a value already in the dictionary, else undefined. */
-  private find(value: string, dict: Map<string, number>): number | undefined {
-    if (dict.size > FEW) return dict.get(value);
-    const few = this.few;
-    for (let c = 0; c < few.length; c++) if (few[c] === value) return c;
-    return undefined;
+  /**
+   * Appends `count` values coded by another thread's coder (the generator's worker, with its own
+   * dictionary): codes[start...], the values that coder added meanwhile, in its code order, and
+   * the place where it passed the limit, or -1. Its codes become this column's through a table, in
+   * the order the records come here, between values coded here (pushStrided), so the dictionary is
+   * in order of first appearance as if one coder had seen every record.
+   */
+  pushCodes(codes: Uint32Array, start: number, count: number, added: readonly string[], passed: number): void {
+    const from = (this.source ??= new CodeSource(this.hashedField));
+    for (const value of added) from.add(this.globalCode(value));
+    const out = scratch(count);
+    const table = from.table;
+    // Codes up to where the source passed its limit; hashes from there, and all along once it had.
+    const coded = from.hashed ? 0 : passed < 0 ? count : passed;
+    for (let i = 0; i < coded; i++) out[i] = table[codes[start + i]!]!;
+    for (let i = coded; i < count; i++) out[i] = codes[start + i]!;
+    if (passed >= 0) from.hashed = true;
+    this.codes.pushStrided(out, 0, 1, count);
   }
-  private switchToHashes(value: string): void {
-    const hashOf = new Uint32Array(this.dict!.size);
+  /** This column's code of a value a source added (its hash once this column is hashed). */
+  private globalCode(value: string): number {
+    if (!this.coder.dict) return stringHash(value);
+    const code = this.coder.codeOf(value);
+    if (code >= 0) return code;
+    this.switchToHashes();
+    return stringHash(value);
+  }
+  /** Past the limit: every code given so far, here and in the source's table, becomes its hash. */
+  private switchToHashes(): void {
+    const dict = this.coder.takeRetired();
+    const hashOf = new Uint32Array(dict.size);
     let widest = 0;
-    for (const [v, code] of this.dict!) widest = Math.max(widest, (hashOf[code] = stringHash(v)));
+    for (const [v, code] of dict) widest = Math.max(widest, (hashOf[code] = stringHash(v)));
     const { data } = this.codes.finish();
     const hashes = new VectorBuilder();
     // Every code is some row's (spilled or not): the hashes of all rows so far span [0, widest].
     hashes.admit(0, widest);
     if (this.chunks.length > 0) this.hashOf = hashOf;
     for (let i = 0; i < data.length; i++) hashes.push(hashOf[data[i]!]!);
-    hashes.push(stringHash(value));
     this.codes = hashes;
-    this.dict = null;
-    this.lastValue = undefined;
+    this.source?.toHashes(hashOf);
   }
   finish(field: number): BuiltColumn {
     const { kind, data } = this.codes.finish();
-    return { field, encoding: this.dict ? 'dict' : 'hash', kind, data, dict: this.dict ? [...this.dict.keys()] : null };
+    const dict = this.coder.dict;
+    return { field, encoding: dict ? 'dict' : 'hash', kind, data, dict: dict ? [...dict.keys()] : null };
   }
   spillChunk(spill: VectorSpill): void {
     const { kind, data } = this.codes.takeChunk();
-    this.chunks.push(spill.write(data, kind, this.dict !== null));
+    this.chunks.push(spill.write(data, kind, this.coder.dict !== null));
   }
   spilled(field: number, path: string): SpilledColumn {
     // The vector itself stays in the spill file; only its description travels.
@@ -186,7 +190,7 @@ export class ColumnSet {
     if (++this.batched === BATCH) this.flush();
   }
 
-  /** The fields push() reads, by kind, in the order pushParts() takes their values. */
+  /** The fields push() reads, by kind, in the order pushCoded() takes their values. */
   get stringFieldIndexes(): readonly number[] {
     return this.stringFields;
   }
@@ -195,17 +199,31 @@ export class ColumnSet {
   }
 
   /**
-   * push() for a record given as its string values (in stringFieldIndexes order) and its integers
-   * and coordinates (numbers[numbersAt...], in numberFieldIndexes order): for a caller that has them apart.
+   * `count` records given as codes the coders of another thread gave (stringCoder.ts, one a
+   * string field in stringFieldIndexes order): the k-th field's codes at codes[k * count...], the values
+   * each coder added meanwhile, and [k, place] for each field that passed the dictionary limit in
+   * them; their integers and coordinates record after record (numberFieldIndexes order).
    */
-  pushParts(strings: readonly string[], numbers: Float64Array, numbersAt: number): void {
-    const ns = this.stringFields.length;
-    const batch = this.stringBatch;
-    for (let k = 0, at = this.batched * ns; k < ns; k++) batch[at + k] = strings[k]!;
-    const ni = this.numberFields.length;
-    this.numberBatch.set(numbers.subarray(numbersAt, numbersAt + ni), this.batched * ni);
-    this.count++;
-    if (++this.batched === BATCH) this.flush();
+  pushCoded(
+    codes: Uint32Array,
+    count: number,
+    added: readonly (readonly string[])[],
+    passed: readonly number[],
+    numbers: Float64Array,
+  ): void {
+    if (this.batched > 0) this.flush(); // records pushed by value before these go in first
+    const ns = this.strings.length;
+    if (codes.length !== ns * count || added.length !== ns || numbers.length < count * this.numbers.length)
+      throw new Error('Coded records came with the wrong number of values.');
+    for (let k = 0; k < ns; k++) {
+      let at = -1;
+      for (let p = 0; p < passed.length; p += 2) if (passed[p] === k) at = passed[p + 1]!;
+      this.strings[k]!.pushCodes(codes, k * count, count, added[k]!, at);
+    }
+    const ni = this.numbers.length;
+    for (let k = 0; k < ni; k++) this.numbers[k]!.pushStrided(numbers, k, ni, count);
+    this.count += count;
+    if (this.spill && this.count - this.spilledRows >= this.spill.chunkRows) this.spillChunk(this.spill);
   }
 
   private flush(): void {
