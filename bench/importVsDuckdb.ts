@@ -14,7 +14,7 @@
 // process's wall clock, and apart by its own clock, without the CLI's start), their ratio, the import's peak
 // RSS (the kernel's high-water mark of the import's node process, from /usr/bin/time) on all the files
 // and on half of them (memory flat: the two should be close), the pages each import touched fresh (minor
-// faults), and the load average beside each figure.
+// faults), and the load average beside each figure; before each round, the machine's speed (speedProbe.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { benchDataset } from './benchDataset';
 import { exportInChild } from './exportInChild';
+import { speedProbeMs } from './speedProbe';
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -153,7 +154,11 @@ const sourceRates: number[] = [];
 const cpuSeconds: Record<string, number[]> = { import: [], source: [], baseline: [], duckdb: [] };
 const duckRates: number[] = [];
 const peaks: number[] = [];
+/** The machine's speed before each round (bench/speedProbe.ts): the rounds of a run can meet different machines. */
+const probes: number[] = [];
 for (let round = 1; round <= rounds; round++) {
+  probes.push(speedProbeMs());
+  console.log(JSON.stringify({ round, speedProbeMs: probes.at(-1) }));
   // Alternate which side goes first, so neither always meets a warmer page cache or a quieter minute.
   const sides = ['import', ...(sourceCli ? ['source'] : []), ...(baselineCli ? ['baseline'] : []), 'duckdb'];
   const order = round % 2 === 1 ? sides : sides.reverse();
@@ -196,6 +201,7 @@ console.log(
     ...(sourceCli ? { fromSourcesRowsPerSecond: sourceRates.map(Math.round) } : {}),
     ...(baselineCli ? { baselineRowsPerSecond: baselineRates.map(Math.round) } : {}),
     medianRatio: +(median(importRates) / median(duckRates)).toFixed(2),
+    speedProbeMs: probes,
     // On a busy machine wall time follows the others' load; CPU-seconds (every thread) much less.
     cpuSeconds,
     importPeakRssMB: peaks,
