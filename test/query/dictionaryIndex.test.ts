@@ -1,6 +1,7 @@
 // A string filter finds its values' codes by scanning the field's dictionary for its first uses and
 // through a value -> code map after that (predicates.ts, DictionaryIndex): both ways must give the
-// same codes, and the counts must be the records' own, before and after the switch.
+// same codes, and the counts must be the records' own, before and after the switch. A first use
+// makes no string of the dictionary's values (dictionaryText.ts); what reads them all does.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +40,28 @@ describe('dictionary codes', () => {
       expect(codes[codes.length - 1]).toBeUndefined();
     } finally {
       dataset.close();
+    }
+  });
+
+  it('counts a first use without making the values of the dictionary, which a read of them all then makes', () => {
+    const dataset = Dataset.open(path);
+    const engine = new EmbeddedEngine(dataset, { backgroundVerify: false, selectionCacheBytes: 0 });
+    try {
+      const zip = fieldIndex('ZIP');
+      const { first, count } = dataset.stateRange('CA');
+      const rows = dataset.fullRows(Array.from({ length: count }, (_, k) => first + k));
+      const zips = [...new Set(rows.map((r) => r[zip] as string))].slice(0, 5);
+      const expected = rows.filter((r) => zips.includes(r[zip] as string)).length;
+      expect(expected).toBeGreaterThan(0);
+      expect(engine.count(normalizeAudienceRequest({ state: 'CA', filters: [['ZIP', [...zips, '00000']]] }))).toBe(expected);
+      const dictionary = dataset.dictionary(zip)!;
+      expect(dictionary.made).toBe(false);
+      const values = dataset.columnInfo(zip).dict!;
+      expect(dictionary.made).toBe(true);
+      expect(values.length).toBe(dictionary.size);
+      for (const value of zips) expect(values.indexOf(value)).toBe(dictionary.indexOf(value));
+    } finally {
+      engine.close();
     }
   });
 

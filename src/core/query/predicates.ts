@@ -14,11 +14,12 @@ export type Predicate = ScanPredicate & {
 /**
  * Values searched in a dictionary one at a time before its value -> code map is built. Building
  * the map of a 32,000-entry dictionary (ZIP at 10M) took 10-20 ms on the first use of the field,
- * a third of that first count; finding a few values by a scan of the array takes ~0.1 ms each.
+ * a third of that first count; finding a few values by a search of its text takes ~0.1 ms each and
+ * makes no string of the others (dataset/codec/dictionaryText.ts).
  */
 const SCANS_BEFORE_MAP = 64;
 
-/** Dictionary codes of string fields' values: a scan of the dictionary at first, a map once a field is used often. */
+/** Dictionary codes of string fields' values: a search of the dictionary at first, a map once a field is used often. */
 export class DictionaryIndex {
   private readonly maps = new Map<number, Map<string, number>>();
   private readonly scans = new Map<number, number>();
@@ -28,22 +29,23 @@ export class DictionaryIndex {
   code(index: number, value: string): number | undefined {
     const map = this.maps.get(index);
     if (map) return map.get(value);
-    const dict = this.dataset.columnInfo(index).dict ?? [];
+    const dictionary = this.dataset.dictionary(index);
+    if (!dictionary) return undefined;
     const scans = (this.scans.get(index) ?? 0) + 1;
     if (scans <= SCANS_BEFORE_MAP) {
       this.scans.set(index, scans);
       // Dictionary entries are distinct, so the first match is the code.
-      const code = dict.indexOf(value);
+      const code = dictionary.indexOf(value);
       return code < 0 ? undefined : code;
     }
-    const built = new Map(dict.map((v, code) => [v, code]));
+    const built = new Map(dictionary.values().map((v, code) => [v, code]));
     this.maps.set(index, built);
     return built.get(value);
   }
 
   /** How many codes field `index` has. */
   size(index: number): number {
-    return this.dataset.columnInfo(index).dict?.length ?? 0;
+    return this.dataset.dictionary(index)?.size ?? 0;
   }
 }
 

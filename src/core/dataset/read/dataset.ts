@@ -18,6 +18,7 @@ import { asDamage, datasetDamaged, guardRead } from '../format/damage';
 import { checkDatasetFile } from '../format/fileCheck';
 import { HouseholdLists } from '../format/householdCollisions';
 import type { Vector } from '../codec/columnVector';
+import type { DictionaryText } from '../codec/dictionaryText';
 import { DatasetVectors } from './datasetVectors';
 import type { ColumnVector, PositionRange, StateRange } from '../format/datasetTypes';
 import {
@@ -161,6 +162,11 @@ export class Dataset {
   /** A field's encoding and dictionary, without reading its values. */
   columnInfo(index: number): Pick<ColumnVector, 'field' | 'encoding' | 'dict'> {
     return this.vectors.columnInfo(index);
+  }
+
+  /** A dict field's dictionary, which finds codes without making every value a string (dictionaryText.ts); null for other fields. */
+  dictionary(index: number): DictionaryText | null {
+    return this.vectors.dictionary(index);
   }
 
   /** Each position's [lat, lon] in `range`, interleaved (DatasetVectors.coordinates). */

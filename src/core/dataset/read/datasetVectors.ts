@@ -8,7 +8,7 @@ import { sharedVector, VECTOR_TYPES, type Vector, type VectorKind } from '../cod
 import { copyCoordinates } from '../codec/coordinateVectors';
 import type { ColumnVector, PositionRange, StateRange } from '../format/datasetTypes';
 import { datasetDamaged } from '../format/damage';
-import { parseDictionary } from '../codec/dictionaryText';
+import { DictionaryText } from '../codec/dictionaryText';
 import { BY_READER, BY_WORKER, inflateJob, readShared, statusOf, type BlockInflater } from './inflateJob';
 import { chunkFetch, storedChunk } from './pieceFetch';
 import { KeptVectors } from './keptVectors';
@@ -23,11 +23,21 @@ const SHARE_FROM = 4;
 /** A field's encoding and dictionary: what columnInfo answers. */
 type ColumnInfo = Pick<ColumnVector, 'field' | 'encoding' | 'dict'>;
 
+/**
+ * A vector whose `dict` is made from `dictionary` when first read (DictionaryText): a filter asks
+ * the dictionary for codes, and only what reads every value makes the values.
+ */
+function withDictionary<T extends Omit<ColumnInfo, 'dict'>>(fields: T, dictionary: DictionaryText | null): T & Pick<ColumnVector, 'dict'> {
+  return Object.defineProperty(fields, 'dict', { get: () => dictionary?.values() ?? null, enumerable: true }) as T &
+    Pick<ColumnVector, 'dict'>;
+}
+
 export type GuardedRead = <T>(what: string, read: () => T) => T;
 
 /** A vector as far as it is loaded: a chunk at a time. */
 interface LoadedColumn {
   vector: ColumnVector;
+  dictionary: DictionaryText | null;
   header: VectorHeader;
   /** 1 for each chunk in `vector.data`; null when the whole vector is there. */
   loaded: Uint8Array | null;
@@ -48,7 +58,7 @@ interface StoredColumn {
 export class DatasetVectors {
   private readonly columns: KeptVectors<LoadedColumn>;
   /** Encodings and dictionaries asked for without the values (columnInfo). */
-  private readonly infos = new Map<number, ColumnInfo>();
+  private readonly infos = new Map<number, ColumnInfo & { dictionary: DictionaryText | null }>();
   private readonly columnStmt: Statement;
   /** A chunk of a vector. */
   private readonly chunkStmt: Statement;
@@ -124,13 +134,23 @@ export class DatasetVectors {
    * then kept the process from starting another).
    */
   columnInfo(index: number): ColumnInfo {
-    const kept = this.columns.peek(index)?.vector;
-    if (kept) return { field: kept.field, encoding: kept.encoding, dict: kept.dict };
+    return this.infoOf(index);
+  }
+
+  /** A dict field's dictionary, to ask for codes without making every value a string; null for other fields. */
+  dictionary(index: number): DictionaryText | null {
+    return this.infoOf(index).dictionary;
+  }
+
+  private infoOf(index: number): ColumnInfo & { dictionary: DictionaryText | null } {
+    const kept = this.columns.peek(index);
+    if (kept)
+      return withDictionary({ field: kept.vector.field, encoding: kept.vector.encoding, dictionary: kept.dictionary }, kept.dictionary);
     let info = this.infos.get(index);
     if (!info) {
       const field = FIELDS[index]!.name;
-      const { vector } = this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
-      info = { field: vector.field, encoding: vector.encoding, dict: vector.dict };
+      const { vector, dictionary } = this.guard(`the vector of ${field}`, () => this.loadColumn(field, false));
+      info = withDictionary({ field: vector.field, encoding: vector.encoding, dictionary }, dictionary);
       this.infos.set(index, info);
     }
     return info;
@@ -200,15 +220,15 @@ export class DatasetVectors {
     let column = this.columns.use(index);
     if (!column) {
       const field = FIELDS[index]!.name;
-      // A dictionary already read for columnInfo is not parsed again.
-      column = this.guard(`the vector of ${field}`, () => this.loadColumn(field, true, this.infos.get(index)?.dict));
+      // A dictionary already read for columnInfo is not read again.
+      column = this.guard(`the vector of ${field}`, () => this.loadColumn(field, true, this.infos.get(index)?.dictionary));
       this.columns.add(index, column);
     }
     return column;
   }
 
   /** The header, checked, and (`values`) a vector of zeros its chunks are read into, else an empty one. */
-  private loadColumn(field: string, values = true, parsedDict?: string[] | null): LoadedColumn {
+  private loadColumn(field: string, values = true, known?: DictionaryText | null): LoadedColumn {
     const row = this.columnStmt.get(field) as StoredColumn | undefined;
     if (!row || row.name !== field) throw datasetDamaged(this.path, `the vector of ${field} is missing`);
     if (row.length !== this.records) throw datasetDamaged(this.path, `the vector of ${field} has the wrong length`);
@@ -218,9 +238,10 @@ export class DatasetVectors {
     // Shared memory, so a second core can scan pieces of a state without a copy (query/twoCoreScan.ts).
     const data: Vector = (values && row.kind === 'u8' && this.reserved.take()) || sharedVector(row.kind, values ? this.records : 0);
     const loaded = new Uint8Array(this.chunks.count(this.records));
-    const dict = row.dict === null ? null : (parsedDict ?? parseDictionary(row.dict));
+    const dictionary = row.dict === null ? null : (known ?? new DictionaryText(row.dict));
+    const vector = withDictionary({ field, encoding: row.encoding, data }, dictionary);
     // The values count as they load (column()).
-    return { vector: { field, encoding: row.encoding, data, dict }, header, loaded, bytes: row.dict?.length ?? 0 };
+    return { vector, dictionary, header, loaded, bytes: row.dict?.length ?? 0 };
   }
 
   /**
