@@ -54,7 +54,7 @@ describe('dictionary codes', () => {
       const expected = rows.filter((r) => zips.includes(r[zip] as string)).length;
       expect(expected).toBeGreaterThan(0);
       expect(engine.count(normalizeAudienceRequest({ state: 'CA', filters: [['ZIP', [...zips, '00000']]] }))).toBe(expected);
-      const dictionary = dataset.dictionary(zip)!;
+      const dictionary = dataset.columnInfo(zip).dictionary!;
       expect(dictionary.made).toBe(false);
       const values = dataset.columnInfo(zip).dict!;
       expect(dictionary.made).toBe(true);

@@ -29,7 +29,7 @@ export class DictionaryIndex {
   code(index: number, value: string): number | undefined {
     const map = this.maps.get(index);
     if (map) return map.get(value);
-    const dictionary = this.dataset.dictionary(index);
+    const { dictionary } = this.dataset.columnInfo(index);
     if (!dictionary) return undefined;
     const scans = (this.scans.get(index) ?? 0) + 1;
     if (scans <= SCANS_BEFORE_MAP) {
@@ -45,7 +45,7 @@ export class DictionaryIndex {
 
   /** How many codes field `index` has. */
   size(index: number): number {
-    return this.dataset.dictionary(index)?.size ?? 0;
+    return this.dataset.columnInfo(index).dictionary?.size ?? 0;
   }
 }
 

@@ -159,14 +159,9 @@ export class Dataset {
     return this.vectors.column(index, range);
   }
 
-  /** A field's encoding and dictionary, without reading its values. */
-  columnInfo(index: number): Pick<ColumnVector, 'field' | 'encoding' | 'dict'> {
+  /** A field's encoding and dictionary (`dictionary` finds codes without making the values: dictionaryText.ts), without its values. */
+  columnInfo(index: number): Pick<ColumnVector, 'field' | 'encoding' | 'dict'> & { dictionary: DictionaryText | null } {
     return this.vectors.columnInfo(index);
-  }
-
-  /** A dict field's dictionary, which finds codes without making every value a string (dictionaryText.ts); null for other fields. */
-  dictionary(index: number): DictionaryText | null {
-    return this.vectors.dictionary(index);
   }
 
   /** Each position's [lat, lon] in `range`, interleaved (DatasetVectors.coordinates). */

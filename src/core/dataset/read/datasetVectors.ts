@@ -20,14 +20,17 @@ import { ZstdDecompressor } from '../codec/zstdContext';
 const SHARE_FROM = 4;
 
 /** Runs a read of the file; damage becomes `dataset_damaged`, which the dataset remembers. */
-/** A field's encoding and dictionary: what columnInfo answers. */
-type ColumnInfo = Pick<ColumnVector, 'field' | 'encoding' | 'dict'>;
+/** A field's encoding and dictionary (its values made from `dictionary` when `dict` is read): what columnInfo answers. */
+type ColumnInfo = Pick<ColumnVector, 'field' | 'encoding' | 'dict'> & { dictionary: DictionaryText | null };
 
 /**
  * A vector whose `dict` is made from `dictionary` when first read (DictionaryText): a filter asks
  * the dictionary for codes, and only what reads every value makes the values.
  */
-function withDictionary<T extends Omit<ColumnInfo, 'dict'>>(fields: T, dictionary: DictionaryText | null): T & Pick<ColumnVector, 'dict'> {
+function withDictionary<T extends Pick<ColumnVector, 'field' | 'encoding'>>(
+  fields: T,
+  dictionary: DictionaryText | null,
+): T & Pick<ColumnVector, 'dict'> {
   return Object.defineProperty(fields, 'dict', { get: () => dictionary?.values() ?? null, enumerable: true }) as T &
     Pick<ColumnVector, 'dict'>;
 }
@@ -58,7 +61,7 @@ interface StoredColumn {
 export class DatasetVectors {
   private readonly columns: KeptVectors<LoadedColumn>;
   /** Encodings and dictionaries asked for without the values (columnInfo). */
-  private readonly infos = new Map<number, ColumnInfo & { dictionary: DictionaryText | null }>();
+  private readonly infos = new Map<number, ColumnInfo>();
   private readonly columnStmt: Statement;
   /** A chunk of a vector. */
   private readonly chunkStmt: Statement;
@@ -134,15 +137,6 @@ export class DatasetVectors {
    * then kept the process from starting another).
    */
   columnInfo(index: number): ColumnInfo {
-    return this.infoOf(index);
-  }
-
-  /** A dict field's dictionary, to ask for codes without making every value a string; null for other fields. */
-  dictionary(index: number): DictionaryText | null {
-    return this.infoOf(index).dictionary;
-  }
-
-  private infoOf(index: number): ColumnInfo & { dictionary: DictionaryText | null } {
     const kept = this.columns.peek(index);
     if (kept)
       return withDictionary({ field: kept.vector.field, encoding: kept.vector.encoding, dictionary: kept.dictionary }, kept.dictionary);
