@@ -77,4 +77,22 @@ describe('rendering a stored record without parsing it', () => {
       }
     });
   });
+
+  // A run of absent values ("" or 0) goes out as one copy with the next key: every run's ends.
+  it('matches them where absent values run from the start, to the end, or fill the record', () => {
+    const absent = FIELDS.map((f) => (f.type === 'string' ? '' : 0));
+    const present = FIELDS.map((f) => (f.type === 'string' ? '0' : 1));
+    const json = (values: RecordValues): string => storedRecordsToJsonBytes('', [Buffer.from(JSON.stringify(values))], '').toString('utf8');
+    expect(json(absent)).toBe(recordToJson(absent));
+    expect(json(present)).toBe(recordToJson(present));
+    FIELDS.forEach((_, i) => {
+      const one = absent.map((v, k) => (k === i ? present[k]! : v));
+      expect(json(one), FIELDS[i]!.name).toBe(recordToJson(one));
+      const gap = present.map((v, k) => (k === i ? absent[k]! : v));
+      expect(json(gap), FIELDS[i]!.name).toBe(recordToJson(gap));
+    });
+    // A record of fewer values says those values only; one of more is not a record.
+    expect(json(absent.slice(0, 5))).toBe(JSON.stringify(Object.fromEntries(FIELDS.slice(0, 5).map((f, k) => [f.name, absent[k]]))));
+    expect(() => json([...absent, ''])).toThrow('Malformed stored record.');
+  });
 });
