@@ -199,13 +199,7 @@ export class ListKeyReader {
       const field = LIST_KEY_FIELDS.find((f) => f === name);
       if (!field) throw datasetDamaged(this.path, `list keys of an unknown field ${JSON.stringify(name.slice(0, 40))} are stored`);
       const stored = this.chunkStmt.get(field, chunk) as { crc: number; data: Uint8Array };
-      this.layout.decode(
-        this.path,
-        keyHeader(field, this.records),
-        chunk,
-        stored,
-        new Uint8Array(this.layout.values(chunk, this.records) * 4),
-      );
+      this.layout.checked(this.path, keyHeader(field, this.records), chunk, stored);
       yield;
     }
   }

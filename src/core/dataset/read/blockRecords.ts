@@ -5,7 +5,7 @@
 // a lookup; a read that needs more blocks than that takes them a group at a time, so its memory
 // stays bounded whatever the number of positions (export).
 import type { Db } from '../../sqlite';
-import { checkedBlockSize, decodeRecordBlock, recordBlockOf, type RecordBlock, type StoredBlockId } from '../codec/blockCodec';
+import { checkedBlockSize, recordBlockOf, type RecordBlock, type StoredBlockId } from '../codec/blockCodec';
 import { BlockSlots, SLOT_BYTES } from './blockSlots';
 import { datasetDamaged } from '../format/damage';
 import { BY_READER, BY_WORKER, inflateJob, readShared, sizeOf, statusOf, type BlockInflater } from './inflateJob';
@@ -20,10 +20,11 @@ const SLOTS = 768;
 /** Blocks one read fetches and holds at once (fewer than the slots: a read's blocks are never evicted during it). */
 const GROUP = 128;
 /**
- * Blocks the verify checks between two chances to yield (~1 ms here): the background verify waits at
- * each for requests to finish, and a step of 128 blocks (7-15 ms) kept a core from them that long.
+ * Blocks the verify checks between two chances to yield (~0.7 ms here: a block's checksum, without
+ * decompressing it). The background verify waits at each for requests to finish; when each block was
+ * decompressed as well, a step of 128 blocks took 7-15 ms and kept a core from them that long.
  */
-const VERIFY_STEP = 16;
+const VERIFY_STEP = 128;
 // UTF-8 bytes of a record the preview decodes: at least PREVIEW_CHARS characters.
 const PREVIEW_BYTES = PREVIEW_CHARS;
 /**
@@ -137,6 +138,12 @@ export class BlockRecords implements RecordSource {
     return out;
   }
 
+  /**
+   * Checks every block's checksum and the size its frame states, not its decompressed text: the
+   * checksum tells whether the bytes are the ones the writer stored, which is what damage changes, and
+   * every read decompresses and checks what it reads. Decompressing every block was over half the
+   * verify's time (docs/dataset-format.md, "Damage").
+   */
   *verifySteps(): Generator<void, void, void> {
     const blocks = Math.ceil(this.records / this.perBlock);
     const stmt = this.db.prepare('SELECT block, crc, data FROM record_blocks WHERE block >= ? AND block < ? ORDER BY block');
@@ -146,7 +153,7 @@ export class BlockRecords implements RecordSource {
       for (let b = from, r = 0; b < to; b++, r++) {
         const row = rows[r];
         if (!row || row.block !== b) throw datasetDamaged(this.path, `the block of records ${b * this.perBlock} is missing`);
-        decodeRecordBlock(this.path, this.idOf(row.block, this.countOf(row)), row.crc, row.data, this.decompressor);
+        checkedBlockSize(this.path, this.idOf(row.block, this.countOf(row)), row.crc, row.data);
       }
       yield;
     }
