@@ -6,7 +6,9 @@
 // cli`, which compiles TypeScript in the process and in each worker) is timed beside it as its own side.
 // The input is vendor CSV as the app itself exports it: a few whole states of a generated bench file.
 //   npm run bench:import -- [--dataset bench/data/bench-1000000-1.sqlite] [--states FL,NY,PA,IL] [--rounds 3] [--inputs DIR]
-//     [--baseline DIR] [--no-source]
+//     [--baseline DIR] [--no-source] [--quoted]
+// --quoted: the same files with every field quoted, as many vendors write CSV (papaparse reads quoted
+// text far slower than plain; docs/import.md, "Quoted fields").
 // --baseline DIR: a copy of the project (its src/, node_modules linked) whose `cli import` (from its
 // sources, through tsx) also runs in every round: a before-and-after of a change, measured in the same
 // minutes. --no-source leaves the import from the sources out.
@@ -16,7 +18,7 @@
 // and on half of them (memory flat: the two should be close), the pages each import touched fresh (minor
 // faults), and the load average beside each figure; before each round, the machine's speed (speedProbe.ts).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -143,9 +145,23 @@ async function duckdbLoad(files: string[]): Promise<{ rows: number; seconds: num
   }
 }
 
-const files = exportStates();
+/** `file` with every field quoted, beside it (the export holds no quote, so each field is wrapped as it is; its CRLF line ends stay). */
+function quotedCopy(file: string): string {
+  const out = file.replace(/\.csv$/, '.quoted.csv');
+  if (!existsSync(out)) {
+    const lines = readFileSync(file, 'utf8').split('\r\n');
+    if (lines.at(-1) === '') lines.pop();
+    if (lines.some((line) => line.includes('"'))) throw new Error(`${file} holds a quote: not the app's plain export.`);
+    writeFileSync(`${out}.partial`, lines.map((line) => `"${line.replaceAll(',', '","')}"\r\n`).join(''));
+    renameSync(`${out}.partial`, out);
+  }
+  return out;
+}
+
+const quoted = process.argv.includes('--quoted');
+const files = quoted ? exportStates().map(quotedCopy) : exportStates();
 const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
-console.log(JSON.stringify({ dataset, states, files: files.length, inputMB: Math.round(bytes / 1e6), load: load() }));
+console.log(JSON.stringify({ dataset, states, quoted, files: files.length, inputMB: Math.round(bytes / 1e6), load: load() }));
 const importRates: number[] = [];
 /** The import's rows a second by its own clock (ImportRun.importSeconds): what the desktop app's import gets. */
 const ownClockRates: number[] = [];

@@ -8,6 +8,7 @@ import type { ColumnSet } from '../../dataset/write/columnSet';
 import { RECORD_EXTRA_WORDS, recordExtras } from '../../dataset/write/recordExtras';
 import { throwIfCancelled } from '../cancelled';
 import { InflatedCut } from '../source/gzipCut';
+import { splitSimpleLine } from '../source/quotedLines';
 import { RowParser } from '../source/rowParser';
 import { RowChecker } from '../source/rowRules';
 import { openText, readFailure, type SourceInfo } from '../source/sourceFile';
@@ -122,9 +123,16 @@ async function readPart(
           }
           take(made, line, utf8 && checker.check(cells, made.upperCase), utf8);
         },
-        unquoted(row, line, utf8) {
-          if (header) return this.row(row.split(info.delimiter), line, utf8);
-          take(made, line, utf8 && checker.checkRow(row, info.delimiter, made.upperCase), utf8);
+        line(row, line, utf8) {
+          if (header) {
+            const cells = splitSimpleLine(row, 0, row.length, info.delimiter);
+            if (cells) this.row(cells, line, utf8);
+            return cells !== null;
+          }
+          const accepted = checker.checkRow(row, info.delimiter, made.upperCase);
+          if (accepted === null) return false;
+          take(made, line, utf8 && accepted, utf8);
+          return true;
         },
         broken(line, raw, reason) {
           batch.read++;

@@ -4,16 +4,18 @@
 // can be bounded and a malformed quote recovered at its own line. docs/import.md, "Why papaparse".
 import Papa from 'papaparse';
 import type { Newline } from '../types';
+import { splitSimpleLine } from './quotedLines';
 
 export interface RowSink {
   /** One row, the header included. `utf8` is false when its text held bytes that are not UTF-8. */
   row(cells: string[], line: number, utf8: boolean): void;
   /**
-   * Optional: one row of text that holds no quote character, as its text (without its line end)
-   * instead of its cells, which are then exactly `text.split(delimiter)`: a sink that reads the
-   * cells itself spares the parser making ~400 strings a row. Without it, such rows come to row().
+   * Optional: one row as its text (without its line end) instead of its cells, which are
+   * splitSimpleLine(text) (quotedLines.ts): a sink that reads the cells itself spares the parser
+   * making ~400 strings a row. It returns false, having taken nothing, when splitSimpleLine would
+   * give null: papaparse then reads the row and it comes to row(). Without it, rows come to row().
    */
-  unquoted?(text: string, line: number, utf8: boolean): void;
+  line?(text: string, line: number, utf8: boolean): boolean;
   /** A row papaparse could not read as CSV (a quote problem): rejected whole, with its text. */
   broken(line: number, raw: string, reason: string): void;
 }
@@ -44,6 +46,8 @@ export class RowParser {
   private nextLf = -1;
   private nextCr = -1;
   private nextBad = -1;
+  /** Set while papaparse reads one row for parse(): onRow then stops it after that row. */
+  private papaparseRow = false;
   private rowStart = 0;
   private rowEnd = 0;
   // The core Parser's step result holds `data: [row]` (Papa.parse's handle would unwrap it).
@@ -107,15 +111,17 @@ export class RowParser {
   }
 
   private parse(): void {
-    // Text with no quote at all from here on is split at its line ends directly, as papaparse does
-    // such text itself (its "fast mode": each line split at the delimiter), without its step
-    // callback's result objects; papaparse reads all else, so it stays the parser of quoted text.
-    if (this.sink.unquoted && this.text.indexOf('"', this.done) < 0) return this.splitLines();
     for (;;) {
+      // Lines without quotes, and lines whose quotes only wrap whole fields, are split here
+      // (splitSimpleLines); papaparse reads the first row that is anything else, and only that row,
+      // so it stays the parser of every quote that needs one.
+      if (this.splitSimpleLines()) return;
       const from = (this.parseFrom = this.done);
       this.resync = -1;
+      this.papaparseRow = true;
       // baseIndex = from: cursors come back as offsets into this.text (error indexes do not).
       const result = this.parser.parse(from === 0 ? this.text : this.text.slice(from), from, !this.final) as Papa.ParseResult<string[]>;
+      this.papaparseRow = false;
       if (this.resync >= 0) {
         this.parser = this.newParser(); // an aborted Parser stays aborted
         continue;
@@ -149,32 +155,47 @@ export class RowParser {
     this.rowEnd = bodyEnd;
     this.advance(end);
     this.sink.row(cells, line, bad >= bodyEnd);
+    if (this.papaparseRow) {
+      // One row read: the lines after it go back to splitSimpleLines (parse() starts again at resync).
+      this.papaparseRow = false;
+      this.resync = this.done;
+      this.parser.abort();
+    }
   }
 
   /**
-   * The complete lines of text that holds no quote (all of it at the end), each a row for
-   * RowSink.unquoted as onRow() would hand it out; an empty line is blank, not a row.
+   * The complete lines from `done` on whose quotes, if any, only wrap whole fields (quotedLines.ts),
+   * each a row as papaparse would hand it out: to RowSink.line when the sink has it, else as cells to
+   * row(). Returns true when every complete line was handled (the rest waits for more text), false
+   * at the first line papaparse must read.
    */
-  private splitLines(): void {
+  private splitSimpleLines(): boolean {
     const text = this.text;
     const newline = this.newline;
+    const sink = this.sink;
     for (let start = this.done; ;) {
       let end = text.indexOf(newline, start);
       let next = end + newline.length;
       if (end < 0) {
-        if (!this.final || start >= text.length) return; // the unfinished last row waits for more text
+        if (!this.final || start >= text.length) return true;
         end = next = text.length;
       }
-      if (end === start) this.advance(next);
-      else {
+      if (end > start) {
         const line = this.line;
         let bad = this.nextBad;
         if (bad < start) bad = this.nextBad = indexOf(text, '\uFFFD', start);
         this.rowStart = start;
         this.rowEnd = end;
-        this.advance(next);
-        this.sink.unquoted!(text.slice(start, end), line, bad >= end);
-      }
+        if (sink.line) {
+          if (!sink.line(text.slice(start, end), line, bad >= end)) return false;
+          this.advance(next);
+        } else {
+          const cells = splitSimpleLine(text, start, end, this.delimiter);
+          if (!cells) return false;
+          this.advance(next);
+          sink.row(cells, line, bad >= end);
+        }
+      } else this.advance(next); // a blank line: not a row
       start = next;
     }
   }

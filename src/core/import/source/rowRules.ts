@@ -5,6 +5,7 @@
 import { AppError } from '../../../shared/errors';
 import { FIELDS, fieldIndex } from '../../../shared/fields';
 import { STATES } from '../../../shared/states';
+import { splitSimpleLine } from './quotedLines';
 
 /** Columns every file must have: a record cannot be placed (PID, STATE) or filtered (GENDER) without them. */
 export const REQUIRED_COLUMNS = ['PID', 'STATE', 'GENDER'] as const;
@@ -24,6 +25,7 @@ const enum Kind {
 /** A record with every field absent: "" for strings, 0 for numbers (the interface's absent data). */
 const ABSENT: ReadonlyArray<string | number> = FIELDS.map((f) => (f.type === 'string' ? '' : 0));
 
+const QUOTE = 34;
 const PID_RE = /^[0-9A-F]{32}$/;
 const WHOLE_RE = /^\d+$/;
 const DECIMAL_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -193,14 +195,16 @@ export class RowChecker {
   }
 
   /**
-   * check() for a row given as its text, with no quote in it (RowParser's RowSink.unquoted): its
-   * cells are `row.split(delimiter)`. The cells are found here as they are checked, and an integer
-   * cell of digits alone is read where it stands, so the ~400 cells of a row are not made into
-   * strings first. Anything else than a row that passes (a wrong number of cells, a cell to trim
-   * or refuse) is checked again by check() over the split row: the result, `values` and any
-   * reason are always check()'s.
+   * check() for a row given as its text (RowParser's RowSink.line): its cells are
+   * splitSimpleLine(row), or null when its quotes need papaparse (a doubled quote, a line break
+   * inside quotes, text after a closing quote: nothing is decided then, and the row goes to
+   * papaparse). The cells are found here as they are checked, and an integer cell of digits alone is
+   * read where it stands, so the ~400 cells of a row are not made into strings first. Anything else
+   * than a row that passes (a wrong number of cells, a cell to trim or refuse) is checked again by
+   * check() over the split row: the result, `values` and any reason are always check()'s.
    */
-  checkRow(row: string, delimiter: string, upperCase = false): boolean {
+  checkRow(row: string, delimiter: string, upperCase = false): boolean | null {
+    if (row.indexOf('"') >= 0) return this.checkQuotedRow(row, delimiter, upperCase);
     const { width, fieldOf, kinds } = this.header;
     const values = this.values;
     const integerMax = this.integerMax;
@@ -208,7 +212,7 @@ export class RowChecker {
     const split = delimiter.charCodeAt(0);
     let at = 0;
     for (let c = 0; c < width; c++) {
-      if (at > end) return this.check(row.split(delimiter), upperCase); // fewer cells than columns
+      if (at > end) return this.checkSplit(row, delimiter, upperCase); // fewer cells than columns
       const kind = kinds[c]!;
       let k = at;
       if (kind === Kind.Integer) {
@@ -217,21 +221,74 @@ export class RowChecker {
           const code = row.charCodeAt(k);
           if (code === split) break;
           const digit = code - 48;
-          if (digit < 0 || digit > 9) return this.check(row.split(delimiter), upperCase);
+          if (digit < 0 || digit > 9) return this.checkSplit(row, delimiter, upperCase);
           n = n * 10 + digit;
         }
         // Past 15 digits a double may not hold the number exactly: check() decides.
-        if (k - at > 15 || n > integerMax[c]!) return this.check(row.split(delimiter), upperCase);
+        if (k - at > 15 || n > integerMax[c]!) return this.checkSplit(row, delimiter, upperCase);
         values[fieldOf[c]!] = n; // no digits: 0, the absent value
       } else {
         while (k < end && row.charCodeAt(k) !== split) k++;
         if (kind !== Kind.Ignored && !this.take(c, kind, fieldOf[c]!, row.slice(at, k), upperCase))
-          return this.check(row.split(delimiter), upperCase);
+          return this.checkSplit(row, delimiter, upperCase);
       }
       at = k + 1;
     }
-    if (at <= end) return this.check(row.split(delimiter), upperCase); // more cells than columns
+    if (at <= end) return this.checkSplit(row, delimiter, upperCase); // more cells than columns
     return true;
+  }
+
+  /**
+   * checkRow() for a row that holds a quote: apart, so that the loop over the ~400 cells of a row
+   * without one tests no cell for a quote. A quoted cell's text runs to the next quote, which
+   * must end the cell (else papaparse reads the row: checkSplit() says null).
+   */
+  private checkQuotedRow(row: string, delimiter: string, upperCase: boolean): boolean | null {
+    const { width, kinds } = this.header;
+    const end = row.length;
+    const split = delimiter.charCodeAt(0);
+    let at = 0;
+    for (let c = 0; c < width; c++) {
+      if (at > end) return this.checkSplit(row, delimiter, upperCase);
+      let from = at;
+      let to: number;
+      let next: number;
+      if (row.charCodeAt(at) === QUOTE) {
+        to = row.indexOf('"', at + 1);
+        next = to + 1;
+        if (to < 0 || (next < end && row.charCodeAt(next) !== split)) return this.checkSplit(row, delimiter, upperCase);
+        from = at + 1;
+      } else {
+        next = at;
+        while (next < end && row.charCodeAt(next) !== split) next++;
+        to = next;
+      }
+      if (!this.takeText(c, kinds[c]!, row, from, to, upperCase)) return this.checkSplit(row, delimiter, upperCase);
+      at = next + 1;
+    }
+    if (at <= end) return this.checkSplit(row, delimiter, upperCase);
+    return true;
+  }
+
+  /** The cell of column `c`, row[from, to), as checkRow() reads it: false where check() must decide. */
+  private takeText(c: number, kind: Kind, row: string, from: number, to: number, upperCase: boolean): boolean {
+    if (kind === Kind.Ignored) return true;
+    if (kind !== Kind.Integer) return this.take(c, kind, this.header.fieldOf[c]!, row.slice(from, to), upperCase);
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const digit = row.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) return false;
+      n = n * 10 + digit;
+    }
+    if (to - from > 15 || n > this.integerMax[c]!) return false;
+    this.values[this.header.fieldOf[c]!] = n; // no digits: 0, the absent value
+    return true;
+  }
+
+  /** check() over the row's cells, or null when its quotes need papaparse (checkRow). */
+  private checkSplit(row: string, delimiter: string, upperCase: boolean): boolean | null {
+    const cells = splitSimpleLine(row, 0, row.length, delimiter);
+    return cells && this.check(cells, upperCase);
   }
 
   /**
