@@ -189,5 +189,7 @@ describe('RowChecker.checkRow against check over the split row', () => {
     expect(checker.checkRow(`"${pid}"xCO,F,1,2`, ',', true)).toBeNull();
     expect(checker.checkRow(`"${pid}","CO","F","1"x2`, ',', true)).toBeNull();
     expect(checker.checkRow(`"${pid}","C""O",F,1,2`, ',', true)).toBeNull();
+    // A quote not closed on the line: the field goes on past a line break, which only papaparse follows.
+    expect(checker.checkRow(`"${pid}","CO","F","1","2`, ',', true)).toBeNull();
   });
 });

@@ -244,44 +244,44 @@ export class RowChecker {
    * must end the cell (else papaparse reads the row: checkSplit() says null).
    */
   private checkQuotedRow(row: string, delimiter: string, upperCase: boolean): boolean | null {
-    const { width, kinds } = this.header;
+    const { width, fieldOf, kinds } = this.header;
+    const values = this.values;
+    const integerMax = this.integerMax;
     const end = row.length;
     const split = delimiter.charCodeAt(0);
     let at = 0;
     for (let c = 0; c < width; c++) {
       if (at > end) return this.checkSplit(row, delimiter, upperCase);
+      const kind = kinds[c]!;
+      // The cell's text is row[from, to); k ends at the delimiter after the cell (or the row's end).
       let from = at;
+      let k = at;
       let to: number;
-      let next: number;
       if (row.charCodeAt(at) === QUOTE) {
-        to = row.indexOf('"', at + 1);
-        next = to + 1;
-        if (to < 0 || (next < end && row.charCodeAt(next) !== split)) return this.checkSplit(row, delimiter, upperCase);
-        from = at + 1;
+        // Cells are short: a loop finds the closing quote sooner than a call to indexOf.
+        from = ++k;
+        while (k < end && row.charCodeAt(k) !== QUOTE) k++;
+        if (k === end) return this.checkSplit(row, delimiter, upperCase); // never closed on this line
+        to = k++;
+        if (k < end && row.charCodeAt(k) !== split) return this.checkSplit(row, delimiter, upperCase);
       } else {
-        next = at;
-        while (next < end && row.charCodeAt(next) !== split) next++;
-        to = next;
+        while (k < end && row.charCodeAt(k) !== split) k++;
+        to = k;
       }
-      if (!this.takeText(c, kinds[c]!, row, from, to, upperCase)) return this.checkSplit(row, delimiter, upperCase);
-      at = next + 1;
+      if (kind === Kind.Integer) {
+        let n = 0;
+        for (let i = from; i < to; i++) {
+          const digit = row.charCodeAt(i) - 48;
+          if (digit < 0 || digit > 9) return this.checkSplit(row, delimiter, upperCase);
+          n = n * 10 + digit;
+        }
+        if (to - from > 15 || n > integerMax[c]!) return this.checkSplit(row, delimiter, upperCase);
+        values[fieldOf[c]!] = n; // no digits: 0, the absent value
+      } else if (kind !== Kind.Ignored && !this.take(c, kind, fieldOf[c]!, row.slice(from, to), upperCase))
+        return this.checkSplit(row, delimiter, upperCase);
+      at = k + 1;
     }
     if (at <= end) return this.checkSplit(row, delimiter, upperCase);
-    return true;
-  }
-
-  /** The cell of column `c`, row[from, to), as checkRow() reads it: false where check() must decide. */
-  private takeText(c: number, kind: Kind, row: string, from: number, to: number, upperCase: boolean): boolean {
-    if (kind === Kind.Ignored) return true;
-    if (kind !== Kind.Integer) return this.take(c, kind, this.header.fieldOf[c]!, row.slice(from, to), upperCase);
-    let n = 0;
-    for (let i = from; i < to; i++) {
-      const digit = row.charCodeAt(i) - 48;
-      if (digit < 0 || digit > 9) return false;
-      n = n * 10 + digit;
-    }
-    if (to - from > 15 || n > this.integerMax[c]!) return false;
-    this.values[this.header.fieldOf[c]!] = n; // no digits: 0, the absent value
     return true;
   }
 
